@@ -1,0 +1,57 @@
+// Lint: strict typed rules everywhere, no import cycles, and machines/ kept pure
+// (no I/O, no clock, no randomness, no environment).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const impureModules = [
+  'fs', 'fs/promises', 'child_process', 'os', 'net', 'http', 'https', 'process', 'path',
+  'node:fs', 'node:fs/promises', 'node:child_process', 'node:os', 'node:net', 'node:http',
+  'node:https', 'node:process', 'node:path', 'execa', 'ulid',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'tests/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['machines/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: impureModules.map((name) => ({ name, message: 'machines/ is pure: no I/O, clock, randomness or environment.' })),
+        patterns: [{ group: ['../store/*', '../effects/*', '../cli/*'], message: 'machines/ must not depend on effects, store or cli.' }],
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'process', message: 'machines/ is pure: no environment.' },
+        { name: 'setTimeout', message: 'machines/ is pure: no clock.' },
+        { name: 'setInterval', message: 'machines/ is pure: no clock.' },
+        { name: 'fetch', message: 'machines/ is pure: no I/O.' },
+        { name: 'performance', message: 'machines/ is pure: no clock.' },
+        { name: 'crypto', message: 'machines/ is pure: no randomness.' },
+      ],
+      'no-restricted-syntax': ['error',
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ is pure: time is a journaled input.' },
+        { selector: "NewExpression[callee.name='Date']", message: 'machines/ is pure: time is a journaled input.' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ is pure: randomness is a journaled input.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
