@@ -1,0 +1,45 @@
+// `yoke init <mode>`: write a mode's template files into .loop/ (never overwriting without --force).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { modeSchema } from '../../config/types.js';
+import { YokeError } from '../../store/yoke-error.js';
+import { modeTemplates } from '../canon.js';
+import { findProject } from '../find-project.js';
+
+export interface InitFlags {
+  force: boolean;
+  json: boolean;
+}
+
+/** Plan (which files, which already exist), then write. */
+export function initCommand(modeArgument: string, flags: InitFlags): number {
+  const mode = modeSchema.safeParse(modeArgument);
+  if (!mode.success) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${modeSchema.options.join(', ')}.`);
+  const templates = modeTemplates(mode.data);
+  if (!templates) throw new YokeError('usage', `mode ${mode.data} has no templates in this version of yoke yet; use \`yoke init loop\`.`);
+  const paths = findProject(process.cwd());
+  const names = Object.keys(templates.files);
+  const clashes = names.filter((name) => name !== '.gitignore' && existsSync(join(paths.loopDir, name)));
+  if (clashes.length > 0 && !flags.force) {
+    const shown = clashes.map((name) => relative(process.cwd(), join(paths.loopDir, name)) || name).join(', ');
+    throw new YokeError('usage', `${shown} already exist${clashes.length === 1 ? 's' : ''}; nothing was written. Use \`yoke init ${mode.data} --force\` to overwrite, or \`yoke stash\` to park the current files first.`);
+  }
+  mkdirSync(paths.loopDir, { recursive: true });
+  const written: string[] = [];
+  for (const name of names) {
+    const target = join(paths.loopDir, name);
+    // .gitignore is yoke's own (it keeps .journal/ and .stash/ out of commits): always current.
+    const content = templates.files[name];
+    if (!content) continue;
+    writeFileSync(target, content);
+    written.push(`.loop/${name}`);
+  }
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ mode: mode.data, written })}\n`);
+  } else {
+    process.stdout.write(`Initialized ${mode.data} mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
+    for (const file of written) process.stdout.write(`  ${file}\n`);
+    process.stdout.write('Next: describe the work in .loop/plan.md, set the agent and guards in .loop/yoke.conf, then `yoke run`.\n');
+  }
+  return 0;
+}

@@ -1,0 +1,148 @@
+// `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
+import { ulid } from 'ulid';
+import { settleHooks } from '../../effects/fire-hook.js';
+import { handlers } from '../../effects/registry.js';
+import { LIFECYCLES } from '../../machines/lifecycles.js';
+import type { LoopContext, LoopInput } from '../../machines/loop.js';
+import { readJournalFile } from '../../store/journal-file.js';
+import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/journal-runs.js';
+import { Journal } from '../../store/journal.js';
+import type { JournalRecord } from '../../store/record.js';
+import { describeState, driveRun } from '../../store/runner.js';
+import { stopOrphans } from '../../store/stop-orphans.js';
+import { watchForTampering } from '../../store/tamper-check.js';
+import { acquireLock } from '../../store/workspace-lock.js';
+import type { WorkspacePaths } from '../../store/workspace-paths.js';
+import { YokeError } from '../../store/yoke-error.js';
+import { modeTemplates, readPrompt } from '../canon.js';
+import { exitCodeForSignal } from '../exit-codes.js';
+import { findProject } from '../find-project.js';
+import { loadConfig } from '../load-config.js';
+import { describeProgress } from '../progress.js';
+import { processOutput, progressWriter, warn, type OutputMode } from '../terminal.js';
+
+export interface RunFlags extends OutputMode {
+  fresh: boolean;
+  maxIterations?: number;
+}
+
+/** Start or resume; resolves to the process exit code. */
+export async function runCommand(flags: RunFlags, argv: string[]): Promise<number> {
+  const paths = findProject(process.cwd());
+  // Validate everything that can be validated before touching the workspace.
+  const existing = readJournalFile(paths.journal);
+  const resuming = !flags.fresh && unfinishedRun(existing.records) !== null;
+  const config = resuming ? null : loadConfig(paths, warn);
+  if (config && !LIFECYCLES[config.mode]) {
+    throw new YokeError('usage', `${paths.conf}: mode ${config.mode} is not available in this version of yoke yet; use \`mode loop\`.`);
+  }
+
+  const progress = progressWriter(flags);
+  const release = acquireLock(paths.lock, 'yoke run', (owner) => progress(`took over a stale lock left by pid ${owner.pid}`));
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(exitCodeForSignal(signal));
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let journal: Journal | null = null;
+  try {
+    journal = Journal.open(paths.journal, warn);
+    if (flags.json) journal.listener = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+    const started = prepareRun(journal, paths, flags, argv, config, progress);
+    const fold = foldRun(journal.records, started);
+    const stopped = await stopOrphans(fold);
+    for (const key of stopped) progress(`stopped an agent left running by the crashed run (effect ${key})`);
+    if (resuming) announceResume(journal, fold.run, describeState(fold), fold.snapshot.context as LoopContext, flags, progress);
+    if (flags.maxIterations !== undefined && resuming) {
+      const context = fold.snapshot.context as LoopContext;
+      if (context.maxIterations !== flags.maxIterations) {
+        const lifecycle = lifecycleOf(started);
+        const record = journal.stage({ type: 'event', run: fold.run, machine: lifecycle.name, mv: lifecycle.version, payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: flags.maxIterations } } });
+        fold.apply(record);
+      }
+    }
+    const emit = recordPrinter(flags, progress);
+    const active = journal;
+    const result = await driveRun(fold, {
+      journal,
+      lifecycle: lifecycleOf(started),
+      handlers,
+      root: paths.root,
+      loopDir: paths.loopDir,
+      output: processOutput(flags),
+      warn,
+      signal: controller.signal,
+      onRecord: (record) => emit(record, fold),
+      guardAgentCall: () => watchForTampering(paths, active),
+    });
+    await settleHooks(10_000);
+    if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    journal?.close();
+    release();
+  }
+}
+
+type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
+
+/** Pick the run to drive: the unfinished one, or a new one (abandoning the old with --fresh). */
+function prepareRun(
+  journal: Journal,
+  paths: WorkspacePaths,
+  flags: RunFlags,
+  argv: string[],
+  config: ReturnType<typeof loadConfig> | null,
+  progress: (line: string) => void,
+): StartedRecord {
+  const open = unfinishedRun(journal.records);
+  if (open !== null && !flags.fresh) {
+    const started = runStarts(journal.records).find((record) => record.run === open);
+    if (!started) throw new Error(`run ${open} has no run.started`);
+    return started;
+  }
+  if (!config) throw new Error('a new run needs a config');
+  if (open !== null) {
+    const old = runStarts(journal.records).find((record) => record.run === open);
+    journal.stage({ type: 'run.abandoned', run: open, machine: old?.machine ?? null, mv: old?.mv ?? null, payload: { reason: 'yoke run --fresh' } });
+    progress(`abandoned unfinished run ${open} (--fresh)`);
+  }
+  const lifecycle = LIFECYCLES[config.mode];
+  const templates = modeTemplates(config.mode);
+  if (!lifecycle || !templates) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
+  const input: LoopInput = {
+    config: flags.maxIterations === undefined ? config : { ...config, maxIterations: flags.maxIterations },
+    workerPrompt: readPrompt('worker'),
+    loopDir: paths.loopDir,
+    specFiles: templates.spec,
+  };
+  const run = ulid();
+  const record = journal.stage({
+    type: 'run.started', run, machine: lifecycle.name, mv: lifecycle.version,
+    payload: { mode: config.mode, input, argv },
+  });
+  journal.flush();
+  progress(`started run ${run} (${config.mode}, at most ${input.config.maxIterations} iterations)`);
+  return record as StartedRecord;
+}
+
+function announceResume(journal: Journal, run: string, state: string, context: LoopContext, flags: RunFlags, progress: (line: string) => void): void {
+  const started = runStarts(journal.records).find((record) => record.run === run);
+  journal.stage({ type: 'run.resumed', run, machine: started?.machine ?? null, mv: started?.mv ?? null, payload: { pid: process.pid } });
+  journal.flush();
+  const line = `resuming run ${run} at iteration ${context.iteration} (state ${state})`;
+  if (flags.quiet || flags.json) process.stderr.write(flags.quiet ? '' : `yoke: ${line}\n`);
+  else progress(line);
+}
+
+function recordPrinter(flags: RunFlags, progress: (line: string) => void): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
+  if (flags.json) return () => undefined;
+  return (record, fold) => {
+    const line = describeProgress(record, fold);
+    if (line) progress(line);
+  };
+}

@@ -1,0 +1,25 @@
+// `yoke runs`: every run in the journal, oldest first.
+import { readJournalFile } from '../../store/journal-file.js';
+import { foldRun, runStarts } from '../../store/journal-runs.js';
+import { summarizeRun } from '../../store/run-summary.js';
+import { findProject } from '../find-project.js';
+
+/** One line (or one JSON object) per run. */
+export function runsCommand(flags: { json: boolean }): number {
+  const paths = findProject(process.cwd());
+  const { records } = readJournalFile(paths.journal);
+  const summaries = runStarts(records).map((started) => summarizeRun(foldRun(records, started), records));
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(summaries)}\n`);
+    return 0;
+  }
+  if (summaries.length === 0) {
+    process.stdout.write('No runs yet. Start one with `yoke run`.\n');
+    return 0;
+  }
+  for (const s of summaries) {
+    const outcome = s.status === 'finished' ? `${s.reason ?? '?'} (exit ${s.exitCode ?? '?'})` : s.status;
+    process.stdout.write(`${s.run}  ${s.startedAt}  ${s.mode.padEnd(5)}  iteration ${s.iteration ?? '-'}/${s.maxIterations ?? '-'}  ${outcome}\n`);
+  }
+  return 0;
+}

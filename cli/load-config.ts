@@ -1,0 +1,39 @@
+// Reads and validates .loop/yoke.conf; every problem is reported before anything runs.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { formatIssue } from '../config/format-issue.js';
+import { parseConfig } from '../config/parse-config.js';
+import type { Config, ConfigIssue } from '../config/types.js';
+import type { WorkspacePaths } from '../store/workspace-paths.js';
+import { YokeError } from '../store/yoke-error.js';
+
+/** Parse the workspace's config; returns every issue, and the config when there is no error. */
+export function checkConfig(paths: WorkspacePaths): { file: string; config: Config | null; issues: ConfigIssue[] } {
+  const file = relative(process.cwd(), paths.conf) || paths.conf;
+  let text: string;
+  try {
+    text = readFileSync(paths.conf, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new YokeError('usage', `${file} does not exist; run \`yoke init loop\` (or brute, saga, goal) to create the workspace.`);
+    }
+    throw error;
+  }
+  return { file, ...parseConfig(text, file) };
+}
+
+/** The valid config, or a `usage` error listing every problem (warnings go to `warn`). */
+export function loadConfig(paths: WorkspacePaths, warn: (line: string) => void): Config {
+  const { file, config, issues } = checkConfig(paths);
+  const errors = issues.filter((issue) => issue.severity === 'error');
+  for (const issue of issues) if (issue.severity === 'warning') warn(formatIssue(issue));
+  if (!config || errors.length > 0) {
+    const [first, ...rest] = errors;
+    throw new YokeError(
+      'usage',
+      first ? formatIssue(first) : `${file} is not valid`,
+      [...rest.map(formatIssue), `${errors.length} error(s) in ${file}; nothing was run or changed.`],
+    );
+  }
+  return config;
+}

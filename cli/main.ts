@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// yoke's entry point: run one command, map any error to its exit code in exactly one place.
+import { exitCodeFor } from './exit-codes.js';
+import { buildProgram } from './program.js';
+import { reportError } from './report-error.js';
+
+async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram(argv, (result) => {
+    code = result;
+  });
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const status = exitCodeFor(error);
+    if (!isCommanderMessage(error)) reportError(error);
+    return status;
+  }
+  return code;
+}
+
+/** commander already printed its own message (usage errors, --help, --version). */
+function isCommanderMessage(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+    && (error as { code: string }).code.startsWith('commander.');
+}
+
+const code = await main(process.argv);
+process.exitCode = code;
+// Hooks are settled by `run`; nothing else may keep yoke alive after its command finished.
+setImmediate(() => process.exit(code));

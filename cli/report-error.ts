@@ -1,0 +1,16 @@
+// Prints an error as one clear sentence on stderr (a stack trace only with YOKE_DEBUG=1).
+import { YokeError } from '../store/yoke-error.js';
+
+/** Write `error` to stderr the way users should see it. */
+export function reportError(error: unknown): void {
+  const debug = process.env.YOKE_DEBUG === '1';
+  if (error instanceof YokeError) {
+    process.stderr.write(`yoke: ${error.message}\n`);
+    for (const line of error.details) process.stderr.write(`${line}\n`);
+    if (debug && error.stack) process.stderr.write(`${error.stack}\n`);
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`yoke: unexpected error: ${message} (rerun with YOKE_DEBUG=1 for details and report it)\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+}

@@ -1,0 +1,27 @@
+// Where a command's output goes: live agent output, progress lines, NDJSON for --json.
+import type { OutputSink } from '../effects/handler.js';
+
+/** How verbose a command is. */
+export interface OutputMode {
+  quiet: boolean;
+  json: boolean;
+}
+
+/** Agent/guard output: live on the terminal; on stderr with --json (stdout carries NDJSON); nowhere with --quiet. */
+export function processOutput(mode: OutputMode): OutputSink {
+  if (mode.quiet) return { stdout: () => undefined, stderr: () => undefined };
+  if (mode.json) return { stdout: (chunk) => process.stderr.write(chunk), stderr: (chunk) => process.stderr.write(chunk) };
+  return { stdout: (chunk) => process.stdout.write(chunk), stderr: (chunk) => process.stderr.write(chunk) };
+}
+
+/** A progress line on stderr (skipped with --quiet or --json). */
+export function progressWriter(mode: OutputMode): (line: string) => void {
+  if (mode.quiet || mode.json) return () => undefined;
+  const color = process.stderr.isTTY && !('NO_COLOR' in process.env);
+  return (line) => process.stderr.write(color ? `\x1b[36myoke\x1b[0m ${line}\n` : `yoke: ${line}\n`);
+}
+
+/** A warning on stderr (always shown). */
+export function warn(message: string): void {
+  process.stderr.write(`yoke: warning: ${message}\n`);
+}

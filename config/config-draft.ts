@@ -1,0 +1,75 @@
+// The config as it is being read, line by line, before cross-line checks and defaults.
+import type { DirectiveName } from './directive-table.js';
+import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand } from './types.js';
+
+/** The Config fields set by single-value directives. */
+export type ScalarKey =
+  | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
+  | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
+  | 'guardTimeoutMs' | 'commit';
+
+/** A value with the place it was written. */
+export interface Located<T> {
+  value: T;
+  line: number;
+  column: number;
+}
+
+/** Everything read so far; values of malformed lines are simply absent. */
+export interface ConfigDraft {
+  scalars: Partial<Pick<Config, ScalarKey>>;
+  allow: Located<string>[];
+  noModify: Located<string>[];
+  guards: NamedCommand[];
+  periodics: (NamedCommand & { every: number })[];
+  guardAfters: (NamedCommand & { periodic: string; periodicColumn: number })[];
+  hooks: Config['hooks'];
+  accepts: NamedCommand[];
+  budgets: Partial<Record<BudgetDimension, number>>;
+  /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
+  firstLines: Map<string, number>;
+  /** Every directive line, in file order, for the mode-applicability check. */
+  uses: Located<DirectiveName>[];
+}
+
+/** An empty draft. */
+export function createConfigDraft(): ConfigDraft {
+  return {
+    scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
+    accepts: [], budgets: {}, firstLines: new Map(), uses: [],
+  };
+}
+
+/** The finished Config with defaults applied, or null when `mode` or `agent` never got a value. */
+export function finishConfig(draft: ConfigDraft): Config | null {
+  const { mode, agent, ...rest } = draft.scalars;
+  if (mode === undefined || agent === undefined) return null;
+  return {
+    mode,
+    agent,
+    maxIterations: CONFIG_DEFAULTS.maxIterations,
+    maxJudgeFailures: CONFIG_DEFAULTS.maxJudgeFailures,
+    maxChunks: CONFIG_DEFAULTS.maxChunks,
+    idleTimeoutMs: CONFIG_DEFAULTS.idleTimeoutMs,
+    guardTimeoutMs: CONFIG_DEFAULTS.guardTimeoutMs,
+    commit: CONFIG_DEFAULTS.commit,
+    ...rest,
+    allow: draft.allow.map((entry) => entry.value),
+    noModify: draft.noModify.map((entry) => entry.value),
+    guards: draft.guards,
+    periodics: draft.periodics,
+    guardAfters: draft.guardAfters.map(({ periodicColumn: _column, ...guardAfter }) => guardAfter),
+    hooks: draft.hooks,
+    accepts: draft.accepts,
+    budgets: draft.budgets,
+  };
+}
+
+/**
+ * Stores a single-value setting. The first value written wins, so a repeated line (an error of its
+ * own) cannot change the mode the rest of the file is checked against; an undefined value (a
+ * malformed line) leaves the draft untouched.
+ */
+export function setScalar<K extends ScalarKey>(draft: ConfigDraft, key: K, value: Config[K] | undefined): void {
+  if (value !== undefined && draft.scalars[key] === undefined) draft.scalars[key] = value;
+}

@@ -1,0 +1,39 @@
+// The reader for every directive, checked complete by the compiler.
+import type { DirectiveContext } from './directive-context.js';
+import type { DirectiveName } from './directive-table.js';
+import { setScalar, type ScalarKey } from './config-draft.js';
+import { readAgentSpec } from './read-agent-directive.js';
+import { readBoundary } from './read-boundary-directive.js';
+import { readBudget } from './read-budget-directive.js';
+import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
+import { readCommit, readCount, readMode, readModel, readTimeout } from './read-setting-directives.js';
+
+function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
+  return (ctx) => setScalar(ctx.draft, key, readAgentSpec(ctx) ?? undefined);
+}
+
+/** Reads one directive line into the draft, reporting what is wrong with it. */
+export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: DirectiveContext) => void } = {
+  'mode': readMode,
+  'agent': readAgent('agent'),
+  'judge-agent': readAgent('judgeAgent'),
+  'scoper-agent': readAgent('scoperAgent'),
+  'model': readModel('model'),
+  'judge-model': readModel('judgeModel'),
+  'scoper-model': readModel('scoperModel'),
+  'max-iterations': readCount('maxIterations'),
+  'allow': readBoundary('allow'),
+  'no-modify': readBoundary('noModify'),
+  'guard': readGuard,
+  'periodic': readPeriodic,
+  'guard-after': readGuardAfter,
+  'hook': readHook,
+  'judge-every': readCount('judgeEvery'),
+  'max-judge-failures': readCount('maxJudgeFailures'),
+  'max-chunks': readCount('maxChunks'),
+  'accept': readAccept,
+  'budget': readBudget,
+  'idle-timeout': readTimeout('idleTimeoutMs'),
+  'guard-timeout': readTimeout('guardTimeoutMs'),
+  'commit': readCommit,
+};

@@ -1,0 +1,38 @@
+// Reads `agent`, `judge-agent` and `scoper-agent`: a built-in adapter or `cmd <command>`.
+import { withSuggestion } from './closest-match.js';
+import { endColumn, restOfLine } from './config-line.js';
+import { reportAt, reportExtra, reportMissing, type DirectiveContext } from './directive-context.js';
+import type { AgentSpec } from './types.js';
+
+const BUILT_IN = ['claude', 'codex', 'gemini'] as const;
+const KINDS = [...BUILT_IN, 'cmd'];
+
+function isBuiltIn(kind: string): kind is (typeof BUILT_IN)[number] {
+  return (BUILT_IN as readonly string[]).includes(kind);
+}
+
+/** The agent spec written on this line, or null (with the problem reported). */
+export function readAgentSpec(ctx: DirectiveContext): AgentSpec | null {
+  const kind = ctx.line.tokens[1];
+  if (kind === undefined) {
+    reportMissing(ctx, 0);
+    return null;
+  }
+  if (kind.text === 'cmd') {
+    const command = restOfLine(ctx.line, 2);
+    if (command !== '') return { kind: 'cmd', command };
+    ctx.issues.error(ctx.line.number, endColumn(ctx.line), `\`${ctx.name} cmd\` is missing its command`, `write the command after cmd, like \`${ctx.name} cmd ./my-agent.sh\``);
+    return null;
+  }
+  if (!isBuiltIn(kind.text)) {
+    const hint = `use claude, codex or gemini, or \`${ctx.name} cmd <command>\` for any other CLI`;
+    reportAt(ctx, kind, { message: `\`${kind.text}\` is not a known agent`, hint: withSuggestion(hint, kind.text, KINDS) });
+    return null;
+  }
+  const extra = ctx.line.tokens[2];
+  if (extra !== undefined) {
+    reportExtra(ctx, extra, 1);
+    return null;
+  }
+  return { kind: kind.text };
+}

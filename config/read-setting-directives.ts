@@ -1,0 +1,53 @@
+// Readers for the single-value settings: mode, models, counts, timeouts and commit policy.
+import { withSuggestion } from './closest-match.js';
+import { setScalar } from './config-draft.js';
+import { oneArgument, reportAt, type DirectiveContext } from './directive-context.js';
+import { parseDuration } from './parse-duration.js';
+import { parsePositiveInt } from './parse-number.js';
+import type { ParsedValue } from './parsed-value.js';
+import { MODES, type Mode } from './types.js';
+
+/** The argument token read by `parse`, or undefined (with the problem reported). */
+function readValue<T>(ctx: DirectiveContext, parse: (text: string) => ParsedValue<T>): T | undefined {
+  const token = oneArgument(ctx);
+  if (token === null) return undefined;
+  const result = parse(token.text);
+  if (result.ok) return result.value;
+  reportAt(ctx, token, result);
+  return undefined;
+}
+
+/** A parser accepting one of `choices`, suggesting the closest on a typo. */
+function oneOf<T extends string>(choices: readonly T[], what: string): (text: string) => ParsedValue<T> {
+  return (text) => {
+    const value = choices.find((choice) => choice === text);
+    if (value !== undefined) return { ok: true, value };
+    const hint = withSuggestion(`use one of ${choices.join(', ')}`, text, choices);
+    return { ok: false, message: `\`${text}\` is not a ${what}`, hint };
+  };
+}
+
+/** `mode loop|brute|saga|goal`. */
+export function readMode(ctx: DirectiveContext): void {
+  setScalar(ctx.draft, 'mode', readValue<Mode>(ctx, oneOf(MODES, 'mode')));
+}
+
+/** `model`, `judge-model`, `scoper-model`: any single word. */
+export function readModel(key: 'model' | 'judgeModel' | 'scoperModel'): (ctx: DirectiveContext) => void {
+  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => ({ ok: true, value: text })));
+}
+
+/** `max-iterations`, `judge-every`, `max-judge-failures`, `max-chunks`: a whole number ≥ 1. */
+export function readCount(key: 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks'): (ctx: DirectiveContext) => void {
+  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, ctx.spec.example.split(' ')[1])));
+}
+
+/** `idle-timeout`, `guard-timeout`: a duration, stored in milliseconds. */
+export function readTimeout(key: 'idleTimeoutMs' | 'guardTimeoutMs'): (ctx: DirectiveContext) => void {
+  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parseDuration));
+}
+
+/** `commit off|done|each`. */
+export function readCommit(ctx: DirectiveContext): void {
+  setScalar(ctx.draft, 'commit', readValue(ctx, oneOf(['off', 'done', 'each'] as const, 'commit setting')));
+}

@@ -1,0 +1,52 @@
+// The checks that need the whole file: required directives, guard-after references, and
+// directives that have no effect in the file's mode.
+import { withSuggestion } from './closest-match.js';
+import type { ConfigDraft } from './config-draft.js';
+import { DIRECTIVES } from './directive-table.js';
+import type { IssueCollector } from './issue-collector.js';
+
+function checkRequired(draft: ConfigDraft, issues: IssueCollector): void {
+  if (!draft.firstLines.has('mode')) {
+    issues.error(1, 1, 'the config has no `mode` line', 'add `mode loop` (or brute, saga, goal) as the first line');
+  }
+  if (!draft.firstLines.has('agent')) {
+    issues.error(1, 1, 'the config has no `agent` line', 'add `agent claude` (or codex, gemini, or `agent cmd <command>`)');
+  }
+  const modeLine = draft.firstLines.get('mode');
+  const hasAccept = draft.uses.some((use) => use.value === 'accept');
+  if (draft.scalars.mode === 'goal' && !hasAccept && modeLine !== undefined) {
+    issues.error(modeLine, 1, 'goal mode needs at least one `accept` criterion', 'add a line like `accept tests npm test`');
+  }
+}
+
+/** spec 5.4: a guard-after naming a periodic that is declared nowhere in the file is an error. */
+function checkGuardAfterReferences(draft: ConfigDraft, issues: IssueCollector): void {
+  const periodics = draft.periodics.map((periodic) => periodic.name);
+  for (const guardAfter of draft.guardAfters) {
+    if (periodics.includes(guardAfter.periodic)) continue;
+    const hint = `declare it with \`periodic ${guardAfter.periodic} <every-N> <command>\` or fix the name`;
+    issues.error(
+      guardAfter.line, guardAfter.periodicColumn,
+      `\`guard-after\` names periodic \`${guardAfter.periodic}\`, which is not declared`,
+      withSuggestion(hint, guardAfter.periodic, periodics),
+    );
+  }
+}
+
+function checkModeApplicability(draft: ConfigDraft, issues: IssueCollector): void {
+  const mode = draft.scalars.mode;
+  if (mode === undefined) return;
+  for (const use of draft.uses) {
+    const { modes } = DIRECTIVES[use.value];
+    if (modes.includes(mode)) continue;
+    const where = modes.length === 1 ? `${modes.join('')} mode` : `${modes.slice(0, -1).join(', ')} and ${modes.at(-1)} modes`;
+    issues.warning(use.line, use.column, `\`${use.value}\` has no effect in ${mode} mode`, `it applies in ${where}; remove it or change the mode`);
+  }
+}
+
+/** Adds the whole-file issues for a fully read draft. */
+export function validateConfig(draft: ConfigDraft, issues: IssueCollector): void {
+  checkRequired(draft, issues);
+  checkGuardAfterReferences(draft, issues);
+  checkModeApplicability(draft, issues);
+}

@@ -1,0 +1,9 @@
+// What an agent adapter decides about one call: the command line and its extra environment.
+
+/** How to start one agent call; the runner adds the YOKE_* variables, stdin, cwd and process group. */
+export interface AgentInvocation {
+  /** run by `sh -c` in the project root */
+  command: string;
+  /** adapter-specific environment added to the call's environment */
+  env: Record<string, string>;
+}

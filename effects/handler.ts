@@ -1,0 +1,55 @@
+// The contract every effect handler meets: execute (I/O) with journaled params, plus a recovery policy.
+import type { EffectKind, EffectParams, EffectResult } from '../machines/effects.js';
+
+/**
+ * What happens on restart to an effect that has `effect.started` but no `effect.completed`:
+ * - `retry`: idempotent, execute again (spec restore, guards, notes read, file writes);
+ * - `reconcile`: look at the world first (`reconcile()`), execute only if it did not happen (commit);
+ * - `surface`: never re-executed; an interruption event goes into the machine (agent calls, hooks).
+ */
+export type RecoveryPolicy = 'retry' | 'reconcile' | 'surface';
+
+/** Where live process output goes (the terminal, or nowhere with --quiet/--json). */
+export interface OutputSink {
+  stdout(chunk: Buffer | string): void;
+  stderr(chunk: Buffer | string): void;
+}
+
+/** Everything an executor may use besides its params. */
+export interface EffectContext {
+  /** absolute path of the project root (the git work tree) */
+  root: string;
+  /** absolute path of `.loop/` */
+  loopDir: string;
+  /** the run id (a ULID) */
+  run: string;
+  /** the effect's idempotency key: `<run>/<seq>/<index>`; unique per request, stable across replays */
+  key: string;
+  /** live output of child processes */
+  output: OutputSink;
+  /** aborted on SIGINT/SIGTERM: executors kill their process group at once and reject */
+  signal: AbortSignal;
+  /** journal a spawned child's identity (pid + start time) durably before waiting for it */
+  recordProcess(info: { pid: number; startTime: string | null }): void;
+  /** a one-line warning for stderr (never written to agent-visible files) */
+  warn(message: string): void;
+}
+
+/** One effect kind's I/O half. */
+export interface EffectHandler<K extends EffectKind> {
+  policy: RecoveryPolicy;
+  execute(params: EffectParams<K>, ctx: EffectContext): Promise<EffectResult<K>>;
+  /** For `reconcile` handlers: the result if the effect already happened, else null. */
+  reconcile?(params: EffectParams<K>, ctx: EffectContext): Promise<EffectResult<K> | null>;
+}
+
+/** A handler for every kind, checked by the compiler. */
+export type HandlerTable = { [K in EffectKind]: EffectHandler<K> };
+
+/** Thrown by an executor when the run was interrupted (SIGINT/SIGTERM) while it worked. */
+export class EffectAborted extends Error {
+  constructor(readonly kind: EffectKind) {
+    super(`${kind} was interrupted`);
+    this.name = 'EffectAborted';
+  }
+}

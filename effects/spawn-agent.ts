@@ -1,0 +1,91 @@
+// `agent.spawn`: run one worker/judge/scoper agent call in its own process group (DESIGN §4).
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { AgentSpec } from '../config/types.js';
+import type { EffectHandler } from './handler.js';
+import type { AgentInvocation } from './adapters/agent-invocation.js';
+import { cmdInvocation } from './adapters/cmd.js';
+import { runInProcessGroup } from './process-group.js';
+import { safeKey } from './safe-key.js';
+import { openTranscript } from './transcript.js';
+import { readUsageFile } from './usage-file.js';
+
+/**
+ * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
+ * its environment and its pid + start time recorded at once; stream its output live and into a
+ * new transcript; kill the whole group after `idleTimeoutMs` without output or on abort; read the
+ * usage it reported. Never re-executed after a crash (`surface`): the machine hears it was interrupted.
+ */
+export const spawnAgent: EffectHandler<'agent.spawn'> = {
+  policy: 'surface',
+  async execute(params, ctx) {
+    const invocation = agentInvocation(params.agent, params.model);
+    const loopDir = resolve(ctx.loopDir);
+    const key = safeKey(ctx.key);
+    const usageFile = join(loopDir, '.journal', 'usage', `${key}.json`);
+    await mkdir(dirname(usageFile), { recursive: true });
+    await rm(usageFile, { force: true }); // only what this call writes may count as its usage
+    const transcript = await openTranscript(
+      loopDir,
+      `${params.iteration}-${params.role}-${key}`,
+      `# yoke ${params.role} agent, iteration ${params.iteration}, call ${ctx.key}: ${invocation.command}`,
+    );
+    let run;
+    try {
+      run = await runInProcessGroup({
+        command: invocation.command,
+        cwd: ctx.root,
+        env: {
+          ...process.env,
+          ...invocation.env,
+          YOKE_ROLE: params.role,
+          YOKE_RUN: ctx.run,
+          YOKE_ITERATION: String(params.iteration),
+          YOKE_CALL: ctx.key,
+          YOKE_LOOP_DIR: loopDir,
+          YOKE_USAGE_FILE: usageFile,
+        },
+        stdin: params.prompt,
+        onStdout(chunk) {
+          ctx.output.stdout(chunk);
+          transcript.write(chunk);
+        },
+        onStderr(chunk) {
+          ctx.output.stderr(chunk);
+          transcript.write(chunk);
+        },
+        idleTimeoutMs: params.idleTimeoutMs,
+        timeoutMs: 0,
+        signal: ctx.signal,
+        effect: 'agent.spawn',
+        onSpawn(pid, startTime) {
+          ctx.recordProcess({ pid, startTime });
+        },
+      });
+      if (run.error !== null) transcript.write(`# yoke could not start the agent: ${run.error}\n`);
+    } finally {
+      const failure = await transcript.close();
+      if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
+    }
+    return {
+      outcome: run.outcome,
+      exitCode: run.exitCode,
+      signal: run.signal,
+      durationMs: run.durationMs,
+      usage: await readUsageFile(usageFile, (message) => ctx.warn(message)),
+      transcript: transcript.relativePath,
+    };
+  },
+};
+
+/** Dispatch to the adapter for this agent kind. */
+function agentInvocation(agent: AgentSpec, model: string | null): AgentInvocation {
+  switch (agent.kind) {
+    case 'cmd':
+      return cmdInvocation(agent, model);
+    case 'claude':
+    case 'codex':
+    case 'gemini':
+      throw new Error(`the ${agent.kind} agent adapter is not available yet; use "agent cmd <command>" in yoke.conf for now`);
+  }
+}

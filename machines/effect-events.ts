@@ -1,0 +1,56 @@
+// How effect outcomes become machine events: the only door through which facts enter a machine.
+import { z } from 'zod';
+import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from './effects.js';
+
+/** Event type fed to the machine when an effect of this kind completes; null = fire-and-forget. */
+export const COMPLETION_EVENT = {
+  'baseline.capture': 'BASELINE_CAPTURED',
+  'spec.restore': 'SPEC_RESTORED',
+  'agent.spawn': 'AGENT_EXITED',
+  'notes.read': 'NOTES_READ',
+  'boundary.scan': 'BOUNDARY_SCANNED',
+  'check.run': 'CHECK_FINISHED',
+  'file.write': 'FILE_WRITTEN',
+  'hook.fire': null,
+  'commit.create': 'COMMITTED',
+} as const satisfies { [K in EffectKind]: string | null };
+
+/** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
+export const INTERRUPTION_EVENT = {
+  'agent.spawn': 'AGENT_INTERRUPTED',
+  'hook.fire': null,
+} as const;
+
+/** Every event any lifecycle machine accepts, validated when read back from the journal. */
+export const machineEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('BASELINE_CAPTURED'), result: effectSchemas['baseline.capture'].result }),
+  z.object({ type: z.literal('SPEC_RESTORED'), result: effectSchemas['spec.restore'].result }),
+  z.object({ type: z.literal('AGENT_EXITED'), result: effectSchemas['agent.spawn'].result }),
+  z.object({ type: z.literal('AGENT_INTERRUPTED'), reason: z.string() }),
+  z.object({ type: z.literal('NOTES_READ'), result: effectSchemas['notes.read'].result }),
+  z.object({ type: z.literal('BOUNDARY_SCANNED'), result: effectSchemas['boundary.scan'].result }),
+  z.object({ type: z.literal('CHECK_FINISHED'), result: effectSchemas['check.run'].result }),
+  z.object({ type: z.literal('FILE_WRITTEN'), result: effectSchemas['file.write'].result }),
+  z.object({ type: z.literal('COMMITTED'), result: effectSchemas['commit.create'].result }),
+  /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
+  z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
+]);
+export type MachineEvent = z.infer<typeof machineEventSchema>;
+
+/** Does completing this request produce a machine event? */
+export function awaitsEvent(request: EffectRequest): boolean {
+  return COMPLETION_EVENT[request.kind] !== null;
+}
+
+/** The event for a completed effect, or null for fire-and-forget kinds. */
+export function completionEvent(request: EffectRequest, result: EffectResult<EffectKind>): MachineEvent | null {
+  const type = COMPLETION_EVENT[request.kind];
+  if (type === null) return null;
+  return machineEventSchema.parse({ type, result });
+}
+
+/** The event for an interrupted `surface` effect, or null when the machine need not know. */
+export function interruptionEvent(request: EffectRequest, reason: string): MachineEvent | null {
+  if (request.kind === 'agent.spawn') return { type: 'AGENT_INTERRUPTED', reason };
+  return null;
+}

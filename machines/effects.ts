@@ -1,0 +1,123 @@
+// Every effect a machine can request, with its parameter and result schemas (journaled, zod-checked).
+//
+// A machine never performs an effect: it emits `request` actions whose params are one of these
+// requests. The runner journals them, executes them through a handler, and feeds the result back
+// as an event. Parameters are decided purely by the machine; results are external facts.
+import { z } from 'zod';
+import { agentSpecSchema } from '../config/types.js';
+
+/** Usage an agent reported for one call. Any field may be unknown (null), never silently zero. */
+export const usageSchema = z.object({
+  inputTokens: z.number().nonnegative().nullable(),
+  outputTokens: z.number().nonnegative().nullable(),
+  cacheReadTokens: z.number().nonnegative().nullable(),
+  cacheWriteTokens: z.number().nonnegative().nullable(),
+  costUsd: z.number().nonnegative().nullable(),
+  model: z.string().nullable(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const roleSchema = z.enum(['worker', 'judge', 'scoper']);
+export type Role = z.infer<typeof roleSchema>;
+
+/** The outcome of one process run by yoke (agent, guard, periodic, hook). */
+export const processOutcomeSchema = z.enum(['exited', 'timed-out', 'idle-timeout', 'spawn-failed']);
+
+export const effectSchemas = {
+  /** Back up the spec files into content-addressed blobs and capture the boundary baseline tree. */
+  'baseline.capture': {
+    params: z.object({ specFiles: z.array(z.string()) }),
+    result: z.object({
+      /** spec file name (relative to .loop/) → sha256 of its content, or null when absent. */
+      specFiles: z.record(z.string(), z.string().nullable()),
+      /** git tree id of the project outside .loop/ when the run started. */
+      tree: z.string(),
+    }),
+  },
+  /** Put every spec file back to its backed-up content (absent ones are removed). */
+  'spec.restore': {
+    params: z.object({ specFiles: z.record(z.string(), z.string().nullable()) }),
+    result: z.object({
+      restored: z.array(z.string()),
+      /** content that was displaced by the restore, kept as blobs so nothing is lost. */
+      displaced: z.record(z.string(), z.string()),
+    }),
+  },
+  /** Run a worker/judge/scoper agent once. */
+  'agent.spawn': {
+    params: z.object({
+      role: roleSchema,
+      iteration: z.number().int(),
+      agent: agentSpecSchema,
+      model: z.string().nullable(),
+      prompt: z.string(),
+      idleTimeoutMs: z.number().int().nonnegative(),
+    }),
+    result: z.object({
+      outcome: processOutcomeSchema,
+      exitCode: z.number().int().nullable(),
+      signal: z.string().nullable(),
+      durationMs: z.number().nonnegative(),
+      usage: usageSchema.nullable(),
+      /** transcript path relative to .loop/ */
+      transcript: z.string(),
+    }),
+  },
+  /** Read the first line of notes.md. */
+  'notes.read': {
+    params: z.object({ file: z.string() }),
+    result: z.object({ firstLine: z.string().nullable() }),
+  },
+  /** List project paths (outside .loop/) that differ from the baseline tree. */
+  'boundary.scan': {
+    params: z.object({ baseline: z.string() }),
+    result: z.object({ changed: z.array(z.string()) }),
+  },
+  /** Run one guard, periodic or guard-after command. */
+  'check.run': {
+    params: z.object({
+      kind: z.enum(['guard', 'periodic', 'guard-after']),
+      name: z.string(),
+      command: z.string(),
+      iteration: z.number().int(),
+      timeoutMs: z.number().int().nonnegative(),
+    }),
+    result: z.object({
+      outcome: processOutcomeSchema,
+      exitCode: z.number().int().nullable(),
+      signal: z.string().nullable(),
+      durationMs: z.number().nonnegative(),
+      /** the last part of combined stdout+stderr, for guard-results.md */
+      excerpt: z.string(),
+    }),
+  },
+  /** Write a file under .loop/ (guard-results.md and other yoke-owned views). */
+  'file.write': {
+    params: z.object({ file: z.string(), content: z.string() }),
+    result: z.object({ sha256: z.string() }),
+  },
+  /** Fire a hook (fire-and-forget: the machine never waits for it). */
+  'hook.fire': {
+    params: z.object({ event: z.string(), command: z.string(), iteration: z.number().int() }),
+    result: z.object({ started: z.boolean() }),
+  },
+  /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
+  'commit.create': {
+    params: z.object({ message: z.string(), iteration: z.number().int() }),
+    result: z.object({ sha: z.string().nullable() }),
+  },
+} as const;
+
+type Schemas = typeof effectSchemas;
+export type EffectKind = keyof Schemas;
+export const EFFECT_KINDS = Object.keys(effectSchemas) as EffectKind[];
+export type EffectParams<K extends EffectKind> = z.infer<Schemas[K]['params']>;
+export type EffectResult<K extends EffectKind> = z.infer<Schemas[K]['result']>;
+
+/** A request as emitted by a machine: the kind and its purely-decided parameters. */
+export type EffectRequest = { [K in EffectKind]: { kind: K; params: EffectParams<K> } }[EffectKind];
+
+/** Build a typed request (keeps `kind` and `params` in step for the compiler). */
+export function request<K extends EffectKind>(kind: K, params: EffectParams<K>): EffectRequest {
+  return { kind, params } as EffectRequest;
+}

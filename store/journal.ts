@@ -1,0 +1,128 @@
+// The append-only journal writer: stages records, then writes and fsyncs them in one go.
+import { closeSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { monotonicFactory } from 'ulid';
+import { hashLine, readJournalFile } from './journal-file.js';
+import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.js';
+
+/**
+ * One open journal. Only the process holding the workspace lock may open it for writing.
+ *
+ * Durability: `stage()` assigns seq/id/time/prev and keeps the line in memory; `flush()` writes
+ * every staged line with a single write and fdatasync. The runner flushes before executing any
+ * effect, so `effect.started` is durable before the I/O it announces.
+ */
+export class Journal {
+  private readonly staged: string[] = [];
+  private readonly ulid = monotonicFactory();
+  private flushedMtimeMs = 0;
+  /** told about every record as it is staged (used for `--json` output) */
+  listener: ((record: JournalRecord) => void) | null = null;
+
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    /** every record, including staged ones */
+    readonly records: JournalRecord[],
+    private lastHash: string,
+    private bytes: number,
+  ) {}
+
+  /**
+   * Open (creating if needed) and verify the journal. A torn last line is cut off and a
+   * `journal.repaired` record is appended; `warn` is told. Other damage throws (exit 3).
+   */
+  static open(path: string, warn: (message: string) => void): Journal {
+    const contents = readJournalFile(path);
+    const created = contents.records.length === 0 && contents.torn === null;
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(path, 'a+');
+    const journal = new Journal(path, fd, contents.records, contents.lastHash, contents.validBytes);
+    journal.flushedMtimeMs = fstatSync(fd).mtimeMs;
+    if (created) fsyncDirectory(dirname(path));
+    if (contents.torn) {
+      ftruncateSync(fd, contents.validBytes);
+      fdatasyncSync(fd);
+      journal.flushedMtimeMs = fstatSync(fd).mtimeMs;
+      warn(`${path}:${contents.torn.line}: removed a torn last line (${contents.torn.bytes} bytes) left by a crash mid-write.`);
+      journal.append({
+        type: 'journal.repaired', run: null, machine: null, mv: null,
+        payload: { line: contents.torn.line, droppedBytes: contents.torn.bytes },
+      });
+    }
+    return journal;
+  }
+
+  /** Size in bytes of what is durable on disk (used by the tamper check). */
+  get durableBytes(): number {
+    return this.bytes;
+  }
+
+  /** Hash of the last record (durable or staged). */
+  get headHash(): string {
+    return this.lastHash;
+  }
+
+  /** Add a record to the in-memory tail; it is durable after the next `flush()`. */
+  stage(draft: RecordDraft, now: number = Date.now()): JournalRecord {
+    const record = {
+      v: SCHEMA_VERSION,
+      seq: this.records.length + 1,
+      id: this.ulid(now),
+      ts: new Date(now).toISOString(),
+      run: draft.run,
+      machine: draft.machine,
+      mv: draft.mv,
+      type: draft.type,
+      payload: draft.payload,
+      prev: this.lastHash,
+    } as JournalRecord;
+    const line = JSON.stringify(record);
+    this.lastHash = hashLine(line);
+    this.staged.push(line);
+    this.records.push(record);
+    this.listener?.(record);
+    return record;
+  }
+
+  /** Write and fdatasync everything staged. */
+  flush(): void {
+    if (this.staged.length === 0) return;
+    const data = Buffer.from(`${this.staged.join('\n')}\n`, 'utf8');
+    let written = 0;
+    while (written < data.length) written += writeSync(this.fd, data, written, data.length - written);
+    fdatasyncSync(this.fd);
+    this.bytes += data.length;
+    this.staged.length = 0;
+    this.flushedMtimeMs = fstatSync(this.fd).mtimeMs;
+  }
+
+  /** Is the file at `path` still the one yoke writes, unchanged since the last flush? */
+  untouchedOnDisk(): boolean {
+    const onDisk = statSync(this.path, { throwIfNoEntry: false });
+    if (!onDisk) return false;
+    const open = fstatSync(this.fd);
+    return onDisk.ino === open.ino && onDisk.size === this.bytes && onDisk.mtimeMs === this.flushedMtimeMs;
+  }
+
+  /** Stage and flush one record. */
+  append(draft: RecordDraft): JournalRecord {
+    const record = this.stage(draft);
+    this.flush();
+    return record;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+function fsyncDirectory(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

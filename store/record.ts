@@ -1,0 +1,79 @@
+// The journal record: envelope schema and per-type payload schemas (DESIGN §6).
+import { z } from 'zod';
+
+/** Bump when the record envelope or a payload changes incompatibly. */
+export const SCHEMA_VERSION = 1;
+/** `prev` of the first record in a journal. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+const keySchema = z.string().min(1);
+
+/** Payload schema per record type. Effect params/results are checked again per kind by the runner. */
+export const payloadSchemas = {
+  'run.started': z.object({
+    mode: z.string(),
+    /** the machine's input: parsed config, prompt templates, paths. */
+    input: z.unknown(),
+    /** how it was started: `yoke run`, `yoke demo`, … */
+    argv: z.array(z.string()),
+  }),
+  'run.resumed': z.object({ pid: z.number().int() }),
+  'run.abandoned': z.object({ reason: z.string() }),
+  'run.interrupted': z.object({ signal: z.string() }),
+  'run.failed': z.object({ message: z.string() }),
+  'run.finished': z.object({ state: z.string(), exitCode: z.number().int(), reason: z.string() }),
+  event: z.object({ cause: keySchema.nullable(), event: z.object({ type: z.string() }).loose() }),
+  'effect.started': z.object({ key: keySchema, kind: z.string(), params: z.unknown(), attempt: z.number().int().positive() }),
+  'effect.completed': z.object({ key: keySchema, kind: z.string(), result: z.unknown() }),
+  'effect.interrupted': z.object({ key: keySchema, kind: z.string(), reason: z.string() }),
+  'effect.failed': z.object({ key: keySchema, kind: z.string(), message: z.string() }),
+  'process.spawned': z.object({ key: keySchema, pid: z.number().int(), startTime: z.string().nullable() }),
+  'journal.repaired': z.object({ line: z.number().int(), droppedBytes: z.number().int() }),
+} as const;
+
+export type RecordType = keyof typeof payloadSchemas;
+export const RECORD_TYPES = Object.keys(payloadSchemas) as RecordType[];
+export type Payload<T extends RecordType> = z.infer<(typeof payloadSchemas)[T]>;
+
+/** The envelope every journal line carries. */
+export const envelopeSchema = z.object({
+  v: z.number().int(),
+  seq: z.number().int().positive(),
+  id: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'not a ULID'),
+  ts: z.iso.datetime(),
+  run: z.string().nullable(),
+  machine: z.string().nullable(),
+  mv: z.number().int().nullable(),
+  type: z.enum(RECORD_TYPES as [RecordType, ...RecordType[]]),
+  payload: z.unknown(),
+  prev: z.string().regex(/^[0-9a-f]{64}$/, 'not a sha256 hex digest'),
+});
+
+/** A validated journal record, typed by its `type`. */
+export type JournalRecord = {
+  [T in RecordType]: Omit<z.infer<typeof envelopeSchema>, 'type' | 'payload'> & { type: T; payload: Payload<T> };
+}[RecordType];
+
+/** What a caller supplies to append; the journal fills seq, id, ts, prev and the schema version. */
+export type RecordDraft = {
+  [T in RecordType]: { type: T; run: string | null; machine: string | null; mv: number | null; payload: Payload<T> };
+}[RecordType];
+
+/** Validate a parsed line; returns the record or a one-sentence reason. */
+export function checkRecord(value: unknown): { record: JournalRecord } | { error: string } {
+  const envelope = envelopeSchema.safeParse(value);
+  if (!envelope.success) return { error: describe(envelope.error) };
+  if (envelope.data.v > SCHEMA_VERSION) {
+    return { error: `record schema version ${envelope.data.v} is newer than this yoke understands (${SCHEMA_VERSION}); upgrade yoke` };
+  }
+  const payload = payloadSchemas[envelope.data.type].safeParse(envelope.data.payload);
+  if (!payload.success) return { error: `${envelope.data.type} payload: ${describe(payload.error)}` };
+  return { record: { ...envelope.data, payload: payload.data } as JournalRecord };
+}
+
+function describe(error: z.ZodError): string {
+  const first = error.issues[0];
+  if (!first) return 'invalid record';
+  const path = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return `${path}${first.message}`;
+}

@@ -1,0 +1,57 @@
+// A run's headline facts, folded from the journal (used by `yoke status` and `yoke runs`).
+import type { LoopContext } from '../machines/loop.js';
+import { describeState } from './runner.js';
+import type { JournalRecord } from './record.js';
+import type { RunFold } from './run-fold.js';
+
+/** What `status` and `runs` show for one run. */
+export interface RunSummary {
+  run: string;
+  mode: string;
+  machine: string;
+  machineVersion: number | null;
+  startedAt: string;
+  lastRecordAt: string;
+  /** finished: reached a final state; abandoned: replaced by --fresh; unfinished: `yoke run` resumes it */
+  status: 'finished' | 'abandoned' | 'unfinished';
+  state: string;
+  iteration: number | null;
+  maxIterations: number | null;
+  exitCode: number | null;
+  reason: string | null;
+  agentCalls: number;
+  interruptions: number;
+  /** how the last invocation ended when the run is unfinished: interrupted by a signal, failed, or crashed */
+  lastStop: string | null;
+}
+
+/** Summarize a folded run; `records` is the whole journal. */
+export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): RunSummary {
+  const mine = records.filter((record) => record.run === fold.run);
+  const last = mine[mine.length - 1] ?? fold.started;
+  const context = fold.snapshot.context as Partial<LoopContext>;
+  return {
+    run: fold.run,
+    mode: fold.started.payload.mode,
+    machine: fold.started.machine ?? '?',
+    machineVersion: fold.started.mv,
+    startedAt: fold.started.ts,
+    lastRecordAt: last.ts,
+    status: fold.finished ? 'finished' : fold.abandoned ? 'abandoned' : 'unfinished',
+    state: describeState(fold),
+    iteration: context.iteration ?? null,
+    maxIterations: context.maxIterations ?? null,
+    exitCode: fold.finished?.exitCode ?? null,
+    reason: fold.finished?.reason ?? null,
+    agentCalls: context.agentCalls ?? 0,
+    interruptions: context.interruptions ?? 0,
+    lastStop: fold.finished ? null : lastStopOf(last),
+  };
+}
+
+function lastStopOf(record: JournalRecord): string | null {
+  if (record.type === 'run.interrupted') return `interrupted by ${record.payload.signal}`;
+  if (record.type === 'effect.failed') return `failed: ${record.payload.message}`;
+  if (record.type === 'run.abandoned') return null;
+  return 'stopped without a trace (crash or kill -9)';
+}
