@@ -4,7 +4,7 @@ import { setScalar } from './config-draft.js';
 import { oneArgument, reportAt, type DirectiveContext } from './directive-context.js';
 import { parseDuration } from './parse-duration.js';
 import { parsePositiveInt } from './parse-number.js';
-import type { ParsedValue } from './parsed-value.js';
+import { parsed, rejected, type ParsedValue } from './parsed-value.js';
 import { MODES, type Mode } from './types.js';
 
 /** The argument token read by `parse`, or undefined (with the problem reported). */
@@ -21,9 +21,9 @@ function readValue<T>(ctx: DirectiveContext, parse: (text: string) => ParsedValu
 function oneOf<T extends string>(choices: readonly T[], what: string): (text: string) => ParsedValue<T> {
   return (text) => {
     const value = choices.find((choice) => choice === text);
-    if (value !== undefined) return { ok: true, value };
+    if (value !== undefined) return parsed(value);
     const hint = withSuggestion(`use one of ${choices.join(', ')}`, text, choices);
-    return { ok: false, message: `\`${text}\` is not a ${what}`, hint };
+    return rejected(`\`${text}\` is not a ${what}`, hint);
   };
 }
 
@@ -34,12 +34,14 @@ export function readMode(ctx: DirectiveContext): void {
 
 /** `model`, `judge-model`, `scoper-model`: any single word. */
 export function readModel(key: 'model' | 'judgeModel' | 'scoperModel'): (ctx: DirectiveContext) => void {
-  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => ({ ok: true, value: text })));
+  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parsed));
 }
 
+const COUNT_EXAMPLES = { maxIterations: '50', judgeEvery: '5', maxJudgeFailures: '3', maxChunks: '20' } as const;
+
 /** `max-iterations`, `judge-every`, `max-judge-failures`, `max-chunks`: a whole number ≥ 1. */
-export function readCount(key: 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks'): (ctx: DirectiveContext) => void {
-  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, ctx.spec.example.split(' ')[1])));
+export function readCount(key: keyof typeof COUNT_EXAMPLES): (ctx: DirectiveContext) => void {
+  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, COUNT_EXAMPLES[key])));
 }
 
 /** `idle-timeout`, `guard-timeout`: a duration, stored in milliseconds. */

@@ -1,0 +1,121 @@
+// The malformed-config corpus: each text has exactly `errors` errors (default 1), one of them at `line`:`column`.
+
+/** One malformed config and where its error must point. */
+export interface MalformedCase {
+  name: string;
+  text: string;
+  line: number;
+  column: number;
+  /** A fragment the message or hint must contain. */
+  says?: string;
+  errors?: number;
+}
+
+const LOOP = 'mode loop\nagent claude\n';
+const BRUTE = 'mode brute\nagent claude\n';
+const SAGA = 'mode saga\nagent claude\n';
+const GOAL = 'mode goal\nagent claude\naccept tests npm test\n';
+
+function bad(name: string, text: string, line: number, column: number, says?: string, errors?: number): MalformedCase {
+  return { name, text, line, column, ...(says === undefined ? {} : { says }), ...(errors === undefined ? {} : { errors }) };
+}
+
+export const MALFORMED_CONFIGS: MalformedCase[] = [
+  // unknown directives and typos
+  bad('unknown directive', `${LOOP}frobnicate 3`, 3, 1, 'not a yoke.conf directive'),
+  bad('typo suggests max-iterations', `${LOOP}max-iteration 5`, 3, 1, 'did you mean `max-iterations`?'),
+  bad('typo suggests guard', `${LOOP}gaurd tests npm test`, 3, 1, 'did you mean `guard`?'),
+  bad('directives are lower case', `${LOOP}  MAX-ITERATIONS 5`, 3, 3, 'did you mean `max-iterations`?'),
+  bad('comment glued to a word is part of it', `${LOOP}max-iterations 5#five`, 3, 16, '`5#five`'),
+  // whole numbers
+  bad('zero iterations', `${LOOP}max-iterations 0`, 3, 16, 'use 1 or more'),
+  bad('negative iterations', `${LOOP}max-iterations -1`, 3, 16, 'negative'),
+  bad('fractional iterations', `${LOOP}max-iterations 1.5`, 3, 16),
+  bad('exponent iterations', `${LOOP}max-iterations 1e3`, 3, 16),
+  bad('plus sign', `${LOOP}max-iterations +3`, 3, 16),
+  bad('hex number', `${LOOP}max-iterations 0x10`, 3, 16),
+  bad('trailing garbage', `${LOOP}max-iterations 10abc`, 3, 16),
+  bad('leading zero', `${LOOP}max-iterations 010`, 3, 16),
+  bad('number too large', `${LOOP}max-iterations 99999999999999999999`, 3, 16, 'too large'),
+  bad('missing number', `${LOOP}max-iterations`, 3, 15, 'missing its number'),
+  bad('extra number', `${LOOP}max-iterations 5 6`, 3, 18, '`6` follows'),
+  bad('zero judge cadence', `${BRUTE}judge-every 0`, 3, 13),
+  bad('word as judge failures', `${BRUTE}max-judge-failures three`, 3, 20),
+  bad('negative chunks', `${SAGA}max-chunks -2`, 3, 12),
+  bad('zero periodic cadence', `${LOOP}periodic lint 0 npm run lint`, 3, 15),
+  bad('periodic cadence written as every-3', `${LOOP}periodic lint every-3 npm run lint`, 3, 15),
+  // durations
+  bad('duration without unit', `${LOOP}idle-timeout 90`, 3, 14, 'add a unit'),
+  bad('fractional duration', `${LOOP}idle-timeout 1.5h`, 3, 14, 'like 90s, 20m or 2h'),
+  bad('unknown duration unit', `${LOOP}idle-timeout 20x`, 3, 14),
+  bad('milliseconds are not a unit', `${LOOP}guard-timeout 10ms`, 3, 15),
+  bad('negative duration', `${LOOP}guard-timeout -5m`, 3, 15),
+  bad('missing duration', `${LOOP}idle-timeout`, 3, 13, 'missing its duration'),
+  // missing arguments and commands
+  bad('guard without name', `${LOOP}guard`, 3, 6, 'missing its name'),
+  bad('guard without command', `${LOOP}guard tests`, 3, 12, 'missing its command'),
+  bad('guard whose command is a comment', `${LOOP}guard tests   # npm test`, 3, 12, 'missing its command'),
+  bad('periodic without command', `${LOOP}periodic lint 3`, 3, 16, 'missing its command'),
+  bad('periodic without cadence', `${LOOP}periodic lint`, 3, 14, 'missing its every-N'),
+  bad('guard-after without command', `${LOOP}periodic p 2 x\nguard-after p g`, 4, 16, 'missing its command'),
+  bad('hook without command', `${LOOP}hook done`, 3, 10, 'missing its command'),
+  bad('model without name', `${LOOP}model`, 3, 6, 'missing its model name'),
+  bad('model with two words', `${LOOP}model a b`, 3, 9),
+  bad('allow without path', `${LOOP}allow`, 3, 6, 'missing its path prefix'),
+  bad('allow with two paths', `${LOOP}allow a/ b/`, 3, 10),
+  // names
+  bad('slash in guard name', `${LOOP}guard bad/name npm test`, 3, 7, 'not a valid name'),
+  bad('guard name starting with a dash', `${LOOP}guard -x npm test`, 3, 7),
+  bad('duplicate guard name', `${LOOP}guard t npm test\nguard t npm run lint`, 4, 7, 'already used on line 3'),
+  bad('guard-after reuses a guard name', `${LOOP}periodic p 2 x\nguard t a\nguard-after p t b`, 5, 15, 'line 4'),
+  bad('duplicate periodic name', `${LOOP}periodic p 2 a\nperiodic p 3 b`, 4, 10, 'line 3'),
+  bad('5.4 guard-after requires its periodic', `${LOOP}guard-after lint lint-ok ./check.sh`, 3, 13, 'not declared'),
+  bad('guard-after periodic typo', `${LOOP}periodic lint 3 x\nguard-after lnt ok y`, 4, 13, 'did you mean `lint`?'),
+  bad('duplicate accept name', `${GOAL}accept tests npm run e2e`, 4, 8, 'line 3'),
+  // duplicate single-value directives
+  bad('duplicate mode', `${LOOP}mode brute`, 3, 1, 'already set on line 1'),
+  bad('duplicate agent', `${LOOP}agent codex`, 3, 1, 'line 2'),
+  bad('duplicate max-iterations', `${LOOP}max-iterations 5\nmax-iterations 6`, 4, 1, 'line 3'),
+  bad('duplicate commit', `${LOOP}commit off\ncommit each`, 4, 1),
+  bad('duplicate idle-timeout', `${LOOP}idle-timeout 5m\nidle-timeout 6m`, 4, 1),
+  bad('duplicate model', `${LOOP}model a\nmodel b`, 4, 1),
+  // mode and agent values
+  bad('wrong mode value', 'mode lop\nagent claude', 1, 6, 'did you mean `loop`?'),
+  bad('mode without value', 'mode\nagent claude', 1, 5, 'missing its mode'),
+  bad('mode with two values', 'mode loop brute\nagent claude', 1, 11),
+  bad('unknown agent', 'mode loop\nagent gpt', 2, 7, 'not a known agent'),
+  bad('agent typo', 'mode loop\nagent cladue', 2, 7, 'did you mean `claude`?'),
+  bad('agent cmd without command', 'mode loop\nagent cmd', 2, 10, 'missing its command'),
+  bad('built-in agent with arguments', 'mode loop\nagent claude --fast', 2, 14),
+  bad('agent without kind', 'mode loop\nagent', 2, 6),
+  bad('unknown judge agent', `${BRUTE}judge-agent codx`, 3, 13, 'did you mean `codex`?'),
+  // hooks, commit, budgets
+  bad('unknown hook event', `${LOOP}hook finish echo hi`, 3, 6, 'not a hook event'),
+  bad('unknown commit setting', `${LOOP}commit sometimes`, 3, 8),
+  bad('unknown budget dimension', `${LOOP}budget dollars 5`, 3, 8, 'not a budget dimension'),
+  bad('zero tokens', `${LOOP}budget tokens 0`, 3, 15),
+  bad('fractional tokens', `${LOOP}budget tokens 1.5`, 3, 15),
+  bad('lower-case m is not millions', `${LOOP}budget tokens 5m`, 3, 15, '2M'),
+  bad('fractional attempts', `${LOOP}budget attempts 2.5`, 3, 17),
+  bad('zero cost', `${LOOP}budget cost-usd 0`, 3, 17, 'greater than 0'),
+  bad('currency sign', `${LOOP}budget cost-usd $5`, 3, 17),
+  bad('negative minutes', `${LOOP}budget minutes -3`, 3, 16),
+  bad('exponent wall-minutes', `${LOOP}budget wall-minutes 1e2`, 3, 21),
+  bad('budget without value', `${LOOP}budget tokens`, 3, 14, 'missing its value'),
+  bad('duplicate budget dimension', `${LOOP}budget tokens 1M\nbudget tokens 2M`, 4, 8, 'line 3'),
+  // boundary paths
+  bad('absolute path', `${LOOP}allow /etc`, 3, 7, 'absolute'),
+  bad('parent segment', `${LOOP}allow ../x`, 3, 7, '..'),
+  bad('inner parent segment', `${LOOP}no-modify src/../x`, 3, 11),
+  bad('path into .loop', `${LOOP}no-modify .loop/plan.md`, 3, 11, '.loop/'),
+  bad('home path', `${LOOP}allow ~/x`, 3, 7),
+  bad('whole project', `${LOOP}allow ./`, 3, 7, 'whole project'),
+  bad('glob', `${LOOP}allow src/*.ts`, 3, 7, 'not globs'),
+  bad('allow and no-modify conflict', `${LOOP}allow src/\nno-modify ./src/`, 4, 11, 'line 3'),
+  // required directives
+  bad('missing mode', 'agent claude', 1, 1, 'add `mode loop`'),
+  bad('missing agent', '# config\nmode loop', 1, 1, 'no `agent` line'),
+  bad('empty file', '', 1, 1, 'no `mode` line', 2),
+  bad('missing accept in goal', 'mode goal\nagent claude', 1, 1, 'accept'),
+  bad('accept without command', 'mode goal\nagent claude\naccept t', 3, 9, 'missing its command'),
+];

@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../config/parse-config.js';
+import { CONFIG_DEFAULTS, configSchema, type Config } from '../../config/types.js';
+import { legalConfig } from './config-arbitrary.js';
+import { MALFORMED_CONFIGS } from './malformed-configs.js';
+
+const FILE = '.loop/yoke.conf';
+const LOOP = 'mode loop\nagent claude\n';
+
+function parse(text: string) {
+  return parseConfig(text, FILE);
+}
+
+function errorsOf(text: string) {
+  return parse(text).issues.filter((issue) => issue.severity === 'error');
+}
+
+describe('parseConfig: every directive form', () => {
+  const cases: [string, string, Partial<Config>][] = [
+    ['mode brute', 'mode brute\nagent claude', { mode: 'brute' }],
+    ['built-in agents', 'mode saga\nagent codex\njudge-agent gemini\nscoper-agent claude', { agent: { kind: 'codex' }, judgeAgent: { kind: 'gemini' }, scoperAgent: { kind: 'claude' } }],
+    ['agent cmd keeps the rest of the line', 'mode loop\nagent cmd  ./agent.sh --flag "a  b"  # mine', { agent: { kind: 'cmd', command: './agent.sh --flag "a  b"' } }],
+    ['judge-agent cmd', 'mode brute\nagent claude\njudge-agent cmd judge --strict', { judgeAgent: { kind: 'cmd', command: 'judge --strict' } }],
+    ['models', 'mode saga\nagent claude\nmodel sonnet\njudge-model opus-4\nscoper-model o3', { model: 'sonnet', judgeModel: 'opus-4', scoperModel: 'o3' }],
+    ['counts', 'mode saga\nagent claude\nmax-iterations 7\njudge-every 2\nmax-judge-failures 4\nmax-chunks 9', { maxIterations: 7, judgeEvery: 2, maxJudgeFailures: 4, maxChunks: 9 }],
+    ['boundary normalizes ./ and keeps trailing /', `${LOOP}allow ./src/\nallow lib//x/./y\nno-modify src/main.rs`, { allow: ['src/', 'lib/x/y'], noModify: ['src/main.rs'] }],
+    ['guard', `${LOOP}guard tests npm test -- --run   # fast`, { guards: [{ name: 'tests', command: 'npm test -- --run', line: 3 }] }],
+    ['# inside a word or quotes is not a comment', `${LOOP}guard url curl http://x#y "a # b" '#' $#`, { guards: [{ name: 'url', command: `curl http://x#y "a # b" '#' $#`, line: 3 }] }],
+    ['periodic and a guard-after declared before it', `${LOOP}guard-after audit audit.ok ./check.sh\nperiodic audit 5 npm audit`, {
+      periodics: [{ name: 'audit', every: 5, command: 'npm audit', line: 4 }],
+      guardAfters: [{ name: 'audit.ok', periodic: 'audit', command: './check.sh', line: 3 }],
+    }],
+    ['several hooks per event', `${LOOP}hook done ./a.sh\nhook done ./b.sh\nhook run-start echo go`, {
+      hooks: [{ event: 'done', command: './a.sh', line: 3 }, { event: 'done', command: './b.sh', line: 4 }, { event: 'run-start', command: 'echo go', line: 5 }],
+    }],
+    ['accept', 'mode goal\nagent claude\naccept e2e_1 npm run e2e', { accepts: [{ name: 'e2e_1', command: 'npm run e2e', line: 3 }] }],
+    ['budgets', `${LOOP}budget attempts 12\nbudget tokens 500k\nbudget cost-usd 2.50\nbudget minutes 90\nbudget wall-minutes 0.5`, {
+      budgets: { 'attempts': 12, 'tokens': 500_000, 'cost-usd': 2.5, 'minutes': 90, 'wall-minutes': 0.5 },
+    }],
+    ['token suffixes', `${LOOP}budget tokens 1.5M`, { budgets: { tokens: 1_500_000 } }],
+    ['durations', `${LOOP}idle-timeout 90s\nguard-timeout 1h30m`, { idleTimeoutMs: 90_000, guardTimeoutMs: 5_400_000 }],
+    ['0 turns timeouts off', `${LOOP}idle-timeout 0\nguard-timeout 0`, { idleTimeoutMs: 0, guardTimeoutMs: 0 }],
+    ['commit', `${LOOP}commit each`, { commit: 'each' }],
+    ['defaults', LOOP, { ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], budgets: {} }],
+    ['CRLF, BOM, indentation and comments', '\uFEFF# yoke\r\n\r\n  mode loop   # the mode\r\n\tagent claude\r\n', { mode: 'loop', agent: { kind: 'claude' } }],
+  ];
+  it.each(cases)('%s', (_name, text, expected) => {
+    const { config, issues } = parse(text);
+    expect(issues).toEqual([]);
+    expect(config).toMatchObject(expected);
+    expect(configSchema.parse(config)).toEqual(config);
+  });
+});
+
+describe('5.1 valid configs parse', () => {
+  it('5.1 valid configs parse: random legal combinations, in any order, with comments and blank lines', () => {
+    fc.assert(fc.property(legalConfig, ({ text, expected }) => {
+      const { config, issues } = parse(text);
+      expect(issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+      for (const issue of issues) expect(issue.message).toMatch(/has no effect in \w+ mode/);
+      expect(config).toEqual(expected);
+      expect(configSchema.parse(config)).toEqual(config);
+    }), { numRuns: 300 });
+  });
+});
+
+describe('malformed configs', () => {
+  it('the corpus has at least 45 cases', () => {
+    expect(MALFORMED_CONFIGS.length).toBeGreaterThanOrEqual(45);
+  });
+  it.each(MALFORMED_CONFIGS)('$name', ({ text, line, column, says, errors = 1 }) => {
+    const { config, issues } = parse(text);
+    expect(config).toBeNull();
+    const found = issues.filter((issue) => issue.severity === 'error');
+    expect(found).toHaveLength(errors);
+    const at = found.find((issue) => issue.line === line && issue.column === column);
+    expect(at, JSON.stringify(found)).toBeDefined();
+    if (says !== undefined) expect(`${at?.message} (${at?.hint})`).toContain(says);
+    expect(at?.file).toBe(FILE);
+  });
+});
+
+describe('5.2 invalid configs fail loudly', () => {
+  it('5.2 invalid configs fail loudly: a malformed value never falls back to its default', () => {
+    for (const line of ['max-iterations 0', 'max-judge-failures x', 'max-chunks 1.0', 'idle-timeout 20', 'guard-timeout forever', 'commit never']) {
+      const { config, issues } = parse(`mode saga\nagent claude\n${line}`);
+      expect(config, line).toBeNull();
+      expect(issues.filter((issue) => issue.severity === 'error' && issue.line === 3), line).toHaveLength(1);
+    }
+  });
+  it('5.2 invalid configs fail loudly: any non-numeral max-iterations is an error at its column', () => {
+    fc.assert(fc.property(fc.stringMatching(/^[^\s#]+$/).filter((s) => !/^[1-9][0-9]*$/.test(s)), (value) => {
+      const { config, issues } = parse(`${LOOP}max-iterations ${value}`);
+      expect(config).toBeNull();
+      expect(issues).toMatchObject([{ line: 3, column: 16, severity: 'error' }]);
+    }));
+  });
+  it('reports every problem at once, sorted by line', () => {
+    const issues = errorsOf('agent gpt\nbogus\nmode loop\nmax-iterations 0\nguard x');
+    expect(issues.map((issue) => [issue.line, issue.column])).toEqual([[1, 7], [2, 1], [4, 16], [5, 8]]);
+  });
+  it('a wrong value on a repeated line is reported too', () => {
+    expect(errorsOf(`${LOOP}commit off\ncommit sometimes`).map((issue) => issue.column)).toEqual([1, 8]);
+  });
+});
+
+describe('5.4 guard-after requires its periodic', () => {
+  it('5.4 guard-after requires its periodic: unknown periodic is an error, a later declaration is fine', () => {
+    expect(errorsOf(`${LOOP}guard-after nightly n-ok true`)).toMatchObject([{ line: 3, column: 13 }]);
+    expect(errorsOf(`${LOOP}guard-after nightly n-ok true\nperiodic nightly 10 ./nightly.sh`)).toEqual([]);
+  });
+});
+
+describe('directives that do not apply to the mode', () => {
+  const cases: [string, string, number][] = [
+    ['judge-every in loop', `${LOOP}judge-every 3`, 3],
+    ['accept outside goal', `${LOOP}accept t npm test`, 3],
+    ['max-chunks outside saga', 'mode brute\nagent claude\nmax-chunks 4', 3],
+    ['scoper-agent in brute', 'mode brute\nagent claude\n  scoper-agent codex', 3],
+    ['max-iterations in goal', 'mode goal\nagent claude\naccept t true\nmax-iterations 5', 4],
+    ['judge-model in goal, mode declared last', 'agent claude\naccept t true\njudge-model opus\nmode goal', 3],
+  ];
+  it.each(cases)('%s is a warning, not an error', (_name, text, line) => {
+    const { config, issues } = parse(text);
+    expect(config).not.toBeNull();
+    expect(issues).toHaveLength(1);
+    const column = (text.split('\n')[line - 1] ?? '').search(/\S/) + 1;
+    expect(issues[0]).toMatchObject({ severity: 'warning', line, column });
+    expect(issues[0]?.message).toMatch(/has no effect in \w+ mode/);
+  });
+  it('a repeated allow is a warning', () => {
+    const { config, issues } = parse(`${LOOP}allow src/\nallow ./src/`);
+    expect(config?.allow).toEqual(['src/', 'src/']);
+    expect(issues).toMatchObject([{ severity: 'warning', line: 4, column: 7 }]);
+  });
+});
