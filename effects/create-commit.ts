@@ -7,16 +7,17 @@ const FALLBACK_NAME = 'yoke';
 const FALLBACK_EMAIL = 'yoke@localhost';
 
 /**
- * `git add -A` (the project's and `.loop/.gitignore` decide what is left out), then, when anything
- * is staged, `git commit --no-verify` with the message, a blank line and the trailers
- * `Yoke-Run: <run>` and `Yoke-Effect: <key>`. Result: the new commit's sha, or null when there was
- * nothing to commit. On restart (`reconcile`), a commit carrying this effect's trailer is found
- * instead of committing twice.
+ * `git add -A` (the project's and `.loop/.gitignore` decide what is left out; `.loop/.journal` and
+ * `.loop/.stash` never go in), then, when anything is staged, `git commit --no-verify` with the
+ * message, a blank line and the trailers `Yoke-Run: <run>` and `Yoke-Effect: <key>`. Result: the
+ * new commit's sha, or null when there was nothing to commit. On restart (`reconcile`), a commit
+ * carrying this effect's trailer is found instead of committing twice.
  */
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
   async execute(params, ctx) {
-    await runGit(ctx.root, ['add', '-A']);
+    // `.loop/.gitignore` already keeps these out; the pathspec holds even if that file was removed.
+    await runGit(ctx.root, ['add', '-A', '--', '.', ':(exclude).loop/.journal', ':(exclude).loop/.stash']);
     if ((await gitExitCode(ctx.root, ['diff', '--cached', '--quiet'])) === 0) return { sha: null };
     const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
     // --cleanup=whitespace keeps lines starting with '#' (markdown headings in messages).
@@ -27,7 +28,10 @@ export const createCommit: EffectHandler<'commit.create'> = {
     return { sha: (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim() };
   },
   async reconcile(_params, ctx) {
-    return { sha: await findEffectCommit(ctx) };
+    // null means "it never happened": the runner then executes the commit. `{ sha: null }` would
+    // claim a completed commit with nothing in it and silently lose the iteration's changes.
+    const sha = await findEffectCommit(ctx);
+    return sha === null ? null : { sha };
   },
 };
 

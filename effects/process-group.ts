@@ -68,7 +68,13 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
     const error = await failure;
     return { outcome: 'spawn-failed', exitCode: null, signal: null, durationMs: elapsed(), error: `${error.message} (cwd ${opts.cwd})` };
   }
-  opts.onSpawn?.(pid, processStartTime(pid));
+  try {
+    opts.onSpawn?.(pid, processStartTime(pid));
+  } catch (error) {
+    // Its identity could not be recorded: do not leave an untracked process group running.
+    await terminateGroup(pid, 0).catch(() => undefined);
+    throw error;
+  }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -78,19 +84,23 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
 
   let reason: 'timed-out' | 'idle-timeout' | null = null;
   let aborted = false;
+  // Once the leader has exited its pid may be reused: no timer may signal the group after that.
+  let leaderGone = false;
   const kill: { inFlight: Promise<void> | null; start(graceMs: number): void } = {
     inFlight: null,
     start(graceMs) {
+      if (leaderGone) return;
       this.inFlight ??= terminateGroup(pid, graceMs).catch(() => undefined);
     },
   };
   const timeout = (why: 'timed-out' | 'idle-timeout'): void => {
+    if (leaderGone) return;
     reason ??= why;
     kill.start(KILL_GRACE_MS);
   };
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = (): void => {
-    if (opts.idleTimeoutMs <= 0 || kill.inFlight) return;
+    if (opts.idleTimeoutMs <= 0 || kill.inFlight || leaderGone) return;
     clearTimeout(idleTimer);
     idleTimer = setTimeout(() => timeout('idle-timeout'), opts.idleTimeoutMs);
   };
@@ -112,6 +122,7 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
   const pipesClosed = Promise.all([closed(stdout), closed(stderr)]);
 
   const exit = await exited;
+  leaderGone = true;
   clearTimeout(idleTimer);
   clearTimeout(hardTimer);
   opts.signal.removeEventListener('abort', onAbort);

@@ -1,0 +1,69 @@
+import { chmod, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCommit } from '../../effects/create-commit.js';
+import { makeContext } from './support/effect-context.js';
+import { makeProject, type TempProject } from './support/temp-project.js';
+
+let p: TempProject;
+afterEach(async () => {
+  await p.cleanup();
+});
+
+describe('commit.create', () => {
+  it('commits everything but .loop/.journal and .loop/.stash with the message and both trailers', async () => {
+    p = await makeProject({ 'a.txt': 'a', '.loop/plan.md': 'plan', '.loop/.journal/journal.jsonl': '{}', '.loop/.stash/s': 's' });
+    await rm(join(p.loopDir, '.gitignore')); // excluded even when .loop/.gitignore is gone
+    const { ctx } = makeContext(p.root, p.loopDir);
+    const result = await createCommit.execute({ message: '# yoke: iteration 3 done\n\nDetails.\n', iteration: 3 }, ctx);
+    expect(result.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(await p.git('rev-parse', 'HEAD')).toBe(result.sha);
+    expect(await p.git('log', '-1', '--format=%B')).toBe('# yoke: iteration 3 done\n\nDetails.\n\nYoke-Run: RUN1\nYoke-Effect: RUN1/7/0');
+    expect(await p.git('log', '-1', '--format=%(trailers:key=Yoke-Effect,valueonly)')).toBe('RUN1/7/0');
+    expect((await p.git('ls-tree', '-r', '--name-only', 'HEAD')).split('\n')).toEqual(['.loop/plan.md', 'a.txt']);
+    expect(createCommit.policy).toBe('reconcile');
+  });
+
+  it('returns null when there is nothing to commit', async () => {
+    p = await makeProject({ 'a.txt': 'a' }, { commit: true });
+    const { ctx } = makeContext(p.root, p.loopDir);
+    expect(await createCommit.execute({ message: 'nothing', iteration: 1 }, ctx)).toEqual({ sha: null });
+    expect(await p.git('rev-list', '--count', 'HEAD')).toBe('1');
+  });
+
+  it('reconcile finds the commit by its exact Yoke-Effect trailer, else null (not happened: execute)', async () => {
+    p = await makeProject({ 'a.txt': 'a' });
+    const other = makeContext(p.root, p.loopDir, { key: 'RUN1/7/01' });
+    const mine = makeContext(p.root, p.loopDir);
+    expect(await createCommit.reconcile?.({ message: 'm', iteration: 1 }, mine.ctx)).toBeNull();
+    const { sha } = await createCommit.execute({ message: 'other effect', iteration: 1 }, other.ctx);
+    expect(await createCommit.reconcile?.({ message: 'm', iteration: 1 }, mine.ctx)).toBeNull();
+    await p.write('b.txt', 'b');
+    const created = await createCommit.execute({ message: 'mine', iteration: 2 }, mine.ctx);
+    await p.git('checkout', '-q', '-b', 'elsewhere', sha ?? '');
+    expect(await createCommit.reconcile?.({ message: 'm', iteration: 2 }, mine.ctx)).toEqual(created);
+  });
+
+  it('supplies the yoke identity when git has none, and skips hooks', async () => {
+    p = await makeProject({ 'a.txt': 'a' });
+    await p.git('config', '--unset', 'user.name');
+    await p.git('config', '--unset', 'user.email');
+    await p.git('config', 'user.useConfigOnly', 'true');
+    await p.write('.git/hooks/pre-commit', '#!/bin/sh\nexit 1\n');
+    await chmod(join(p.root, '.git', 'hooks', 'pre-commit'), 0o755);
+    const saved = { global: process.env.GIT_CONFIG_GLOBAL, system: process.env.GIT_CONFIG_NOSYSTEM };
+    process.env.GIT_CONFIG_GLOBAL = '/dev/null';
+    process.env.GIT_CONFIG_NOSYSTEM = '1';
+    try {
+      const { ctx } = makeContext(p.root, p.loopDir);
+      const result = await createCommit.execute({ message: 'first', iteration: 1 }, ctx);
+      expect(result.sha).not.toBeNull();
+      expect(await p.git('log', '-1', '--format=%an <%ae> / %cn <%ce>')).toBe('yoke <yoke@localhost> / yoke <yoke@localhost>');
+    } finally {
+      for (const [name, value] of [['GIT_CONFIG_GLOBAL', saved.global], ['GIT_CONFIG_NOSYSTEM', saved.system]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});
