@@ -16,8 +16,10 @@ const FALLBACK_EMAIL = 'yoke@localhost';
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
   async execute(params, ctx) {
-    // `.loop/.gitignore` already keeps these out; the pathspec holds even if that file was removed.
-    await runGit(ctx.root, ['add', '-A', '--', '.', ':(exclude).loop/.journal', ':(exclude).loop/.stash']);
+    // `.loop/.gitignore` already keeps these out; unstaging them holds even if that file was removed.
+    // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
+    await runGit(ctx.root, ['add', '-A']);
+    await runGit(ctx.root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.loop/.journal', '.loop/.stash']);
     if ((await gitExitCode(ctx.root, ['diff', '--cached', '--quiet'])) === 0) return { sha: null };
     const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
     // --cleanup=whitespace keeps lines starting with '#' (markdown headings in messages).

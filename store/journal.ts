@@ -2,6 +2,7 @@
 import { closeSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { monotonicFactory } from 'ulid';
+import { die, readFailpoint, type Failpoint } from './failpoint.js';
 import { hashLine, readJournalFile } from './journal-file.js';
 import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.js';
 
@@ -14,6 +15,7 @@ import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.j
  */
 export class Journal {
   private readonly staged: string[] = [];
+  private readonly failpoint: Failpoint | null;
   private readonly ulid = monotonicFactory();
   private flushedMtimeMs = 0;
   /** told about every record as it is staged (used for `--json` output) */
@@ -26,7 +28,10 @@ export class Journal {
     readonly records: JournalRecord[],
     private lastHash: string,
     private bytes: number,
-  ) {}
+    warn: (message: string) => void,
+  ) {
+    this.failpoint = readFailpoint(process.env, warn);
+  }
 
   /**
    * Open (creating if needed) and verify the journal. A torn last line is cut off and a
@@ -37,7 +42,7 @@ export class Journal {
     const created = contents.records.length === 0 && contents.torn === null;
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, 'a+');
-    const journal = new Journal(path, fd, contents.records, contents.lastHash, contents.validBytes);
+    const journal = new Journal(path, fd, contents.records, contents.lastHash, contents.validBytes, warn);
     journal.flushedMtimeMs = fstatSync(fd).mtimeMs;
     if (created) fsyncDirectory(dirname(path));
     if (contents.torn) {
@@ -88,10 +93,15 @@ export class Journal {
   /** Write and fdatasync everything staged. */
   flush(): void {
     if (this.staged.length === 0) return;
+    const firstSeq = this.records.length - this.staged.length + 1;
+    const lastSeq = this.records.length;
+    if (this.failpoint?.kind === 'torn-at' && this.failpoint.seq >= firstSeq && this.failpoint.seq <= lastSeq) {
+      this.tornWrite(this.failpoint.seq - firstSeq);
+    }
     const data = Buffer.from(`${this.staged.join('\n')}\n`, 'utf8');
-    let written = 0;
-    while (written < data.length) written += writeSync(this.fd, data, written, data.length - written);
+    this.writeAll(data);
     fdatasyncSync(this.fd);
+    if (this.failpoint?.kind === 'crash-after' && this.failpoint.seq >= firstSeq && this.failpoint.seq <= lastSeq) die();
     this.bytes += data.length;
     this.staged.length = 0;
     this.flushedMtimeMs = fstatSync(this.fd).mtimeMs;
@@ -103,6 +113,20 @@ export class Journal {
     if (!onDisk) return false;
     const open = fstatSync(this.fd);
     return onDisk.ino === open.ino && onDisk.size === this.bytes && onDisk.mtimeMs === this.flushedMtimeMs;
+  }
+
+  private writeAll(data: Buffer): void {
+    let written = 0;
+    while (written < data.length) written += writeSync(this.fd, data, written, data.length - written);
+  }
+
+  /** Failpoint: the lines before `index` complete, then half of line `index`, then death. */
+  private tornWrite(index: number): never {
+    const whole = this.staged.slice(0, index).map((line) => `${line}\n`).join('');
+    const line = this.staged[index] ?? '';
+    this.writeAll(Buffer.from(whole + line.slice(0, Math.max(1, Math.floor(line.length / 2))), 'utf8'));
+    fdatasyncSync(this.fd);
+    return die();
   }
 
   /** Stage and flush one record. */

@@ -24,6 +24,16 @@ describe('commit.create', () => {
     expect(createCommit.policy).toBe('reconcile');
   });
 
+  it('commits with the usual .loop/.gitignore in place (yoke-owned folders ignored, not an error)', async () => {
+    p = await makeProject({ 'a.txt': 'a', '.loop/notes.md': 'n', '.loop/.journal/journal.jsonl': '{}', '.loop/.stash/s': 's' });
+    const { ctx } = makeContext(p.root, p.loopDir);
+    const result = await createCommit.execute({ message: 'iteration 1', iteration: 1 }, ctx);
+    expect(result.sha).toMatch(/^[0-9a-f]{40}$/);
+    const files = (await p.git('ls-tree', '-r', '--name-only', 'HEAD')).split('\n');
+    expect(files).toContain('.loop/notes.md');
+    expect(files.filter((file) => file.startsWith('.loop/.journal') || file.startsWith('.loop/.stash'))).toEqual([]);
+  });
+
   it('returns null when there is nothing to commit', async () => {
     p = await makeProject({ 'a.txt': 'a' }, { commit: true });
     const { ctx } = makeContext(p.root, p.loopDir);
