@@ -32,6 +32,6 @@ export function exitCodeForSignal(signal: string): number {
 }
 
 function isCommanderError(error: unknown): error is { exitCode: number; code: string } {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string'
-    && (error as { code: string }).code.startsWith('commander.');
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    && error.code.startsWith('commander.');
 }

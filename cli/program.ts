@@ -81,7 +81,7 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
     .option('--keep', 'keep the temporary repository and print its path', false)
     .action(async (flags: { keep: boolean }) => {
       const { demoCommand } = await import('./commands/demo.js');
-      done(await demoCommand(flags));
+      done(demoCommand(flags));
     });
 
   return program;

@@ -88,7 +88,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
       }
       if (handler.policy === 'reconcile' && handler.reconcile) {
         options.journal.flush();
-        const found = await (handler.reconcile as (p: unknown, c: EffectContext) => Promise<unknown>)(next.request.params, context);
+        const found = await (handler as { reconcile(params: unknown, context: EffectContext): Promise<unknown> }).reconcile(next.request.params, context);
         if (found !== null) {
           stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
           continue;
@@ -101,8 +101,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     const release = next.request.kind === 'agent.spawn' ? options.guardAgentCall?.() : undefined;
     let result: unknown;
     try {
-      const run = handler.execute as (params: unknown, context: EffectContext) => Promise<unknown>;
-      result = await run(next.request.params, context);
+      result = await (handler as { execute(params: unknown, context: EffectContext): Promise<unknown> }).execute(next.request.params, context);
     } catch (error) {
       if (error instanceof EffectAborted || options.signal.aborted) return interrupted(options, stage);
       const message = error instanceof Error ? error.message : String(error);

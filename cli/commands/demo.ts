@@ -17,7 +17,7 @@ console.log('greet ok');
 `;
 
 /** Set up the repository, run `yoke init loop` and `yoke run` as a user would, then print the timeline. */
-export async function demoCommand(flags: { keep: boolean }): Promise<number> {
+export function demoCommand(flags: { keep: boolean }): number {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-demo-'));
   const yoke = process.argv[1] ?? '';
   const say = (line: string) => process.stdout.write(`\n${line}\n`);

@@ -1,0 +1,64 @@
+// Writes a synthetic journal: the real loop machine folded with canned effect results.
+import { parseConfig } from '../config/parse-config.js';
+import { completionEvent } from '../machines/effect-events.js';
+import type { EffectKind, EffectRequest, EffectResult } from '../machines/effects.js';
+import { LOOP_MACHINE_VERSION, loopMachine, type LoopContext, type LoopInput } from '../machines/loop.js';
+import { Journal } from '../store/journal.js';
+import type { JournalRecord, RecordDraft } from '../store/record.js';
+import { RunFold } from '../store/run-fold.js';
+
+const SHA = 'a'.repeat(64);
+
+function resultFor(request: EffectRequest, context: LoopContext, doneAt: number): EffectResult<EffectKind> {
+  switch (request.kind) {
+    case 'baseline.capture':
+      return { specFiles: { 'plan.md': SHA, 'protocol.md': SHA, 'yoke.conf': SHA }, tree: 'b'.repeat(40) };
+    case 'spec.restore':
+      return { restored: [], displaced: {} };
+    case 'agent.spawn':
+      return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 1234, transcript: `.journal/transcripts/${context.iteration}.log`,
+        usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: null, cacheWriteTokens: null, costUsd: null, model: 'bench' } };
+    case 'notes.read':
+      return { firstLine: context.iteration >= doneAt ? 'STATUS: DONE' : 'STATUS: IN_PROGRESS' };
+    case 'boundary.scan':
+      return { changed: ['src/a.ts'] };
+    case 'check.run':
+      return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 12, excerpt: 'ok' };
+    case 'file.write':
+      return { sha256: SHA };
+    case 'hook.fire':
+      return { started: true };
+    case 'commit.create':
+      return { sha: 'c'.repeat(40) };
+  }
+}
+
+/** Write a journal of one loop run that ends after `iterations` iterations; returns its record count. */
+export function writeSyntheticRun(path: string, iterations: number): number {
+  const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf');
+  if (!parsed.config) throw new Error('bench config invalid');
+  const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
+  const journal = Journal.open(path, () => undefined);
+  const meta = { run: '01BENCHRVN0000000000000000', machine: 'loop', mv: LOOP_MACHINE_VERSION };
+  const started = journal.stage({ ...meta, type: 'run.started', payload: { mode: 'loop', input, argv: ['bench'] } }) as Extract<JournalRecord, { type: 'run.started' }>;
+  const fold = new RunFold(loopMachine, started);
+  const stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => fold.apply(journal.stage({ ...meta, ...draft } as RecordDraft));
+  let count = 1;
+  while (fold.active || fold.outstanding.length > 0) {
+    const next = fold.outstanding[0];
+    if (!next) break;
+    const result = resultFor(next.request, fold.snapshot.context as LoopContext, iterations);
+    stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: 1 } });
+    stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result } });
+    count += 2;
+    const event = completionEvent(next.request, result);
+    if (event) {
+      stage({ type: 'event', payload: { cause: next.key, event } });
+      count += 1;
+    }
+    if (count % 5000 < 3) journal.flush();
+  }
+  stage({ type: 'run.finished', payload: { state: 'done', exitCode: 0, reason: 'done' } });
+  journal.close();
+  return count + 1;
+}
