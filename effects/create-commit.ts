@@ -1,4 +1,6 @@
 // `commit.create`: commit the project's changes, marked with Yoke-Run / Yoke-Effect trailers.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { EffectContext, EffectHandler } from './handler.js';
 import { gitExitCode, runGit } from './run-git.js';
 
@@ -16,10 +18,12 @@ const FALLBACK_EMAIL = 'yoke@localhost';
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
   async execute(params, ctx) {
-    // `.loop/.gitignore` already keeps these out; unstaging them holds even if that file was removed.
-    // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
     await runGit(ctx.root, ['add', '-A']);
-    await runGit(ctx.root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.loop/.journal', '.loop/.stash']);
+    // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
+    // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
+    if (!(await loopIgnoresPrivateFolders(ctx.loopDir))) {
+      await runGit(ctx.root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.loop/.journal', '.loop/.stash']);
+    }
     if ((await gitExitCode(ctx.root, ['diff', '--cached', '--quiet'])) === 0) return { sha: null };
     const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
     // --cleanup=whitespace keeps lines starting with '#' (markdown headings in messages).
@@ -49,8 +53,26 @@ async function findEffectCommit(ctx: EffectContext): Promise<string | null> {
   return null;
 }
 
-/** GIT_AUTHOR_* / GIT_COMMITTER_* for whichever identity git cannot determine on its own. */
-async function fallbackIdentity(root: string): Promise<Record<string, string>> {
+/** Does `.loop/.gitignore` list both `.journal/` and `.stash/` (as `yoke init` writes it)? */
+async function loopIgnoresPrivateFolders(loopDir: string): Promise<boolean> {
+  const text = await readFile(join(loopDir, '.gitignore'), 'utf8').catch(() => '');
+  const lines = new Set(text.split('\n').map((line) => line.trim()));
+  return ['.journal', '.stash'].every((name) => lines.has(`${name}/`) || lines.has(name) || lines.has(`/${name}/`) || lines.has(`/${name}`));
+}
+
+const identities = new Map<string, Promise<Record<string, string>>>();
+
+/** GIT_AUTHOR_* / GIT_COMMITTER_* for whichever identity git cannot determine on its own (asked once per project). */
+function fallbackIdentity(root: string): Promise<Record<string, string>> {
+  let known = identities.get(root);
+  if (!known) {
+    known = probeIdentity(root);
+    identities.set(root, known);
+  }
+  return known;
+}
+
+async function probeIdentity(root: string): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   for (const role of ['AUTHOR', 'COMMITTER'] as const) {
     if ((await gitExitCode(root, ['var', `GIT_${role}_IDENT`])) !== 0) {

@@ -33,13 +33,15 @@ describe('captureWorkTree', () => {
     expect(await p.git('diff', '--cached', '--name-only')).toBe('');
   });
 
-  it('is stable when nothing changed and excludes .loop/ even when .loop files are tracked', async () => {
+  it('is stable when nothing changed; .loop/ changes never count, even when .loop files are tracked', async () => {
     const p = await project({ 'a.txt': 'a', '.loop/plan.md': 'plan' }, true);
     const tree = await captureWorkTree(p.root);
-    expect(await p.git('ls-tree', '--name-only', tree)).toBe('a.txt');
+    expect(await captureWorkTree(p.root)).toBe(tree);
     await p.write('.loop/plan.md', 'rewritten');
     await p.write('.loop/new.md', 'new');
-    expect(await captureWorkTree(p.root)).toBe(tree);
+    expect(await changedSince(p.root, tree)).toEqual([]);
+    await p.write('a.txt', 'changed');
+    expect(await changedSince(p.root, tree)).toEqual(['a.txt']);
   });
 });
 
