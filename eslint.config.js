@@ -10,6 +10,27 @@ const impureModules = [
   'node:https', 'node:process', 'node:path', 'execa', 'ulid',
 ];
 
+/** machines/ is pure: the rules that keep I/O, clocks, randomness and environment out (tested). */
+export const machinePurityRules = {
+  'no-restricted-imports': ['error', {
+    paths: impureModules.map((name) => ({ name, message: 'machines/ is pure: no I/O, clock, randomness or environment.' })),
+    patterns: [{ group: ['../store/*', '../effects/*', '../cli/*'], message: 'machines/ must not depend on effects, store or cli.' }],
+  }],
+  'no-restricted-globals': ['error',
+    { name: 'process', message: 'machines/ is pure: no environment.' },
+    { name: 'setTimeout', message: 'machines/ is pure: no clock.' },
+    { name: 'setInterval', message: 'machines/ is pure: no clock.' },
+    { name: 'fetch', message: 'machines/ is pure: no I/O.' },
+    { name: 'performance', message: 'machines/ is pure: no clock.' },
+    { name: 'crypto', message: 'machines/ is pure: no randomness.' },
+  ],
+  'no-restricted-syntax': ['error',
+    { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ is pure: time is a journaled input.' },
+    { selector: "NewExpression[callee.name='Date']", message: 'machines/ is pure: time is a journaled input.' },
+    { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ is pure: randomness is a journaled input.' },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'tests/fixtures/**'] },
   js.configs.recommended,
@@ -28,28 +49,7 @@ export default tseslint.config(
       'import-x/no-cycle': 'error',
     },
   },
-  {
-    files: ['machines/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: impureModules.map((name) => ({ name, message: 'machines/ is pure: no I/O, clock, randomness or environment.' })),
-        patterns: [{ group: ['../store/*', '../effects/*', '../cli/*'], message: 'machines/ must not depend on effects, store or cli.' }],
-      }],
-      'no-restricted-globals': ['error',
-        { name: 'process', message: 'machines/ is pure: no environment.' },
-        { name: 'setTimeout', message: 'machines/ is pure: no clock.' },
-        { name: 'setInterval', message: 'machines/ is pure: no clock.' },
-        { name: 'fetch', message: 'machines/ is pure: no I/O.' },
-        { name: 'performance', message: 'machines/ is pure: no clock.' },
-        { name: 'crypto', message: 'machines/ is pure: no randomness.' },
-      ],
-      'no-restricted-syntax': ['error',
-        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ is pure: time is a journaled input.' },
-        { selector: "NewExpression[callee.name='Date']", message: 'machines/ is pure: time is a journaled input.' },
-        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ is pure: randomness is a journaled input.' },
-      ],
-    },
-  },
+  { files: ['machines/**/*.ts'], rules: machinePurityRules },
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

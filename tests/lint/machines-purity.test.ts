@@ -1,0 +1,37 @@
+// The lint rules that keep machines/ pure must actually fire: a rule that never fires proves nothing.
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { machinePurityRules } from '../../eslint.config.js';
+
+const eslint = new ESLint({
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, rules: machinePurityRules }],
+});
+
+async function problems(code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: 'machines/probe.ts' });
+  return (result?.messages ?? []).map((message) => message.message);
+}
+
+describe('machines/ purity lint', () => {
+  it.each([
+    ["import { readFileSync } from 'node:fs';", 'no I/O'],
+    ["import { execa } from 'execa';", 'no I/O'],
+    ["import { spawn } from 'child_process';", 'no I/O'],
+    ["import { ulid } from 'ulid';", 'no I/O'],
+    ["import { Journal } from '../store/journal.js';", 'must not depend'],
+    ['export const t = Date.now();', 'time is a journaled input'],
+    ['export const t = new Date();', 'time is a journaled input'],
+    ['export const r = Math.random();', 'randomness'],
+    ['export const e = process.env.HOME;', 'no environment'],
+    ['setTimeout(() => undefined, 1);', 'no clock'],
+  ])('refuses %s', async (code, expected) => {
+    const found = await problems(code);
+    expect(found.join('\n')).toContain(expected);
+  });
+
+  it('accepts pure code', async () => {
+    expect(await problems("import { setup } from 'xstate';\nexport const m = setup({});\nexport const n = Math.max(1, 2);\n")).toEqual([]);
+  });
+});
