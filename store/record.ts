@@ -20,7 +20,6 @@ export const payloadSchemas = {
   'run.resumed': z.object({ pid: z.number().int() }),
   'run.abandoned': z.object({ reason: z.string() }),
   'run.interrupted': z.object({ signal: z.string() }),
-  'run.failed': z.object({ message: z.string() }),
   'run.finished': z.object({ state: z.string(), exitCode: z.number().int(), reason: z.string() }),
   event: z.object({ cause: keySchema.nullable(), event: z.object({ type: z.string() }).loose() }),
   'effect.started': z.object({ key: keySchema, kind: z.string(), params: z.unknown(), attempt: z.number().int().positive() }),

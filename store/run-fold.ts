@@ -106,7 +106,6 @@ export class RunFold {
         throw this.diverged(record, 'a second run.started for the same run');
       case 'run.resumed':
       case 'run.interrupted':
-      case 'run.failed':
       case 'journal.repaired':
         return;
     }

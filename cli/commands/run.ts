@@ -36,6 +36,9 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   if (config && !LIFECYCLES[config.mode]) {
     throw new YokeError('usage', `${paths.conf}: mode ${config.mode} is not available in this version of yoke yet; use \`mode loop\`.`);
   }
+  if (config && config.agent.kind !== 'cmd') {
+    throw new YokeError('usage', `${paths.conf}: the built-in ${config.agent.kind} adapter is not available in this version of yoke yet; use \`agent cmd <command>\` (for example \`agent cmd claude -p --permission-mode acceptEdits\`). Nothing was run.`);
+  }
 
   const progress = progressWriter(flags);
   const release = acquireLock(paths.lock, 'yoke run', (owner) => progress(`took over a stale lock left by pid ${owner.pid}`));
