@@ -1,6 +1,8 @@
 // The commander program: parses argv and dispatches to one lazily loaded command module.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Parse a positive whole number flag value. */
 function positiveInt(value: string): number {
@@ -8,9 +10,19 @@ function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** yoke's version from its package.json (found from dist/ or from source). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i += 1) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'yoke' && pkg.version) return pkg.version;
+    } catch {
+      // not here: look one folder up
+    }
+    dir = dirname(dir);
+  }
+  return 'unknown';
 }
 
 /** Build the program; `done` receives each command's exit code. */

@@ -55,7 +55,8 @@ export function renderGuardReport(input: GuardReportInput): string {
   }
   const gating = input.checks.filter(gatesDone);
   const failed = gating.filter((check) => !checkPassed(check));
-  lines.push(failed.length === 0 ? `All ${gating.length} guard(s) passed.` : `${failed.length} of ${gating.length} guard(s) FAILED: ${failed.map((c) => c.name).join(', ')}.`, '');
+  if (gating.length === 0) lines.push('No guards ran this iteration (periodic results below are informational).', '');
+  else lines.push(failed.length === 0 ? `All ${gating.length} guard(s) passed.` : `${failed.length} of ${gating.length} guard(s) FAILED: ${failed.map((c) => c.name).join(', ')}.`, '');
   for (const check of input.checks) lines.push(...renderCheck(check));
   return lines.join('\n');
 }
@@ -64,7 +65,7 @@ function renderCheck(check: CheckOutcome): string[] {
   const { result } = check;
   const verdict = check.kind === 'periodic' ? 'ran (informational)' : checkPassed(check) ? 'PASS' : 'FAIL';
   const how =
-    result.outcome === 'exited' ? `exit ${result.exitCode ?? '?'}`
+    result.outcome === 'exited' ? (result.exitCode !== null ? `exit ${result.exitCode}` : `killed by ${result.signal ?? 'a signal'}`)
     : result.outcome === 'timed-out' ? 'killed: guard-timeout reached'
     : result.outcome === 'idle-timeout' ? 'killed: no output'
     : 'could not start';

@@ -1,10 +1,10 @@
 // The append-only journal writer: stages records, then writes and fsyncs them in one go.
-import { closeSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { die, readFailpoint, type Failpoint } from './failpoint.js';
 import { hashLine, readJournalFile } from './journal-file.js';
-import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.js';
+import { GENESIS_HASH, SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.js';
 
 /**
  * One open journal. Only the process holding the workspace lock may open it for writing.
@@ -37,13 +37,14 @@ export class Journal {
    * Open (creating if needed) and verify the journal. A torn last line is cut off and a
    * `journal.repaired` record is appended; `warn` is told. Other damage throws (exit 3).
    */
-  static open(path: string, warn: (message: string) => void): Journal {
+  static open(path: string, warn: (message: string) => void, listener: ((record: JournalRecord) => void) | null = null): Journal {
     const contents = readJournalFile(path);
     const created = contents.records.length === 0 && contents.torn === null;
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, 'a+');
     const journal = new Journal(path, fd, contents.records, contents.lastHash, contents.validBytes, warn);
     journal.flushedMtimeMs = fstatSync(fd).mtimeMs;
+    journal.listener = listener;
     if (created) fsyncDirectory(dirname(path));
     if (contents.torn) {
       ftruncateSync(fd, contents.validBytes);
@@ -113,6 +114,37 @@ export class Journal {
     if (!onDisk) return false;
     const open = fstatSync(this.fd);
     return onDisk.ino === open.ino && onDisk.size === this.bytes && onDisk.mtimeMs === this.flushedMtimeMs;
+  }
+
+  /**
+   * After the file at `path` was deleted, replaced or edited by someone else: move what is there
+   * aside (if anything) and write yoke's own records back in its place, checked against the hash
+   * chain yoke kept in memory. Returns where the foreign version went (null if it was deleted).
+   */
+  rescue(): { tamperedCopy: string | null } {
+    const lines = this.records.map((record) => JSON.stringify(record));
+    let hash = GENESIS_HASH;
+    for (const line of lines) hash = hashLine(line);
+    if (hash !== this.lastHash) throw new Error('the in-memory journal no longer matches its own hash chain');
+    let tamperedCopy: string | null = null;
+    if (existsSync(this.path)) {
+      tamperedCopy = `${this.path}.tampered-${Date.now()}`;
+      renameSync(this.path, tamperedCopy);
+    }
+    mkdirSync(dirname(this.path), { recursive: true });
+    const temporary = `${this.path}.rescue-${process.pid}`;
+    const fd = openSync(temporary, 'w');
+    try {
+      const data = Buffer.from(lines.length > 0 ? `${lines.join('\n')}\n` : '', 'utf8');
+      let written = 0;
+      while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, this.path);
+    fsyncDirectory(dirname(this.path));
+    return { tamperedCopy };
   }
 
   private writeAll(data: Buffer): void {

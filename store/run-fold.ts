@@ -1,7 +1,7 @@
 // Folds one run's journal records through its machine: the state, and which effects are owed.
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { awaitsEvent, interruptionEvent, machineEventSchema } from '../machines/effect-events.js';
-import { effectSchemas, type EffectRequest } from '../machines/effects.js';
+import { awaitsEvent, completionEvent, interruptionEvent, machineEventSchema } from '../machines/effect-events.js';
+import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from '../machines/effects.js';
 import type { JournalRecord, Payload } from './record.js';
 import { YokeError } from './yoke-error.js';
 
@@ -117,6 +117,15 @@ export class RunFold {
     if (!parsed.success) throw this.diverged(record, `event ${record.payload.event.type} is not one this machine knows`);
     if (record.payload.cause !== null) {
       const status = this.expect(record, record.payload.cause);
+      // The event must be exactly what the cause's outcome produces, and be told only once:
+      // a duplicated or substituted event would be folded as a different fact.
+      const expected = status.completed
+        ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
+        : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
+      if (status.consumed) throw this.diverged(record, `the machine was already told the outcome of effect ${status.request.key}`);
+      if (expected === null || canonical(expected) !== canonical(parsed.data)) {
+        throw this.diverged(record, `event ${parsed.data.type} is not the outcome journaled for effect ${status.request.key}`);
+      }
       status.consumed = true;
       this.resolve(record.payload.cause);
     }

@@ -49,6 +49,34 @@ export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): 
   };
 }
 
+/**
+ * A summary from the records alone, for a run this yoke cannot fold (recorded with another
+ * machine version): no state or counters, but what finished it and when.
+ */
+export function summarizeUnfoldable(started: Extract<JournalRecord, { type: 'run.started' }>, records: readonly JournalRecord[]): RunSummary {
+  const mine = records.filter((record) => record.run === started.run);
+  const last = mine[mine.length - 1] ?? started;
+  const finished = mine.find((record): record is Extract<JournalRecord, { type: 'run.finished' }> => record.type === 'run.finished');
+  const abandoned = mine.some((record) => record.type === 'run.abandoned');
+  return {
+    run: started.run ?? '',
+    mode: started.payload.mode,
+    machine: started.machine ?? '?',
+    machineVersion: started.mv,
+    startedAt: started.ts,
+    lastRecordAt: last.ts,
+    status: finished ? 'finished' : abandoned ? 'abandoned' : 'unfinished',
+    state: `unknown (recorded by ${started.machine ?? '?'} machine v${started.mv ?? '?'}, which this yoke cannot fold)`,
+    iteration: null,
+    maxIterations: null,
+    exitCode: finished?.payload.exitCode ?? null,
+    reason: finished?.payload.reason ?? null,
+    agentCalls: 0,
+    interruptions: 0,
+    lastStop: finished || abandoned ? null : lastStopOf(last),
+  };
+}
+
 function lastStopOf(record: JournalRecord): string | null {
   if (record.type === 'run.interrupted') return `interrupted by ${record.payload.signal}`;
   if (record.type === 'effect.failed') return `failed: ${record.payload.message}`;

@@ -1,5 +1,5 @@
 // One writer per workspace: a lock file holding the owner's pid and process start time.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isSameProcess, processStartTime } from '../effects/process-identity.js';
 import { YokeError } from './yoke-error.js';
@@ -31,33 +31,63 @@ export function lockIsLive(owner: LockOwner): boolean {
 /**
  * Take the workspace lock for this process. A live owner refuses the workspace (exit 3); a lock
  * left by a dead process is taken over, and `onStale` hears about it.
+ *
+ * The lock file appears atomically with its content (written to a temp file, then `link`ed into
+ * place, which fails if a lock exists), so nobody ever reads a half-written lock. A stale lock is
+ * first renamed aside and checked to be the one judged stale; if a live yoke replaced it
+ * meanwhile, it is put back and the workspace refused.
  */
 export function acquireLock(path: string, command: string, onStale: (owner: LockOwner) => void): () => void {
   mkdirSync(dirname(path), { recursive: true });
   const mine: LockOwner = { pid: process.pid, startTime: processStartTime(process.pid), command };
-  const text = `${JSON.stringify(mine)}\n`;
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeAndSync(openSync(temporary, 'w'), `${JSON.stringify(mine)}\n`);
   try {
-    const fd = openSync(path, 'wx');
-    writeAndSync(fd, text);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const owner = readLock(path);
-    if (owner && lockIsLive(owner)) {
-      throw new YokeError('workspace', `${path}: another yoke (${owner.command || 'pid'} ${owner.pid}) is working in this workspace; wait for it to finish or stop it first.`);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (tryLink(temporary, path)) return () => releaseLock(path);
+      const owner = readLock(path);
+      if (owner && lockIsLive(owner)) throw held(path, owner);
+      const aside = `${path}.stale.${process.pid}`;
+      try {
+        renameSync(path, aside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // someone else moved it: try again
+        throw error;
+      }
+      const moved = readLock(aside);
+      if (moved && lockIsLive(moved)) {
+        // A live yoke took the lock between our read and our rename: give it back.
+        if (!tryLink(aside, path)) throw held(path, moved);
+        unlinkSync(aside);
+        throw held(path, moved);
+      }
+      unlinkSync(aside);
+      if (owner) onStale(owner);
     }
-    if (owner) onStale(owner);
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeAndSync(openSync(temporary, 'w'), text);
-    renameSync(temporary, path);
-    const now = readLock(path);
-    if (!now || now.pid !== process.pid) {
-      throw new YokeError('workspace', `${path}: another yoke took this workspace at the same moment; try again.`);
-    }
+    throw new YokeError('workspace', `${path}: could not take the workspace lock (other yoke processes keep racing for it); try again.`);
+  } finally {
+    unlinkSync(temporary);
   }
-  return () => {
-    const owner = readLock(path);
-    if (owner && owner.pid === process.pid) unlinkSync(path);
-  };
+}
+
+function tryLink(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+function held(path: string, owner: LockOwner): YokeError {
+  return new YokeError('workspace', `${path}: another yoke (${owner.command || 'pid'} ${owner.pid}) is working in this workspace; wait for it to finish or stop it first.`);
+}
+
+/** Remove the lock if it is still ours. */
+function releaseLock(path: string): void {
+  const owner = readLock(path);
+  if (owner && owner.pid === process.pid) unlinkSync(path);
 }
 
 function writeAndSync(fd: number, text: string): void {

@@ -51,12 +51,15 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   process.on('SIGTERM', onSignal);
   let journal: Journal | null = null;
   try {
-    journal = Journal.open(paths.journal, warn);
-    if (flags.json) journal.listener = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+    const listener = flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null;
+    journal = Journal.open(paths.journal, warn, listener);
+    // Whether it is resumed or abandoned, an unfinished run's leftover agent is stopped first.
+    const unfinished = unfinishedRun(journal.records);
+    if (unfinished !== null) {
+      for (const key of await stopOrphans(journal.records, unfinished)) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
+    }
     const started = prepareRun(journal, paths, flags, argv, config, progress);
     const fold = foldRun(journal.records, started);
-    const stopped = await stopOrphans(fold);
-    for (const key of stopped) progress(`stopped an agent left running by the crashed run (effect ${key})`);
     if (resuming) announceResume(journal, fold.run, describeState(fold), fold.snapshot.context as LoopContext, flags, progress);
     if (flags.maxIterations !== undefined && resuming) {
       const context = fold.snapshot.context as LoopContext;

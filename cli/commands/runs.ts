@@ -1,14 +1,23 @@
 // `yoke runs`: every run in the journal, oldest first.
 import { readJournalFile } from '../../store/journal-file.js';
 import { foldRun, runStarts } from '../../store/journal-runs.js';
-import { summarizeRun } from '../../store/run-summary.js';
+import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/run-summary.js';
+import { YokeError } from '../../store/yoke-error.js';
 import { findProject } from '../find-project.js';
 
 /** One line (or one JSON object) per run. */
 export function runsCommand(flags: { json: boolean }): number {
   const paths = findProject(process.cwd());
   const { records } = readJournalFile(paths.journal);
-  const summaries = runStarts(records).map((started) => summarizeRun(foldRun(records, started), records));
+  const summaries = runStarts(records).map((started): RunSummary => {
+    try {
+      return summarizeRun(foldRun(records, started), records);
+    } catch (error) {
+      // A run from another machine version is still listed, from its records alone.
+      if (error instanceof YokeError && error.code === 'workspace') return summarizeUnfoldable(started, records);
+      throw error;
+    }
+  });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(summaries)}\n`);
     return 0;
