@@ -30,6 +30,14 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { started: true };
     case 'commit.create':
       return { sha: 'c'.repeat(40) };
+    case 'file.inspect':
+      return { exists: true, firstLine: 'VERDICT: PASS', blank: false };
+    case 'file.read':
+      return { content: 'STATUS: DONE\n' };
+    case 'notes.reset':
+      return { changed: true };
+    case 'clock.read':
+      return { now: 0 };
   }
 }
 

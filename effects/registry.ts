@@ -3,7 +3,11 @@ import type { HandlerTable } from './handler.js';
 import { captureBaseline } from './capture-baseline.js';
 import { createCommit } from './create-commit.js';
 import { fireHook } from './fire-hook.js';
+import { inspectFile } from './inspect-file.js';
+import { readClock } from './read-clock.js';
+import { readLoopFile } from './read-loop-file.js';
 import { readNotes } from './read-notes.js';
+import { resetNotes } from './reset-notes.js';
 import { restoreSpec } from './restore-spec.js';
 import { runCheck } from './run-check.js';
 import { scanBoundary } from './scan-boundary.js';
@@ -20,5 +24,9 @@ export const handlers: HandlerTable = {
   'check.run': runCheck,
   'file.write': writeLoopFile,
   'hook.fire': fireHook,
+  'file.inspect': inspectFile,
+  'file.read': readLoopFile,
+  'notes.reset': resetNotes,
+  'clock.read': readClock,
   'commit.create': createCommit,
 };

@@ -1,5 +1,6 @@
 // How effect outcomes become machine events: the only door through which facts enter a machine.
 import { z } from 'zod';
+import { budgetDimensionSchema } from '../config/types.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from './effects.js';
 
 /** Event type fed to the machine when an effect of this kind completes; null = fire-and-forget. */
@@ -13,6 +14,10 @@ export const COMPLETION_EVENT = {
   'file.write': 'FILE_WRITTEN',
   'hook.fire': null,
   'commit.create': 'COMMITTED',
+  'file.inspect': 'FILE_INSPECTED',
+  'file.read': 'FILE_READ',
+  'notes.reset': 'NOTES_RESET',
+  'clock.read': 'CLOCK_READ',
 } as const satisfies { [K in EffectKind]: string | null };
 
 /** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
@@ -32,8 +37,14 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('CHECK_FINISHED'), result: effectSchemas['check.run'].result }),
   z.object({ type: z.literal('FILE_WRITTEN'), result: effectSchemas['file.write'].result }),
   z.object({ type: z.literal('COMMITTED'), result: effectSchemas['commit.create'].result }),
+  z.object({ type: z.literal('FILE_INSPECTED'), result: effectSchemas['file.inspect'].result }),
+  z.object({ type: z.literal('FILE_READ'), result: effectSchemas['file.read'].result }),
+  z.object({ type: z.literal('NOTES_RESET'), result: effectSchemas['notes.reset'].result }),
+  z.object({ type: z.literal('CLOCK_READ'), result: effectSchemas['clock.read'].result }),
   /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
   z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
+  /** `yoke budget --<dimension> <value>`: raises (or sets) a ceiling of the unfinished run. */
+  z.object({ type: z.literal('BUDGET_RAISED'), dimension: budgetDimensionSchema, value: z.number().nonnegative() }),
 ]);
 export type MachineEvent = z.infer<typeof machineEventSchema>;
 

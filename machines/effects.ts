@@ -48,6 +48,10 @@ export const effectSchemas = {
     params: z.object({
       role: roleSchema,
       iteration: z.number().int(),
+      /** saga: the chunk this call belongs to */
+      chunk: z.number().int().optional(),
+      /** goal: the attempt this call belongs to */
+      attempt: z.number().int().optional(),
       agent: agentSpecSchema,
       model: z.string().nullable(),
       prompt: z.string(),
@@ -100,6 +104,26 @@ export const effectSchemas = {
   'hook.fire': {
     params: z.object({ event: z.string(), command: z.string(), iteration: z.number().int() }),
     result: z.object({ started: z.boolean() }),
+  },
+  /** Look at a file under .loop/: does it exist, its first line, is it blank (verdict, saga notes, sub-plan). */
+  'file.inspect': {
+    params: z.object({ file: z.string() }),
+    result: z.object({ exists: z.boolean(), firstLine: z.string().nullable(), blank: z.boolean() }),
+  },
+  /** Read a whole file under .loop/ (its content becomes a journaled fact, e.g. for saga-log.md). */
+  'file.read': {
+    params: z.object({ file: z.string() }),
+    result: z.object({ content: z.string().nullable() }),
+  },
+  /** Overwrite only the first line of a notes file (brute: `STATUS: IN_PROGRESS` after a judge FAIL). */
+  'notes.reset': {
+    params: z.object({ file: z.string(), firstLine: z.string() }),
+    result: z.object({ changed: z.boolean() }),
+  },
+  /** Read the wall clock (only for `budget wall-minutes`): time enters the machine as a journaled fact. */
+  'clock.read': {
+    params: z.object({ purpose: z.string() }),
+    result: z.object({ now: z.number() }),
   },
   /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
   'commit.create': {

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { settleHooks } from '../../effects/fire-hook.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles.js';
-import type { LoopContext, LoopInput } from '../../machines/loop.js';
+import type { WorkContext as LoopContext, WorkInput } from '../../machines/work-context.js';
 import { readJournalFile } from '../../store/journal-file.js';
 import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/journal-runs.js';
 import { Journal } from '../../store/journal.js';
@@ -120,9 +120,11 @@ function prepareRun(
   const lifecycle = LIFECYCLES[config.mode];
   const templates = modeTemplates(config.mode);
   if (!lifecycle || !templates) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  const input: LoopInput = {
+  const judged = config.mode === 'brute' || config.mode === 'saga';
+  const input: WorkInput = {
     config: flags.maxIterations === undefined ? config : { ...config, maxIterations: flags.maxIterations },
-    workerPrompt: readPrompt('worker'),
+    workerPrompt: judged ? `${readPrompt('worker')}${readPrompt('worker-judged')}` : readPrompt('worker'),
+    ...(judged ? { judgePrompt: readPrompt('judge') } : {}),
     loopDir: paths.loopDir,
     specFiles: templates.spec,
   };

@@ -34,7 +34,7 @@ describe('renderTemplate', () => {
 
   it('the canon worker prompt uses only placeholders the loop fills', () => {
     const worker = readFileSync(new URL('../../canon/prompts/worker.md', import.meta.url), 'utf8');
-    const rendered = renderTemplate(worker, { iteration: 3, maxIterations: 7, loopDir: '/p/.loop' });
+    const rendered = renderTemplate(worker, { iteration: 3, maxIterations: 7, loopDir: '/p/.loop', planFile: 'plan.md' });
     expect(rendered).not.toMatch(/\{\{/);
     expect(rendered).toContain('iteration 3 of');
     expect(rendered).toContain('7');

@@ -34,6 +34,10 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'file.write': { sha256: 'c'.repeat(64) },
     'hook.fire': { started: true },
     'commit.create': { sha: null },
+    'file.inspect': { exists: true, firstLine: 'VERDICT: PASS', blank: false },
+    'file.read': { content: null },
+    'notes.reset': { changed: true },
+    'clock.read': { now: 0 },
   };
   return results[kind];
 }

@@ -149,10 +149,15 @@ export function label(request: EffectRequest): string {
       return `file.write ${request.params.file}`;
     case 'commit.create':
       return `commit.create #${request.params.iteration}`;
+    case 'file.inspect':
+    case 'file.read':
+    case 'notes.reset':
+      return `${request.kind} ${request.params.file}`;
     case 'baseline.capture':
     case 'spec.restore':
     case 'notes.read':
     case 'boundary.scan':
+    case 'clock.read':
       return request.kind;
   }
 }
@@ -249,6 +254,15 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { started: script(request.params.iteration).hookStarted ?? true };
       case 'commit.create':
         return { sha: `commit-${request.params.iteration}` };
+      // Kinds only brute, saga and budgets use; the loop model never requests them.
+      case 'file.inspect':
+        return { exists: true, firstLine: 'VERDICT: PASS', blank: false };
+      case 'file.read':
+        return { content: null };
+      case 'notes.reset':
+        return { changed: true };
+      case 'clock.read':
+        return { now: 0 };
     }
   };
 }

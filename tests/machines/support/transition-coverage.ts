@@ -46,7 +46,7 @@ function guardPasses(t: AnyTransitionDefinition, snapshot: LoopSnapshot, event: 
   if (typeof guard === 'function') return (guard as (a: unknown, p: unknown) => boolean)(args, undefined);
   const named = NAMED_GUARDS[typeof guard === 'string' ? guard : (guard as { type: string }).type];
   if (!named) throw new Error(`unknown guard ${JSON.stringify(guard)}`);
-  return named(args, undefined);
+  return named(args, typeof guard === 'object' && guard !== null ? (guard as { params?: unknown }).params : undefined);
 }
 
 /** The active atomic node first, then its ancestors: the order XState looks for a transition. */

@@ -1,0 +1,20 @@
+// `file.inspect`: whether a .loop/ file exists, its first line, and whether it is blank.
+import type { EffectHandler } from './handler.js';
+import { loopPath } from './loop-path.js';
+import { readOptionalFile } from './read-optional-file.js';
+
+/**
+ * Used for verdict.md, saga-notes.md and sub-plan.md. The first line loses a leading byte-order
+ * mark and trailing whitespace (null when missing or empty); `blank` is true for a missing file or
+ * one with nothing but whitespace.
+ */
+export const inspectFile: EffectHandler<'file.inspect'> = {
+  policy: 'retry',
+  async execute(params, ctx) {
+    const content = await readOptionalFile(loopPath(ctx.loopDir, params.file));
+    if (content === null) return { exists: false, firstLine: null, blank: true };
+    const text = content.toString('utf8').replace(/^\uFEFF/, '');
+    const firstLine = (text.split('\n', 1)[0] ?? '').trimEnd();
+    return { exists: true, firstLine: firstLine === '' ? null : firstLine, blank: text.trim() === '' };
+  },
+};

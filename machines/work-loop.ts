@@ -1,0 +1,297 @@
+// The iteration states shared by loop, brute and each saga chunk: restore → worker → checks → report
+// → (judge) → commit → next iteration, with call admission (budgets) before every agent call.
+//
+// Pure: every state that needs the world emits one `request` action; its result comes back as an
+// event. Options only change which states exist and where they lead, decided when the machine is built.
+import { assign, enqueueActions } from 'xstate';
+import type { HookEvent } from '../config/types.js';
+import { findViolations } from './boundary.js';
+import { request, type EffectResult } from './effects.js';
+import { renderGuardReport, type CheckOutcome } from './guard-report.js';
+import { planChecks } from './plan-checks.js';
+import { renderTemplate } from './render-template.js';
+import {
+  addUsage, budgetBreached, freshIteration, hookRequests, iterationPassed, succeeded, workerDone,
+  type RunOutput, type WorkContext,
+} from './work-context.js';
+import { workSetup } from './work-setup.js';
+
+/** How a work loop is built. */
+export interface WorkLoopOptions {
+  /** brute/saga: a judge must agree before the loop succeeds */
+  judged: boolean;
+  /** a whole run (fires `done`/`bailout` hooks) rather than one saga chunk */
+  terminal: boolean;
+  /** the plan the worker follows, relative to .loop/ (`plan.md`, or `sub-plan.md` in saga) */
+  planFile: string;
+}
+
+/** `VERDICT: PASS|FAIL` on the verdict's first line; anything else is a judge failure. */
+export function parseVerdict(result: EffectResult<'file.inspect'>): { verdict: 'PASS' | 'FAIL'; problem: string | null } {
+  if (!result.exists) return { verdict: 'FAIL', problem: 'the judge wrote no .loop/verdict.md' };
+  const match = /^VERDICT:\s*(PASS|FAIL)\s*$/.exec((result.firstLine ?? '').trim());
+  if (!match) return { verdict: 'FAIL', problem: `the first line of .loop/verdict.md is not \`VERDICT: PASS\` or \`VERDICT: FAIL\` (it is ${JSON.stringify(result.firstLine ?? '')})` };
+  return { verdict: match[1] as 'PASS' | 'FAIL', problem: null };
+}
+
+function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): CheckOutcome {
+  const planned = context.plan[context.checks.length];
+  if (!planned) throw new Error('a check finished that was never planned');
+  return { ...planned, result };
+}
+
+/** Admission before an agent call: read the clock if a wall budget needs it, then hold or go. */
+function gateStates(prefix: 'worker' | 'judge', target: string, countsAsAttempt: boolean) {
+  const gate = `${prefix}Gate`;
+  return {
+    [gate]: workSetup.createStateConfig({
+      always: [
+        { guard: 'needsClock', target: `${prefix}Clock` },
+        { guard: 'overBudget', target: `${prefix}Hold`, actions: assign({ blockedOn: ({ context }) => budgetBreached(context) }) },
+        {
+          target,
+          actions: assign(({ context }) => ({
+            clockFresh: false,
+            spent: countsAsAttempt ? { ...context.spent, attempts: context.spent.attempts + 1 } : context.spent,
+          })),
+        },
+      ],
+    }),
+    [`${prefix}Clock`]: workSetup.createStateConfig({
+      entry: { type: 'request', params: () => request('clock.read', { purpose: `admission of a ${prefix} call` }) },
+      on: {
+        CLOCK_READ: {
+          target: gate,
+          actions: assign(({ context, event }) => ({ now: event.result.now, runStartedAt: context.runStartedAt ?? event.result.now, clockFresh: true })),
+        },
+      },
+    }),
+    // Not final: the run waits here until `yoke budget` raises the ceiling (or `--fresh`).
+    [`${prefix}Hold`]: workSetup.createStateConfig({
+      tags: ['paused'],
+      on: { BUDGET_RAISED: { target: gate, actions: 'raiseBudget' } },
+    }),
+  };
+}
+
+function finalState(o: WorkLoopOptions, outcome: (context: WorkContext) => RunOutput, hook: HookEvent) {
+  return workSetup.createStateConfig({
+    type: 'final',
+    entry: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ outcome: outcome(context) });
+      for (const h of hookRequests(context.config, 'iteration-end', context.iteration)) enqueue({ type: 'request', params: h });
+      if (o.terminal) for (const h of hookRequests(context.config, hook, context.iteration)) enqueue({ type: 'request', params: h });
+    }),
+  });
+}
+
+/** The states of one work loop; the caller adds `preparing` (root) or a chunk wrapper (saga). */
+export function workLoopStates(o: WorkLoopOptions) {
+  const S = workSetup.createStateConfig;
+  const success = (context: WorkContext) => succeeded(context, o.judged);
+  const judgeStates = !o.judged ? {} : {
+    ...gateStates('judge', 'judging', false),
+    judging: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('agent.spawn', {
+          role: 'judge',
+          iteration: context.iteration,
+          agent: context.config.judgeAgent ?? context.config.agent,
+          model: context.config.judgeModel ?? context.config.model ?? null,
+          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }),
+          idleTimeoutMs: context.config.idleTimeoutMs,
+        }),
+      },
+      on: {
+        AGENT_EXITED: {
+          target: 'readingVerdict',
+          actions: assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })),
+        },
+        // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
+        AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign({ interruptions: ({ context }) => context.interruptions + 1 }) },
+      },
+    }),
+    readingVerdict: S({
+      entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
+      on: {
+        FILE_INSPECTED: {
+          target: 'judged',
+          actions: assign(({ context, event }) => {
+            const { verdict, problem } = parseVerdict(event.result);
+            return { verdict, verdictProblem: problem, judgments: context.judgments + 1 };
+          }),
+        },
+      },
+    }),
+    judged: S({
+      always: [
+        // Spec 2.4/2.5: only judgments triggered by DONE count; each FAIL resets the notes' status line.
+        {
+          guard: ({ context }) => context.judgeTrigger === 'done' && context.verdict === 'FAIL',
+          target: 'resettingNotes',
+          actions: assign({ consecutiveFailures: ({ context }) => context.consecutiveFailures + 1 }),
+        },
+        { guard: ({ context }) => context.verdict === 'PASS', target: 'settling', actions: assign({ consecutiveFailures: 0 }) },
+        { target: 'settling' },
+      ],
+    }),
+    resettingNotes: S({
+      entry: { type: 'request', params: () => request('notes.reset', { file: 'notes.md', firstLine: 'STATUS: IN_PROGRESS' }) },
+      on: { NOTES_RESET: 'settling' },
+    }),
+  };
+
+  return {
+    restoring: S({
+      entry: { type: 'request', params: ({ context }) => request('spec.restore', { specFiles: context.baseline?.specFiles ?? {} }) },
+      on: { SPEC_RESTORED: 'workerGate' },
+    }),
+    ...gateStates('worker', 'working', true),
+    working: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('agent.spawn', {
+          role: 'worker',
+          iteration: context.iteration,
+          agent: context.config.agent,
+          model: context.config.model ?? null,
+          prompt: renderTemplate(context.workerPrompt, {
+            iteration: context.iteration,
+            maxIterations: context.maxIterations,
+            loopDir: context.loopDir,
+            planFile: o.planFile,
+          }),
+          idleTimeoutMs: context.config.idleTimeoutMs,
+        }),
+      },
+      on: {
+        AGENT_EXITED: {
+          target: 'readingNotes',
+          actions: assign(({ context, event }) => ({
+            agentCalls: context.agentCalls + 1,
+            spent: addUsage(context.spent, event.result.usage, event.result.durationMs),
+          })),
+        },
+        // The call was cut short (crash or signal): restore the spec and call the worker again
+        // for the same iteration. The interrupted call's usage stays unknown in the journal.
+        AGENT_INTERRUPTED: { target: 'restoring', actions: assign({ interruptions: ({ context }) => context.interruptions + 1 }) },
+      },
+    }),
+    readingNotes: S({
+      entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
+      on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },
+    }),
+    scanning: S({
+      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '' }) },
+      on: {
+        BOUNDARY_SCANNED: {
+          target: 'routingChecks',
+          actions: assign(({ context, event }) => ({
+            changed: event.result.changed,
+            violations: findViolations(event.result.changed, context.config.allow, context.config.noModify),
+            plan: planChecks(context.config, context.iteration),
+          })),
+        },
+      },
+    }),
+    routingChecks: S({
+      always: [
+        // Spec 1.4: a boundary violation skips every guard.
+        { guard: 'boundaryBroken', target: 'reporting' },
+        { guard: ({ context }) => context.plan.length === 0, target: 'reporting' },
+        { target: 'checking' },
+      ],
+    }),
+    checking: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => {
+          const check = context.plan[context.checks.length];
+          if (!check) throw new Error('checking entered with no check left to run');
+          return request('check.run', { kind: check.kind, name: check.name, command: check.command, iteration: context.iteration, timeoutMs: context.config.guardTimeoutMs });
+        },
+      },
+      on: {
+        CHECK_FINISHED: [
+          {
+            guard: ({ context }) => context.checks.length + 1 < context.plan.length,
+            target: 'checking',
+            reenter: true,
+            actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }),
+          },
+          { target: 'reporting', actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }) },
+        ],
+      },
+    }),
+    reporting: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('file.write', {
+          file: 'guard-results.md',
+          content: renderGuardReport({
+            iteration: context.iteration,
+            maxIterations: context.maxIterations,
+            notesFirstLine: context.notesFirstLine,
+            changed: context.changed,
+            violations: context.violations,
+            checks: context.checks,
+          }),
+        }),
+      },
+      on: { FILE_WRITTEN: 'deciding' },
+    }),
+    deciding: S({
+      always: !o.judged ? [{ target: 'settling' }] : [
+        // Spec 2.6: DONE (with passing guards) always triggers judgment; judge-every adds feedback.
+        { guard: ({ context }) => workerDone(context), target: 'judgeGate', actions: assign({ judgeTrigger: 'done' }) },
+        {
+          guard: ({ context }) => context.config.judgeEvery !== undefined && context.iteration % context.config.judgeEvery === 0 && context.violations.length === 0,
+          target: 'judgeGate',
+          actions: assign({ judgeTrigger: 'cadence' }),
+        },
+        { target: 'settling' },
+      ],
+    }),
+    ...judgeStates,
+    settling: S({
+      always: [
+        {
+          guard: ({ context }) => context.config.commit === 'each' ? iterationPassed(context) : context.config.commit === 'done' && success(context),
+          target: 'committing',
+        },
+        { target: 'advancing' },
+      ],
+    }),
+    committing: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('commit.create', {
+          message: success(context) ? `yoke: ${context.mode} done after iteration ${context.iteration}` : `yoke: iteration ${context.iteration}`,
+          iteration: context.iteration,
+        }),
+      },
+      on: { COMMITTED: 'advancing' },
+    }),
+    advancing: S({
+      always: [
+        { guard: { type: 'succeeded', params: { judged: o.judged } }, target: 'done' },
+        // Spec 2.5: exactly the Nth consecutive DONE-triggered FAIL bails out.
+        ...(o.judged ? [{ guard: ({ context }: { context: WorkContext }) => context.consecutiveFailures >= context.config.maxJudgeFailures, target: 'bailedOut' }] : []),
+        { guard: ({ context }) => context.iteration >= context.maxIterations, target: 'exhausted' },
+        {
+          target: 'restoring',
+          actions: enqueueActions(({ context, enqueue }) => {
+            for (const hook of hookRequests(context.config, 'iteration-end', context.iteration)) enqueue({ type: 'request', params: hook });
+            const next = context.iteration + 1;
+            enqueue.assign({ iteration: next, ...freshIteration() });
+            for (const hook of hookRequests(context.config, 'iteration-start', next)) enqueue({ type: 'request', params: hook });
+          }),
+        },
+      ],
+    }),
+    done: finalState(o, (c) => ({ exitCode: 0, reason: o.judged ? 'judge-pass' : 'done', iterations: c.iteration }), 'done'),
+    exhausted: finalState(o, (c) => ({ exitCode: 1, reason: 'max-iterations', iterations: c.iteration }), 'bailout'),
+    ...(o.judged ? { bailedOut: finalState(o, (c) => ({ exitCode: 1, reason: 'judge-bailout', iterations: c.iteration }), 'bailout') } : {}),
+  };
+}

@@ -1,0 +1,35 @@
+// Builds a whole-run machine (loop or brute) from the shared work-loop states.
+import { enqueueActions } from 'xstate';
+import { request } from './effects.js';
+import { hookRequests } from './work-context.js';
+import { workLoopStates } from './work-loop.js';
+import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
+
+/** A run that backs up the spec, then iterates until success, a cap, or (brute) a judge bailout. */
+export function createWorkMachine(id: 'loop' | 'brute', judged: boolean) {
+  return workSetup.createMachine({
+    id,
+    context: contextFromInput,
+    on: externalInputs,
+    initial: 'preparing',
+    states: {
+      preparing: {
+        entry: enqueueActions(({ context, enqueue }) => {
+          for (const hook of hookRequests(context.config, 'run-start', 0)) enqueue({ type: 'request', params: hook });
+          enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
+        }),
+        on: {
+          BASELINE_CAPTURED: {
+            target: 'restoring',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              enqueue.assign({ baseline: event.result });
+              for (const hook of hookRequests(context.config, 'iteration-start', context.iteration)) enqueue({ type: 'request', params: hook });
+            }),
+          },
+        },
+      },
+      ...workLoopStates({ judged, terminal: true, planFile: 'plan.md' }),
+    },
+    output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-iterations', iterations: context.iteration },
+  });
+}
