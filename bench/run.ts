@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readJournalFile } from '../store/journal-file.js';
 import { findRun, foldRun } from '../store/journal-runs.js';
 import { Journal } from '../store/journal.js';
+import { stashBench } from './stash-bench.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 
 const quick = process.argv.includes('--quick');
@@ -92,6 +93,7 @@ try {
   journalAppend();
   resumeFold();
   iterationOverhead();
+  stashBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -25,6 +25,14 @@ function isCommanderMessage(error: unknown): boolean {
     && (error as { code: string }).code.startsWith('commander.');
 }
 
+// `yoke runs | head`: a closed pipe is the reader's choice, not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 const code = await main(process.argv);
 process.exitCode = code;
 // Hooks are settled by `run`; nothing else may keep yoke alive after its command finished.

@@ -1,5 +1,6 @@
 // The commander program: parses argv and dispatches to one lazily loaded command module.
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { BudgetFlags } from './commands/budget.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +77,36 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
       done(runsCommand(flags));
     });
 
+  // replay, inspect (issue 5)
+  program
+    .command('replay')
+    .description("show a past run step by step, folded from the journal (never runs anything); --verify checks that today's machines decide the same")
+    .argument('[run]', 'run id or unique prefix (default: the latest run)')
+    .option('--json', 'one JSON object per step (with --verify: one per run)', false)
+    .addOption(new Option('--at <seq>', 'the machine state and context right after journal record <seq>').argParser(positiveInt))
+    .option('--verify', "re-derive every effect request with today's machines and compare it with the journal", false)
+    .option('--all', 'with --verify: every run in the journal', false)
+    .option('--html <file>', "write a self-contained offline page: the machine diagram with the run's path, time and cost per state, the timeline")
+    .option('--journal <file>', "read this journal file instead of the workspace's .loop/.journal/journal.jsonl")
+    .addHelpText('after', '\nExit codes: 0 success (with --verify: every run agrees), 1 --verify found a divergence,\n2 usage error, 3 journal corrupt or recorded by a machine version this yoke cannot fold.')
+    .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string }) => {
+      const { replayCommand } = await import('./commands/replay.js');
+      done(await replayCommand(run, flags));
+    });
+
+  program
+    .command('inspect')
+    .description('print a lifecycle machine as Mermaid, DOT, JSON or an offline HTML page, or export it for Stately Studio')
+    .argument('[machine]', 'machine name (omit to list them)')
+    .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot', 'json', 'html']).default('mermaid'))
+    .option('--stately', 'print the machine as createMachine({...}) for Stately Studio\'s "Import from code"', false)
+    .option('--json', 'same as --format json (without a machine: the list as JSON)', false)
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(async (machine: string | undefined, flags: { format: 'mermaid' | 'dot' | 'json' | 'html'; stately: boolean; json: boolean; output?: string }) => {
+      const { inspectCommand } = await import('./commands/inspect.js');
+      done(await inspectCommand(machine, flags));
+    });
+
   program
     .command('config')
     .description('work with .loop/yoke.conf')
@@ -87,6 +118,65 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
       done(configCheckCommand(flags));
     });
 
+  // stash, clean, mode (issue 4)
+  const stash = program
+    .command('stash')
+    .description('park the files of .loop/ in the stash and bring them back (the stash index lives in the journal)')
+    .addHelpText('after', '\n`yoke stash` alone is `yoke stash push`. Entry ids are hex hashes; checkout takes any unambiguous prefix.\nExit codes: 0 done, 2 usage error (nothing to pop, unknown or ambiguous id; nothing was changed),\n3 workspace refused (a run holds the lock, the journal or the stash is damaged).');
+  stash
+    .command('push', { isDefault: true })
+    .description('stash every non-dotfile entry of .loop/ as a new entry, tagged with the current mode; .loop/ keeps only dotfiles (the default)')
+    .option('-m, --message <message>', 'describe the entry')
+    .option('--json', 'print the new entry as JSON', false)
+    .action(async (flags: { message?: string; json: boolean }) => {
+      const { stashPushCommand } = await import('./commands/stash.js');
+      done(stashPushCommand(flags));
+    });
+  stash
+    .command('list')
+    .description('list the stash entries, newest first: id, time, mode tag, how it was made, size, message')
+    .option('--json', 'print the entries as JSON', false)
+    .action(async (flags: { json: boolean }) => {
+      const { stashListCommand } = await import('./commands/stash-list.js');
+      done(stashListCommand(flags));
+    });
+  stash
+    .command('pop')
+    .description('restore the newest entry not popped yet into .loop/ (which must hold only dotfiles); the entry stays in the index')
+    .option('--json', 'print what was restored as JSON', false)
+    .action(async (flags: { json: boolean }) => {
+      const { stashPopCommand } = await import('./commands/stash.js');
+      done(stashPopCommand(flags));
+    });
+  stash
+    .command('checkout')
+    .description('stash the current files, then restore the entry whose id starts with <prefix>')
+    .argument('<prefix>', 'an entry id or any unambiguous prefix of one (see `yoke stash list`)')
+    .option('--json', 'print what was stashed and restored as JSON', false)
+    .action(async (prefix: string, flags: { json: boolean }) => {
+      const { stashCheckoutCommand } = await import('./commands/stash.js');
+      done(stashCheckoutCommand(prefix, flags));
+    });
+
+  program
+    .command('clean')
+    .description("stash everything in .loop/, then keep the mode's spec files and start the rest fresh from its templates")
+    .option('--json', 'print what was stashed, kept and reset as JSON', false)
+    .action(async (flags: { json: boolean }) => {
+      const { cleanCommand } = await import('./commands/clean.js');
+      done(cleanCommand(flags));
+    });
+
+  program
+    .command('mode')
+    .description('switch modes: stash the current files (tagged with the old mode), then write fresh templates of the new one')
+    .argument('<mode>', 'loop | brute | saga | goal')
+    .option('--json', 'print what was stashed and written as JSON', false)
+    .action(async (mode: string, flags: { json: boolean }) => {
+      const { modeCommand } = await import('./commands/mode.js');
+      done(modeCommand(mode, flags));
+    });
+
   program
     .command('demo')
     .description('run a 3-iteration loop with a scripted agent in a temporary git repository, then show its timeline')
@@ -94,6 +184,31 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
     .action(async (flags: { keep: boolean }) => {
       const { demoCommand } = await import('./commands/demo.js');
       done(demoCommand(flags));
+    });
+
+  // budgets and usage (issue 3)
+  program
+    .command('budget')
+    .description('raise (or set) ceilings of the unfinished run; with no flags, show spending against them')
+    .option('--attempts <n>', 'worker calls')
+    .option('--tokens <n>', 'input + output tokens (500k, 2M allowed)')
+    .option('--cost-usd <usd>', 'US dollars')
+    .option('--minutes <n>', 'minutes spent in agent calls')
+    .option('--wall-minutes <n>', 'minutes since the run started')
+    .option('--json', 'print as JSON', false)
+    .action(async (flags: BudgetFlags) => {
+      const { budgetCommand } = await import('./commands/budget.js');
+      done(budgetCommand(flags));
+    });
+
+  program
+    .command('usage')
+    .description('tokens, cost and agent time by run, role and model, from the journal (unknown stays unknown)')
+    .option('--run <prefix>', 'only this run')
+    .option('--json', 'print totals and every call as JSON', false)
+    .action(async (flags: { json: boolean; run?: string }) => {
+      const { usageCommand } = await import('./commands/usage.js');
+      done(usageCommand(flags));
     });
 
   return program;

@@ -8,10 +8,11 @@ import type { RunFold } from '../store/run-fold.js';
 export function describeProgress(record: JournalRecord, fold: RunFold): string | null {
   const context = fold.snapshot.context as Partial<LoopContext>;
   const of = `${context.iteration ?? '?'}/${context.maxIterations ?? '?'}`;
+  const where = `${context.chunk ? `chunk ${context.chunk} ` : ''}${context.mode === 'goal' ? 'attempt' : 'iteration'} ${of}:`;
   switch (record.type) {
     case 'effect.started':
-      if (record.payload.kind === 'agent.spawn') return `iteration ${of}: worker started`;
-      if (record.payload.kind === 'commit.create') return `iteration ${of}: committing`;
+      if (record.payload.kind === 'agent.spawn') return `${where} ${roleOf(record.payload.params)} started`;
+      if (record.payload.kind === 'commit.create') return `${where} committing`;
       return null;
     case 'effect.completed': {
       const status = fold.effects.get(record.payload.key);
@@ -19,38 +20,65 @@ export function describeProgress(record: JournalRecord, fold: RunFold): string |
       if (kind === 'agent.spawn') {
         const result = record.payload.result as EffectResult<'agent.spawn'>;
         const how = result.outcome === 'exited' ? `exited ${result.exitCode ?? '?'}` : result.outcome;
-        return `iteration ${of}: worker ${how} after ${seconds(result.durationMs)} (transcript .loop/${result.transcript})`;
+        return `${where} ${roleOf(status?.request.request.params)} ${how} after ${seconds(result.durationMs)} (transcript .loop/${result.transcript})`;
       }
       if (kind === 'check.run' && status?.request.request.kind === 'check.run') {
         const result = record.payload.result as EffectResult<'check.run'>;
         const passed = result.outcome === 'exited' && result.exitCode === 0;
         const verdict = status.request.request.params.kind === 'periodic' ? `exit ${result.exitCode ?? result.outcome}` : passed ? 'pass' : 'FAIL';
-        return `iteration ${of}: ${status.request.request.params.kind} ${status.request.request.params.name}: ${verdict} (${seconds(result.durationMs)})`;
+        return `${where} ${status.request.request.params.kind} ${status.request.request.params.name}: ${verdict} (${seconds(result.durationMs)})`;
       }
       if (kind === 'commit.create') {
         const result = record.payload.result as EffectResult<'commit.create'>;
-        return result.sha ? `iteration ${of}: committed ${result.sha.slice(0, 10)}` : `iteration ${of}: nothing to commit`;
+        return result.sha ? `${where} committed ${result.sha.slice(0, 10)}` : `${where} nothing to commit`;
       }
       return null;
     }
     case 'event':
       if (record.payload.event.type === 'BOUNDARY_SCANNED' && (context.violations?.length ?? 0) > 0) {
         const paths = (context.violations ?? []).map((v) => v.path).join(', ');
-        return `iteration ${of}: boundary violated (${paths}); guards skipped`;
+        return `${where} boundary violated (${paths}); guards skipped`;
       }
-      if (record.payload.event.type === 'NOTES_READ') return `iteration ${of}: notes say ${context.notesFirstLine ?? '(nothing)'}`;
+      if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
+      if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict) {
+        const problem = context.verdictProblem ? ` (${context.verdictProblem})` : '';
+        const count = context.verdict === 'FAIL' && context.judgeTrigger === 'done' ? `, ${context.consecutiveFailures} of ${context.config?.maxJudgeFailures ?? '?'} consecutive` : '';
+        return `${where} judge says ${context.verdict}${problem}${context.judgeTrigger === 'cadence' ? ' (feedback)' : count}`;
+      }
       return null;
     case 'effect.interrupted':
       return `effect ${record.payload.kind} was cut short by the last stop; recorded as interrupted`;
     case 'run.finished':
-      return record.payload.exitCode === 0
-        ? `done after ${context.iteration ?? '?'} iteration(s): notes say DONE and every guard passed`
-        : `stopped after ${context.iteration ?? '?'} iteration(s): ${record.payload.reason} reached without DONE and passing guards`;
+      return FINISHED[record.payload.reason]?.(context) ?? `finished: ${record.payload.reason} (exit ${record.payload.exitCode})`;
     case 'run.interrupted':
       return `interrupted by ${record.payload.signal}; \`yoke run\` resumes where this stopped`;
     default:
       return null;
   }
+}
+
+const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
+  'done': (c) => `done after ${c.iteration ?? '?'} iteration(s): notes say DONE and every guard passed`,
+  'judge-pass': (c) => `done after ${c.iteration ?? '?'} iteration(s): DONE, every guard passed, and the judge said PASS`,
+  'max-iterations': (c) => `stopped: reached max-iterations (${c.maxIterations ?? '?'}) without success`,
+  'judge-bailout': (c) => `stopped: the judge said FAIL ${c.consecutiveFailures ?? '?'} times in a row (max-judge-failures); see .loop/verdict.md`,
+  'saga-done': (c) => `saga done after ${c.chunk ?? '?'} chunk(s): saga-notes.md says DONE`,
+  'max-chunks': (c) => `saga stopped: reached max-chunks (${c.chunk ?? '?'}) before saga-notes.md said DONE`,
+  'empty-sub-plan': () => 'saga aborted: the scoper left .loop/sub-plan.md empty',
+  'goal-complete': (c) => `goal complete after ${c.iteration ?? '?'} attempt(s): every acceptance check passed`,
+  'no-progress': () => 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md',
+  'attempts': (c) => `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`,
+};
+
+/** Which file a `file.inspect` effect looked at. */
+function inspected(fold: RunFold, cause: string | null): string | null {
+  const request = cause === null ? undefined : fold.effects.get(cause)?.request.request;
+  return request?.kind === 'file.inspect' ? request.params.file : null;
+}
+
+function roleOf(params: unknown): string {
+  const p = params as { role?: string; chunk?: number } | undefined;
+  return `${p?.role ?? 'agent'}${p?.role === 'scoper' ? ` (chunk ${p.chunk ?? '?'})` : ''}`;
 }
 
 function seconds(ms: number): string {

@@ -1,46 +1,68 @@
-// A run's timeline as text: one line per machine step, with the effect it answered.
-import type { EffectResult } from '../machines/effects.js';
-import type { FoldStep } from '../store/run-fold.js';
+// A replayed run as text: a header, one line per step, and the outcome (`yoke replay`, `yoke demo`).
+import type { ReplayedRun, ReplayOutcome, ReplayStep } from '../store/replay-steps.js';
 
-/** Render fold steps of one run as aligned lines. */
-export function renderTimeline(steps: readonly FoldStep[]): string[] {
-  const start = steps[0] ? Date.parse(steps[0].record.ts) : 0;
-  const lines = ['   seq     time  transition                          event'];
-  for (const step of steps) {
-    const t = `+${((Date.parse(step.record.ts) - start) / 1000).toFixed(2)}s`;
-    const before = step.before ? stateName(step.before.value) : '·';
-    const after = stateName(step.after.value);
-    const what = step.record.type === 'event' ? describeEvent(step.record.payload.event) : step.record.type;
-    lines.push(`${String(step.record.seq).padStart(6)} ${t.padStart(8)}  ${`${before} → ${after}`.padEnd(34)}  ${what}`);
-  }
+/** Render a replayed run as aligned lines. */
+export function renderTimeline(replayed: ReplayedRun): string[] {
+  const lines = [
+    `run ${replayed.run} (${replayed.mode}, machine ${replayed.machine} v${replayed.version ?? '?'}), started ${replayed.startedAt}`,
+    `${'seq'.padStart(6)} ${'time'.padStart(8)}  ${'state'.padEnd(34)}  ${'event'.padEnd(20)}  effect`,
+  ];
+  for (const step of replayed.steps) lines.push(renderStep(step));
+  lines.push(renderOutcome(replayed.outcome));
   return lines;
 }
 
-function describeEvent(event: { type: string; [key: string]: unknown }): string {
-  const result = event.result as Record<string, unknown> | undefined;
-  switch (event.type) {
-    case 'AGENT_EXITED': {
-      const r = result as EffectResult<'agent.spawn'>;
-      const tokens = r.usage ? ` ${(r.usage.inputTokens ?? 0) + (r.usage.outputTokens ?? 0)} tok` : '';
-      return `AGENT_EXITED ${r.outcome === 'exited' ? `exit ${r.exitCode ?? '?'}` : r.outcome} ${(r.durationMs / 1000).toFixed(1)}s${tokens}`;
-    }
-    case 'CHECK_FINISHED': {
-      const r = result as EffectResult<'check.run'>;
-      return `CHECK_FINISHED ${r.outcome === 'exited' ? `exit ${r.exitCode ?? '?'}` : r.outcome}`;
-    }
-    case 'NOTES_READ':
-      return `NOTES_READ ${String((result as EffectResult<'notes.read'>).firstLine)}`;
-    case 'BOUNDARY_SCANNED':
-      return `BOUNDARY_SCANNED ${(result as EffectResult<'boundary.scan'>).changed.length} changed`;
-    case 'COMMITTED': {
-      const sha = (result as EffectResult<'commit.create'>).sha;
-      return `COMMITTED ${sha ? sha.slice(0, 10) : '(nothing)'}`;
-    }
-    default:
-      return event.type;
-  }
+/** One step: seq, time since start, state before → after, event, and the effect it reports on. */
+export function renderStep(step: ReplayStep): string {
+  const transition = step.from === step.to && step.record !== 'event' ? `  ${step.to}` : `${step.from ?? '·'} → ${step.to}`;
+  return `${String(step.seq).padStart(6)} ${elapsed(step.elapsedMs).padStart(8)}  ${transition.padEnd(34)}  ${step.event.padEnd(20)}  ${describeStep(step)}`.trimEnd();
 }
 
-function stateName(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+function describeStep(step: ReplayStep): string {
+  const parts: string[] = [];
+  if (step.effect) {
+    const facts = [
+      step.effect.durationMs === null ? null : seconds(step.effect.durationMs),
+      step.usage ? tokens(step.usage.inputTokens, step.usage.outputTokens) : step.effect.kind === 'agent.spawn' && step.effect.outcome.startsWith('exit') ? 'usage unknown' : null,
+      step.usage?.costUsd == null ? null : dollars(step.usage.costUsd),
+      step.effect.attempts > 1 ? `${step.effect.attempts} attempts` : null,
+    ].filter((fact): fact is string => fact !== null);
+    parts.push(`${step.effect.label} → ${step.effect.outcome}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`);
+  }
+  if (step.detail) parts.push(step.detail);
+  if (step.via.length > 0) parts.push(`via ${step.via.join(', ')}`);
+  return parts.join('; ');
+}
+
+/** The closing line: how the run ended and what it cost. */
+export function renderOutcome(outcome: ReplayOutcome): string {
+  const end = outcome.status === 'finished'
+    ? `finished in ${outcome.state}: ${outcome.reason ?? '?'} (exit ${outcome.exitCode ?? '?'})`
+    : outcome.status === 'abandoned' ? `abandoned in ${outcome.state}` : `unfinished, in ${outcome.state} (\`yoke run\` resumes it)`;
+  const usage = outcome.agentCalls === 0 ? 'no agent calls' : [
+    `${outcome.agentCalls} agent call${outcome.agentCalls === 1 ? '' : 's'}`,
+    outcome.unknownUsage === outcome.agentCalls ? 'tokens unknown' : `${tokens(outcome.inputTokens, outcome.outputTokens)}${outcome.unknownUsage > 0 ? ` (+ unknown for ${outcome.unknownUsage})` : ''}`,
+    outcome.unknownCost === outcome.agentCalls ? 'cost unknown' : `${dollars(outcome.costUsd)}${outcome.unknownCost > 0 ? ` (+ unknown for ${outcome.unknownCost})` : ''}`,
+  ].join(', ');
+  return `outcome: ${end} after ${elapsed(outcome.durationMs).slice(1)}; ${usage}`;
+}
+
+function tokens(input: number | null, output: number | null): string {
+  return `${input === null ? '?' : input.toLocaleString('en-US')} in / ${output === null ? '?' : output.toLocaleString('en-US')} out tokens`;
+}
+
+function dollars(value: number): string {
+  return `$${value.toFixed(4)}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** `+4.2s`, `+12m05s`, `+3h07m`. */
+function elapsed(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 60) return `+${s.toFixed(1)}s`;
+  if (s < 3600) return `+${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+  return `+${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }

@@ -5,7 +5,8 @@ import { parsePositiveDecimal, parsePositiveInt, parseTokenCount } from './parse
 import type { ParsedValue } from './parsed-value.js';
 import { BUDGET_DIMENSIONS, type BudgetDimension } from './types.js';
 
-const VALUE_PARSERS: { readonly [D in BudgetDimension]: (text: string) => ParsedValue<number> } = {
+/** How each budget dimension's value is written (shared with `yoke budget`). */
+export const BUDGET_VALUE_PARSERS: { readonly [D in BudgetDimension]: (text: string) => ParsedValue<number> } = {
   'attempts': (text) => parsePositiveInt(text, '10'),
   'tokens': parseTokenCount,
   'cost-usd': (text) => parsePositiveDecimal(text, 'US dollars', '5 or 2.50'),
@@ -38,7 +39,7 @@ export function readBudget(ctx: DirectiveContext): void {
     });
   }
   if (args === null) return;
-  const value = VALUE_PARSERS[dimension](args[1].text);
+  const value = BUDGET_VALUE_PARSERS[dimension](args[1].text);
   if (value.ok) ctx.draft.budgets[dimension] = value.value;
   else reportAt(ctx, args[1], value);
 }

@@ -77,10 +77,10 @@ export const effectSchemas = {
     params: z.object({ baseline: z.string() }),
     result: z.object({ changed: z.array(z.string()) }),
   },
-  /** Run one guard, periodic or guard-after command. */
+  /** Run one guard, periodic, guard-after or (goal) accept command. */
   'check.run': {
     params: z.object({
-      kind: z.enum(['guard', 'periodic', 'guard-after']),
+      kind: z.enum(['guard', 'periodic', 'guard-after', 'accept']),
       name: z.string(),
       command: z.string(),
       iteration: z.number().int(),

@@ -4,7 +4,7 @@ import type { EffectResult } from './effects.js';
 
 /** A check planned for this iteration (guards first, then each due periodic followed by its guard-afters). */
 export interface PlannedCheck {
-  kind: 'guard' | 'periodic' | 'guard-after';
+  kind: 'guard' | 'periodic' | 'guard-after' | 'accept';
   name: string;
   command: string;
 }

@@ -4,7 +4,9 @@ import type { PlannedCheck } from './guard-report.js';
 
 /** The checks to run this iteration, in order (periodics run when `iteration % every === 0`). */
 export function planChecks(config: Config, iteration: number): PlannedCheck[] {
-  const plan: PlannedCheck[] = config.guards.map((g) => ({ kind: 'guard', name: g.name, command: g.command }));
+  // Goal: yoke's own acceptance criteria come first; they decide completion, not the worker.
+  const accepts: PlannedCheck[] = config.mode === 'goal' ? config.accepts.map((a) => ({ kind: 'accept', name: a.name, command: a.command })) : [];
+  const plan: PlannedCheck[] = [...accepts, ...config.guards.map((g): PlannedCheck => ({ kind: 'guard', name: g.name, command: g.command }))];
   for (const periodic of config.periodics) {
     if (iteration % periodic.every !== 0) continue;
     plan.push({ kind: 'periodic', name: periodic.name, command: periodic.command });

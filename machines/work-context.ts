@@ -13,6 +13,8 @@ export interface WorkInput {
   judgePrompt?: string;
   /** saga: canon/prompts/scoper.md */
   scoperPrompt?: string;
+  /** goal: appended to the worker prompt after a second identical failure (canon/prompts/goal-diagnose.md) */
+  diagnosePrompt?: string;
   /** absolute path of `.loop/` */
   loopDir: string;
   /** spec files (relative to .loop/) backed up at start and restored before every iteration */
@@ -22,7 +24,8 @@ export interface WorkInput {
 /** How a run ended; the CLI turns `exitCode` into the process status. */
 export interface RunOutput {
   exitCode: 0 | 1;
-  reason: 'done' | 'judge-pass' | 'max-iterations' | 'judge-bailout' | 'saga-done' | 'empty-sub-plan' | 'max-chunks';
+  reason: 'done' | 'judge-pass' | 'max-iterations' | 'judge-bailout' | 'saga-done' | 'empty-sub-plan' | 'max-chunks'
+    | 'goal-complete' | 'no-progress' | 'attempts';
   iterations: number;
 }
 
@@ -69,8 +72,17 @@ export interface WorkContext extends WorkInput {
   clockFresh: boolean;
   /** the budget dimension the run is waiting on, if any */
   blockedOn: BudgetDimension | null;
-  /** set on entering a final state */
+  /** set on entering a final state (a chunk's outcome in saga, until the saga's own) */
   outcome: RunOutput | null;
+  /** saga: the current chunk (0 before the first), and each finished chunk's notes for saga-log.md */
+  chunk: number;
+  sagaLog: Array<{ chunk: number; notes: string }>;
+  /** saga: what the scoper left: saga-notes.md says DONE; sub-plan.md is blank */
+  sagaDone: boolean;
+  subPlanBlank: boolean;
+  /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
+  lastFingerprint: string | null;
+  fingerprintRepeats: number;
 }
 
 /** The context a machine starts with. */
@@ -96,6 +108,12 @@ export function initialContext(input: WorkInput): WorkContext {
     clockFresh: false,
     blockedOn: null,
     outcome: null,
+    chunk: 0,
+    sagaLog: [],
+    sagaDone: false,
+    subPlanBlank: false,
+    lastFingerprint: null,
+    fingerprintRepeats: 0,
   };
 }
 
@@ -119,8 +137,12 @@ export function workerDone(context: WorkContext): boolean {
   return notesSayDone(context.notesFirstLine) && iterationPassed(context);
 }
 
-/** The run (or chunk) succeeded: the worker is done and, when judged, the judge said PASS. */
+/**
+ * The run (or chunk) succeeded. Goal: yoke's acceptance checks passed (the worker's claim does not
+ * count). Otherwise: the worker is done and, when judged, the judge said PASS.
+ */
 export function succeeded(context: WorkContext, judged: boolean): boolean {
+  if (context.mode === 'goal') return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
   return workerDone(context) && (!judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
 }
 

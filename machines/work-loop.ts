@@ -7,6 +7,7 @@ import { assign, enqueueActions } from 'xstate';
 import type { HookEvent } from '../config/types.js';
 import { findViolations } from './boundary.js';
 import { request, type EffectResult } from './effects.js';
+import { failureFingerprint } from './failure-fingerprint.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
 import { renderTemplate } from './render-template.js';
@@ -24,7 +25,12 @@ export interface WorkLoopOptions {
   terminal: boolean;
   /** the plan the worker follows, relative to .loop/ (`plan.md`, or `sub-plan.md` in saga) */
   planFile: string;
+  /** goal: iterations are attempts, acceptance decides, repeated identical failures block */
+  goal?: boolean;
 }
+
+/** Goal: the third attempt in a row failing the same way blocks the goal (`no-progress`). */
+export const NO_PROGRESS_REPEATS = 3;
 
 /** `VERDICT: PASS|FAIL` on the verdict's first line; anything else is a judge failure. */
 export function parseVerdict(result: EffectResult<'file.inspect'>): { verdict: 'PASS' | 'FAIL'; problem: string | null } {
@@ -41,7 +47,7 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
 }
 
 /** Admission before an agent call: read the clock if a wall budget needs it, then hold or go. */
-function gateStates(prefix: 'worker' | 'judge', target: string, countsAsAttempt: boolean) {
+export function gateStates(prefix: 'worker' | 'judge' | 'scoper', target: string, countsAsAttempt: boolean) {
   const gate = `${prefix}Gate`;
   return {
     [gate]: workSetup.createStateConfig({
@@ -97,6 +103,7 @@ export function workLoopStates(o: WorkLoopOptions) {
         params: ({ context }) => request('agent.spawn', {
           role: 'judge',
           iteration: context.iteration,
+          ...(o.terminal ? {} : { chunk: context.chunk }),
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }),
@@ -154,14 +161,22 @@ export function workLoopStates(o: WorkLoopOptions) {
         params: ({ context }) => request('agent.spawn', {
           role: 'worker',
           iteration: context.iteration,
+          ...(o.terminal ? {} : { chunk: context.chunk }),
           agent: context.config.agent,
           model: context.config.model ?? null,
-          prompt: renderTemplate(context.workerPrompt, {
-            iteration: context.iteration,
-            maxIterations: context.maxIterations,
-            loopDir: context.loopDir,
-            planFile: o.planFile,
-          }),
+          ...(o.goal ? { attempt: context.iteration } : {}),
+          prompt: renderTemplate(
+            // Goal: the second identical failure in a row asks for a focused diagnosis first.
+            o.goal && context.fingerprintRepeats === NO_PROGRESS_REPEATS - 1 ? `${context.workerPrompt}${context.diagnosePrompt ?? ''}` : context.workerPrompt,
+            {
+              iteration: context.iteration,
+              maxIterations: context.maxIterations,
+              loopDir: context.loopDir,
+              planFile: o.planFile,
+              attempt: context.iteration,
+              maxAttempts: context.maxIterations,
+            },
+          ),
           idleTimeoutMs: context.config.idleTimeoutMs,
         }),
       },
@@ -242,7 +257,16 @@ export function workLoopStates(o: WorkLoopOptions) {
       on: { FILE_WRITTEN: 'deciding' },
     }),
     deciding: S({
-      always: !o.judged ? [{ target: 'settling' }] : [
+      always: o.goal ? [
+        { guard: ({ context }) => success(context), target: 'settling' },
+        {
+          target: 'settling',
+          actions: assign(({ context }) => {
+            const fingerprint = failureFingerprint(context.checks, context.violations);
+            return { lastFingerprint: fingerprint, fingerprintRepeats: fingerprint === context.lastFingerprint ? context.fingerprintRepeats + 1 : 1 };
+          }),
+        },
+      ] : !o.judged ? [{ target: 'settling' }] : [
         // Spec 2.6: DONE (with passing guards) always triggers judgment; judge-every adds feedback.
         { guard: ({ context }) => workerDone(context), target: 'judgeGate', actions: assign({ judgeTrigger: 'done' }) },
         {
@@ -267,7 +291,9 @@ export function workLoopStates(o: WorkLoopOptions) {
       entry: {
         type: 'request',
         params: ({ context }) => request('commit.create', {
-          message: success(context) ? `yoke: ${context.mode} done after iteration ${context.iteration}` : `yoke: iteration ${context.iteration}`,
+          message: success(context)
+            ? `yoke: ${context.mode} done after ${context.mode === 'goal' ? 'attempt' : 'iteration'} ${context.iteration}`
+            : `yoke: ${context.mode === 'goal' ? 'attempt' : 'iteration'} ${context.iteration}`,
           iteration: context.iteration,
         }),
       },
@@ -278,6 +304,7 @@ export function workLoopStates(o: WorkLoopOptions) {
         { guard: { type: 'succeeded', params: { judged: o.judged } }, target: 'done' },
         // Spec 2.5: exactly the Nth consecutive DONE-triggered FAIL bails out.
         ...(o.judged ? [{ guard: ({ context }: { context: WorkContext }) => context.consecutiveFailures >= context.config.maxJudgeFailures, target: 'bailedOut' }] : []),
+        ...(o.goal ? [{ guard: ({ context }: { context: WorkContext }) => context.fingerprintRepeats >= NO_PROGRESS_REPEATS, target: 'noProgress' }] : []),
         { guard: ({ context }) => context.iteration >= context.maxIterations, target: 'exhausted' },
         {
           target: 'restoring',
@@ -290,8 +317,9 @@ export function workLoopStates(o: WorkLoopOptions) {
         },
       ],
     }),
-    done: finalState(o, (c) => ({ exitCode: 0, reason: o.judged ? 'judge-pass' : 'done', iterations: c.iteration }), 'done'),
-    exhausted: finalState(o, (c) => ({ exitCode: 1, reason: 'max-iterations', iterations: c.iteration }), 'bailout'),
+    done: finalState(o, (c) => ({ exitCode: 0, reason: o.goal ? 'goal-complete' : o.judged ? 'judge-pass' : 'done', iterations: c.iteration }), 'done'),
+    exhausted: finalState(o, (c) => ({ exitCode: 1, reason: o.goal ? 'attempts' : 'max-iterations', iterations: c.iteration }), 'bailout'),
+    ...(o.goal ? { noProgress: finalState(o, (c) => ({ exitCode: 1, reason: 'no-progress', iterations: c.iteration }), 'bailout') } : {}),
     ...(o.judged ? { bailedOut: finalState(o, (c) => ({ exitCode: 1, reason: 'judge-bailout', iterations: c.iteration }), 'bailout') } : {}),
   };
 }

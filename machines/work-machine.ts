@@ -5,8 +5,8 @@ import { hookRequests } from './work-context.js';
 import { workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
-/** A run that backs up the spec, then iterates until success, a cap, or (brute) a judge bailout. */
-export function createWorkMachine(id: 'loop' | 'brute', judged: boolean) {
+/** A run that backs up the spec, then iterates until success, a cap, a judge bailout (brute) or no progress (goal). */
+export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judged: boolean; goal?: boolean }) {
   return workSetup.createMachine({
     id,
     context: contextFromInput,
@@ -28,7 +28,7 @@ export function createWorkMachine(id: 'loop' | 'brute', judged: boolean) {
           },
         },
       },
-      ...workLoopStates({ judged, terminal: true, planFile: 'plan.md' }),
+      ...workLoopStates({ judged: options.judged, goal: options.goal ?? false, terminal: true, planFile: id === 'goal' ? 'goal.md' : 'plan.md' }),
     },
     output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-iterations', iterations: context.iteration },
   });

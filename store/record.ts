@@ -1,5 +1,7 @@
 // The journal record: envelope schema and per-type payload schemas (DESIGN §6).
 import { z } from 'zod';
+import { modeSchema } from '../config/types.js';
+import { modeTagSchema, stashEntrySchema, stashIdSchema, stashOpSchema } from './stash-entry.js';
 
 /** Bump when the record envelope or a payload changes incompatibly. */
 export const SCHEMA_VERSION = 1;
@@ -20,6 +22,8 @@ export const payloadSchemas = {
   'run.resumed': z.object({ pid: z.number().int() }),
   'run.abandoned': z.object({ reason: z.string() }),
   'run.interrupted': z.object({ signal: z.string() }),
+  /** the machine waits for an outside input (e.g. `budget:tokens`); `yoke run` goes on once it arrives */
+  'run.paused': z.object({ reason: z.string() }),
   'run.finished': z.object({ state: z.string(), exitCode: z.number().int(), reason: z.string() }),
   event: z.object({ cause: keySchema.nullable(), event: z.object({ type: z.string() }).loose() }),
   'effect.started': z.object({ key: keySchema, kind: z.string(), params: z.unknown(), attempt: z.number().int().positive() }),
@@ -28,6 +32,35 @@ export const payloadSchemas = {
   'effect.failed': z.object({ key: keySchema, kind: z.string(), message: z.string() }),
   'process.spawned': z.object({ key: keySchema, pid: z.number().int(), startTime: z.string().nullable() }),
   'journal.repaired': z.object({ line: z.number().int(), droppedBytes: z.number().int() }),
+  // Stash records (run: null) are the stash index; docs/stash.md describes the protocol.
+  /** a stash command's intent, durable before `.loop/` changes; `work` names its folder in `.loop/.stash/work/` */
+  'stash.begun': z.object({
+    op: stashOpSchema,
+    work: z.string().regex(/^[0-9a-f]{16}$/),
+    /** the entry this operation stashes first (its `stash.pushed` is in the same write) */
+    push: stashIdSchema.nullable(),
+    /** the entry it brings back (pop, checkout) */
+    restore: stashIdSchema.nullable(),
+    /** the files it writes after stashing (clean, mode) */
+    init: z.object({ mode: modeSchema, entries: z.array(stashEntrySchema) }).nullable(),
+  }),
+  /** a stash entry: one line of the index, never changed afterwards */
+  'stash.pushed': z.object({
+    id: stashIdSchema,
+    tree: stashIdSchema,
+    mode: modeTagSchema,
+    message: z.string().nullable(),
+    via: stashOpSchema,
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    entries: z.array(stashEntrySchema),
+  }),
+  /** the entry's files have left `.loop/` (they are objects now) */
+  'stash.cleared': z.object({ id: stashIdSchema }),
+  /** the entry's files are back in `.loop/` */
+  'stash.restored': z.object({ id: stashIdSchema, via: z.enum(['pop', 'checkout']) }),
+  /** the operation finished (`done`) or was undone before it changed anything (`rolled-back`) */
+  'stash.ended': z.object({ op: stashOpSchema, outcome: z.enum(['done', 'rolled-back']) }),
 } as const;
 
 export type RecordType = keyof typeof payloadSchemas;

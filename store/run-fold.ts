@@ -106,7 +106,15 @@ export class RunFold {
         throw this.diverged(record, 'a second run.started for the same run');
       case 'run.resumed':
       case 'run.interrupted':
+      case 'run.paused':
       case 'journal.repaired':
+        return;
+      // Workspace records (run: null): never part of a run's fold.
+      case 'stash.begun':
+      case 'stash.cleared':
+      case 'stash.ended':
+      case 'stash.pushed':
+      case 'stash.restored':
         return;
     }
   }

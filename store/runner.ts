@@ -12,12 +12,15 @@ import type { Lifecycle } from '../machines/lifecycles.js';
 import type { Journal } from './journal.js';
 import type { JournalRecord, RecordDraft } from './record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
+import { stateText } from './state-text.js';
 import { YokeError } from './yoke-error.js';
 
 /** How a drive ended. */
 export type DriveResult =
   | { kind: 'finished'; exitCode: number; state: string; reason: string }
-  | { kind: 'interrupted'; signal: string };
+  | { kind: 'interrupted'; signal: string }
+  /** waiting for an outside input (a budget raise): the run stays unfinished */
+  | { kind: 'paused'; reason: string; state: string };
 
 /** What the runner needs from its surroundings. */
 export interface RunnerOptions {
@@ -54,6 +57,15 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     if (options.signal.aborted) return interrupted(options, stage);
     const next = fold.outstanding[0];
     if (!next) {
+      if (fold.active && fold.snapshot.hasTag('paused')) {
+        // Held by a budget: not finished. `yoke budget …` journals BUDGET_RAISED, then `yoke run` goes on.
+        const context = fold.snapshot.context as { blockedOn?: string | null };
+        const reason = `budget:${context.blockedOn ?? 'unknown'}`;
+        const last = options.journal.records[options.journal.records.length - 1];
+        if (!(last?.type === 'run.paused' && last.run === fold.run)) stage({ type: 'run.paused', payload: { reason } });
+        options.journal.flush();
+        return { kind: 'paused', reason, state: describeState(fold) };
+      }
       if (fold.active) {
         throw new YokeError('workspace', `run ${fold.run} is stuck: the machine is in ${describeState(fold)} but requested nothing; this is a bug in yoke — please report it with the journal.`);
       }
@@ -150,12 +162,4 @@ function interrupted(
 /** A state value as text: `checking`, `iteration.working`, … */
 export function describeState(fold: RunFold): string {
   return stateText(fold.snapshot.value);
-}
-
-function stateText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>).map(([key, inner]) => `${key}.${stateText(inner)}`).join(',');
-  }
-  return String(value);
 }

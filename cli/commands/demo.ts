@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJournalFile } from '../../store/journal-file.js';
-import { findRun, foldRun } from '../../store/journal-runs.js';
-import type { FoldStep } from '../../store/run-fold.js';
+import { findRun } from '../../store/journal-runs.js';
+import { replayRun } from '../../store/replay-steps.js';
 import { workspacePaths } from '../../store/workspace-paths.js';
 import { canonDir } from '../canon.js';
 import { renderTimeline } from '../timeline.js';
@@ -50,9 +50,7 @@ export function demoCommand(flags: { keep: boolean }): number {
     say('Timeline of the run (folded from .loop/.journal/journal.jsonl):');
     const paths = workspacePaths(dir);
     const { records } = readJournalFile(paths.journal);
-    const steps: FoldStep[] = [];
-    foldRun(records, findRun(records), (step) => steps.push(step));
-    for (const line of renderTimeline(steps)) process.stdout.write(`${line}\n`);
+    for (const line of renderTimeline(replayRun(records, findRun(records)))) process.stdout.write(`${line}\n`);
     process.stdout.write(`\nyoke run exited ${status}. ${flags.keep ? `The repository is kept at ${dir}.` : 'Use `yoke demo --keep` to keep the repository.'}\n`);
     return status;
   } finally {

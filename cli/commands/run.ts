@@ -5,20 +5,26 @@ import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles.js';
 import type { WorkContext as LoopContext, WorkInput } from '../../machines/work-context.js';
 import { readJournalFile } from '../../store/journal-file.js';
+import { readFailpoint } from '../../store/failpoint.js';
 import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/journal-runs.js';
 import { Journal } from '../../store/journal.js';
 import type { JournalRecord } from '../../store/record.js';
 import { describeState, driveRun } from '../../store/runner.js';
+import { foldStashIndex } from '../../store/stash-index.js';
+import type { StashContext } from '../../store/stash-operation.js';
+import { settleStash } from '../../store/stash-recovery.js';
 import { stopOrphans } from '../../store/stop-orphans.js';
 import { watchForTampering } from '../../store/tamper-check.js';
 import { acquireLock } from '../../store/workspace-lock.js';
 import type { WorkspacePaths } from '../../store/workspace-paths.js';
 import { YokeError } from '../../store/yoke-error.js';
 import { modeTemplates, readPrompt } from '../canon.js';
-import { exitCodeForSignal } from '../exit-codes.js';
+import { describeHold } from '../budget-hold.js';
+import { EXIT, exitCodeForSignal } from '../exit-codes.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
 import { describeProgress } from '../progress.js';
+import { settleLines } from '../stash-format.js';
 import { processOutput, progressWriter, warn, type OutputMode } from '../terminal.js';
 
 export interface RunFlags extends OutputMode {
@@ -53,6 +59,10 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   try {
     const listener = flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null;
     journal = Journal.open(paths.journal, warn, listener);
+    // A stash, clean or mode cut short by a crash is finished (or rolled back) before any run starts.
+    const stashContext: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined) };
+    const settled = settleStash(stashContext, foldStashIndex(journal.records, paths.journal));
+    if (settled) for (const line of settleLines(settled)) warn(line);
     // Whether it is resumed or abandoned, an unfinished run's leftover agent is stopped first.
     const unfinished = unfinishedRun(journal.records);
     if (unfinished !== null) {
@@ -85,6 +95,10 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     });
     await settleHooks(10_000);
     if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
+    if (result.kind === 'paused') {
+      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext)}\n`);
+      return EXIT.unsuccessful;
+    }
     return result.exitCode;
   } finally {
     process.off('SIGINT', onSignal);
@@ -123,8 +137,10 @@ function prepareRun(
   const judged = config.mode === 'brute' || config.mode === 'saga';
   const input: WorkInput = {
     config: flags.maxIterations === undefined ? config : { ...config, maxIterations: flags.maxIterations },
-    workerPrompt: judged ? `${readPrompt('worker')}${readPrompt('worker-judged')}` : readPrompt('worker'),
+    workerPrompt: config.mode === 'goal' ? readPrompt('goal') : judged ? `${readPrompt('worker')}${readPrompt('worker-judged')}` : readPrompt('worker'),
+    ...(config.mode === 'goal' ? { diagnosePrompt: readPrompt('goal-diagnose') } : {}),
     ...(judged ? { judgePrompt: readPrompt('judge') } : {}),
+    ...(config.mode === 'saga' ? { scoperPrompt: readPrompt('scoper') } : {}),
     loopDir: paths.loopDir,
     specFiles: templates.spec,
   };

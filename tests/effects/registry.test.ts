@@ -22,6 +22,10 @@ describe('handlers', () => {
       'check.run': 'retry',
       'file.write': 'retry',
       'hook.fire': 'surface',
+      'file.inspect': 'retry',
+      'file.read': 'retry',
+      'notes.reset': 'retry',
+      'clock.read': 'retry',
       'commit.create': 'reconcile',
     });
   });

@@ -1,0 +1,29 @@
+// The message for a run held by one of its budgets (call admission refused the next agent call).
+import type { BudgetDimension } from '../config/types.js';
+import type { WorkContext } from '../machines/work-context.js';
+
+/** What was spent on a dimension, as the user configures it (minutes, dollars, tokens, attempts). */
+export function spentOn(context: WorkContext, dimension: BudgetDimension): number {
+  switch (dimension) {
+    case 'attempts':
+      return context.spent.attempts;
+    case 'tokens':
+      return context.spent.tokens;
+    case 'cost-usd':
+      return Math.round(context.spent.costUsd * 10_000) / 10_000;
+    case 'minutes':
+      return Math.round((context.spent.agentMs / 60_000) * 100) / 100;
+    case 'wall-minutes':
+      return context.now !== null && context.runStartedAt !== null ? Math.round(((context.now - context.runStartedAt) / 60_000) * 100) / 100 : 0;
+  }
+}
+
+/** One sentence: which budget holds the run, how much was spent, and what to do. */
+export function describeHold(run: string, context: WorkContext): string {
+  const dimension = context.blockedOn;
+  if (!dimension) return `run ${run} is waiting for an outside input; see \`yoke status\`.`;
+  const ceiling = context.budgets[dimension];
+  const unknown = context.spent.unknownUsage > 0 && (dimension === 'tokens' || dimension === 'cost-usd')
+    ? ` (${context.spent.unknownUsage} call(s) reported no usage and are not counted)` : '';
+  return `run ${run} is held by its ${dimension} budget: ${spentOn(context, dimension)} of ${ceiling ?? '?'} spent${unknown}; raise it with \`yoke budget --${dimension} <value>\` and run \`yoke run\` again, or start over with \`yoke run --fresh\`.`;
+}

@@ -1,0 +1,46 @@
+// `yoke usage`: what the agents spent, by run, role and model (unknown stays unknown).
+import { readJournalFile } from '../../store/journal-file.js';
+import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } from '../../store/usage-ledger.js';
+import { findProject } from '../find-project.js';
+
+/** Print totals, or with --json the totals plus every call. */
+export function usageCommand(flags: { json: boolean; run?: string }): number {
+  const paths = findProject(process.cwd());
+  const all = readLedger(readJournalFile(paths.journal).records);
+  const entries = flags.run ? all.filter((entry) => entry.run.startsWith(flags.run?.toUpperCase() ?? '')) : all;
+  const by = (key: (entry: LedgerEntry) => string) => Object.fromEntries([...groupBy(entries, key)].map(([name, group]) => [name, totalUsage(group)]));
+  const report = {
+    total: totalUsage(entries),
+    byRun: by((entry) => entry.run),
+    byRole: by((entry) => entry.role),
+    byModel: by((entry) => entry.usage?.model ?? entry.requestedModel ?? 'unknown'),
+  };
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ ...report, calls: entries })}\n`);
+    return 0;
+  }
+  if (entries.length === 0) {
+    process.stdout.write('No agent calls recorded yet.\n');
+    return 0;
+  }
+  process.stdout.write(`${'group'.padEnd(34)} ${'calls'.padStart(5)} ${'input'.padStart(10)} ${'output'.padStart(10)} ${'cache r/w'.padStart(15)} ${'cost $'.padStart(9)} ${'agent time'.padStart(10)}\n`);
+  const row = (name: string, t: UsageTotals) => process.stdout.write(
+    `${name.slice(0, 34).padEnd(34)} ${String(t.calls).padStart(5)} ${num(t.inputTokens).padStart(10)} ${num(t.outputTokens).padStart(10)} ${`${num(t.cacheReadTokens)}/${num(t.cacheWriteTokens)}`.padStart(15)} ${money(t.costUsd).padStart(9)} ${`${(t.durationMs / 1000).toFixed(1)}s`.padStart(10)}\n`,
+  );
+  row('total', report.total);
+  for (const [title, groups] of [['run', report.byRun], ['role', report.byRole], ['model', report.byModel]] as const) {
+    for (const [name, totals] of Object.entries(groups)) row(`${title} ${name}`, totals);
+  }
+  if (report.total.unknownCalls > 0) {
+    process.stdout.write(`\n? = unknown: ${report.total.unknownCalls} call(s) reported no usage (or were interrupted); unknown is never counted as zero.\n`);
+  }
+  return 0;
+}
+
+function num(value: number | null): string {
+  return value === null ? '?' : value.toLocaleString('en-US');
+}
+
+function money(value: number | null): string {
+  return value === null ? '?' : value.toFixed(4);
+}

@@ -1,0 +1,57 @@
+// `yoke replay --html`: one offline page with the machine diagram and the run's path drawn on it,
+// the figures per state, and the event timeline.
+import type { ReplayedRun, ReplayStep } from '../../store/replay-steps.js';
+import { renderOutcome } from '../timeline.js';
+import { renderDot } from './dot.js';
+import { escapeHtml, htmlPage } from './html-page.js';
+import type { MachineGraph } from './machine-graph.js';
+import { renderSvg } from './render-svg.js';
+import { dotOverlay, duration, runOverlay, type StateStats } from './run-overlay.js';
+
+/** The whole page for one replayed run. */
+export async function replayPage(graph: MachineGraph, replayed: ReplayedRun): Promise<string> {
+  const overlay = runOverlay(graph, replayed);
+  const svg = await renderSvg(renderDot(graph, dotOverlay(overlay)));
+  const body = [
+    `<h1>yoke run <span class="mono">${escapeHtml(replayed.run)}</span></h1>`,
+    `<p class="meta">${escapeHtml(replayed.mode)} mode, ${escapeHtml(replayed.machine)} machine v${replayed.version ?? '?'}, started ${escapeHtml(replayed.startedAt)}.<br>`,
+    `<strong class="${replayed.outcome.exitCode === 0 ? 'ok' : 'bad'}">${escapeHtml(renderOutcome(replayed.outcome).replace(/^outcome: /, ''))}</strong></p>`,
+    '<p class="legend"><span><i class="swatch" style="background:#dbeafe;border:1px solid #2563eb"></i>visited (visits · time there)</span>',
+    '<span><i class="swatch" style="background:#dcfce7;border:1px solid #16a34a"></i>where the run ended</span>',
+    '<span><i class="swatch" style="background:#2563eb"></i>transition taken (×times)</span>',
+    '<span><i class="swatch" style="background:#9ca3af"></i>never visited</span></p>',
+    `<div class="diagram" id="diagram">${svg}</div>`,
+    '<h2>Per state</h2>',
+    stateTable(overlay.states),
+    '<h2>Timeline</h2>',
+    timelineTable(replayed.steps),
+  ].join('\n');
+  return htmlPage(`yoke replay ${replayed.run}`, body);
+}
+
+function stateTable(states: readonly StateStats[]): string {
+  const rows = states.map((s) => `<tr><td>${escapeHtml(s.name)}</td>${[
+    String(s.visits), duration(s.timeMs), String(s.effects), duration(s.effectMs), String(s.agentCalls),
+    s.inputTokens + s.outputTokens > 0 ? `${s.inputTokens.toLocaleString('en-US')} / ${s.outputTokens.toLocaleString('en-US')}` : '',
+    s.costUsd > 0 ? `$${s.costUsd.toFixed(4)}` : '',
+  ].map((cell) => `<td class="num">${escapeHtml(cell)}</td>`).join('')}</tr>`);
+  return [
+    '<table id="states"><thead><tr><th>state</th><th class="num">visits</th><th class="num">time</th><th class="num">effects</th><th class="num">effect time</th><th class="num">agent calls</th><th class="num">tokens in / out</th><th class="num">cost</th></tr></thead>',
+    `<tbody>${rows.join('\n')}</tbody></table>`,
+  ].join('\n');
+}
+
+function timelineTable(steps: readonly ReplayStep[]): string {
+  const rows = steps.map((step) => {
+    const transition = step.record === 'event' || step.from === null ? `${step.from ?? '·'} → ${step.to}` : step.to;
+    const effect = step.effect ? `${step.effect.label} → ${step.effect.outcome}` : '';
+    const tokens = step.usage ? `${step.usage.inputTokens ?? '?'} / ${step.usage.outputTokens ?? '?'}` : '';
+    const cost = step.usage?.costUsd == null ? '' : `$${step.usage.costUsd.toFixed(4)}`;
+    const note = [step.detail, step.via.length > 0 ? `via ${step.via.join(', ')}` : null].filter((part): part is string => part !== null).join('; ');
+    return `<tr><td class="num">${step.seq}</td><td class="num">+${escapeHtml(duration(step.elapsedMs))}</td><td>${escapeHtml(transition)}</td><td><code>${escapeHtml(step.event)}</code></td><td>${escapeHtml(effect)}</td><td class="num">${escapeHtml(step.effect?.durationMs == null ? '' : duration(step.effect.durationMs))}</td><td class="num">${escapeHtml(tokens)}</td><td class="num">${escapeHtml(cost)}</td><td>${escapeHtml(note)}</td></tr>`;
+  });
+  return [
+    '<table id="timeline"><thead><tr><th class="num">seq</th><th class="num">time</th><th>state</th><th>event</th><th>effect</th><th class="num">took</th><th class="num">tokens</th><th class="num">cost</th><th>note</th></tr></thead>',
+    `<tbody>${rows.join('\n')}</tbody></table>`,
+  ].join('\n');
+}

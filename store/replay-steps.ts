@@ -1,0 +1,241 @@
+// Folds one recorded run into the steps `yoke replay` shows. Pure: the journal's records go in,
+// views come out; nothing is executed (this module cannot reach an effect executor, and
+// tests/store/replay-imports.test.ts keeps it that way).
+import { getInitialMicrosteps, getMicrosteps, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import type { MachineEvent } from '../machines/effect-events.js';
+import type { EffectKind, EffectResult, Usage } from '../machines/effects.js';
+import { describeRequest, describeResult, reportedDuration, reportedUsage } from './effect-summary.js';
+import { lifecycleForRun } from './machine-versions.js';
+import type { JournalRecord, RecordType } from './record.js';
+import { RunFold, type EffectStatus, type FoldStep } from './run-fold.js';
+import { stateText } from './state-text.js';
+
+type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
+
+/** The effect a step reports on. */
+export interface StepEffect {
+  key: string;
+  kind: EffectKind;
+  /** `agent.spawn worker #2`, `check.run guard tests`, … */
+  label: string;
+  /** `exit 0`, `FAIL (exit 1)`, `interrupted: …` */
+  outcome: string;
+  /** how many times it was started (more than 1 after a crash with the `retry` policy) */
+  attempts: number;
+  /** as the result reports it (agents, checks), else from `effect.started` to its result */
+  durationMs: number | null;
+}
+
+/** One line of a replay: a machine transition, or a record about the run (resumed, interrupted, …). */
+export interface ReplayStep {
+  seq: number;
+  ts: string;
+  /** milliseconds since the run started */
+  elapsedMs: number;
+  record: RecordType;
+  /** the machine event for `event` records; the record type otherwise */
+  event: string;
+  /** state before (null for `run.started`) and after */
+  from: string | null;
+  to: string;
+  /** transient states passed through on the way (eventless transitions), in order */
+  via: string[];
+  effect: StepEffect | null;
+  /** an agent call's reported usage (null: not an agent call, or usage unknown) */
+  usage: Usage | null;
+  /** effects the machine asked for at this step */
+  requested: Array<{ key: string; label: string }>;
+  /** a short note for records that are not transitions (`SIGINT`, `pid 4242`, …) */
+  detail: string | null;
+}
+
+/** How the run ended (or where it stands), with its totals. */
+export interface ReplayOutcome {
+  status: 'finished' | 'abandoned' | 'unfinished';
+  state: string;
+  exitCode: number | null;
+  reason: string | null;
+  /** completed agent calls */
+  agentCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** completed agent calls whose usage (or cost) is unknown: the totals are lower bounds then */
+  unknownUsage: number;
+  unknownCost: number;
+  durationMs: number;
+}
+
+/** A run replayed from its journal records. */
+export interface ReplayedRun {
+  run: string;
+  mode: string;
+  machine: string;
+  version: number | null;
+  startedAt: string;
+  /** seq of the last record folded */
+  lastSeq: number;
+  steps: ReplayStep[];
+  outcome: ReplayOutcome;
+  fold: RunFold;
+}
+
+/**
+ * Fold the records of the run `started` (up to seq `until` when given) with the machine version
+ * it was recorded with. Throws a `workspace` YokeError when a record contradicts the fold.
+ */
+export function replayRun(records: readonly JournalRecord[], started: StartedRecord, until = Infinity): ReplayedRun {
+  const machine = lifecycleForRun(started).machine;
+  const steps: ReplayStep[] = [];
+  const startedAt = Date.parse(started.ts);
+  const startTimes = new Map<string, number>();
+  const resultTimes = new Map<string, number>();
+  // The fold tells its transitions through `onStep`; the last one is read right after each apply.
+  const told: { step: FoldStep | null } = { step: null };
+  const fold = new RunFold(machine, started, (step) => {
+    told.step = step;
+  });
+  const base = (record: JournalRecord) => ({ seq: record.seq, ts: record.ts, elapsedMs: Date.parse(record.ts) - startedAt, record: record.type });
+  /** A record that changes no state, shown in the state it happened in. */
+  const note = (record: JournalRecord, detail: string | null, effect: StepEffect | null = null): void => {
+    const now = stateText(fold.snapshot.value);
+    steps.push({ ...base(record), event: record.type, from: now, to: now, via: [], effect, usage: null, requested: [], detail });
+  };
+  const here = stateText(fold.snapshot.value);
+  steps.push({
+    ...base(started), event: 'run.started', from: null, to: here,
+    via: initialVia(machine, started.payload.input), effect: null, usage: null,
+    requested: fold.outstanding.map((keyed) => ({ key: keyed.key, label: describeRequest(keyed.request) })), detail: started.payload.mode,
+  });
+
+  for (const record of records) {
+    if (record.seq > until) break;
+    if (record.type === 'journal.repaired' && record.seq > started.seq && !fold.finished && !fold.abandoned) {
+      // A workspace record, but it tells this run's story: a crash tore the line after the last one above.
+      note(record, `torn line ${record.payload.line} cut off (${record.payload.droppedBytes} bytes)`);
+      continue;
+    }
+    if (record.seq <= started.seq || record.run !== started.run) continue;
+    const before = fold.snapshot;
+    told.step = null;
+    fold.apply(record);
+    switch (record.type) {
+      case 'event': {
+        const step = told.step as FoldStep | null; // set by onStep during apply()
+        const cause = record.payload.cause === null ? undefined : fold.effects.get(record.payload.cause);
+        steps.push({
+          ...base(record), event: record.payload.event.type, from: stateText(before.value), to: stateText(fold.snapshot.value),
+          via: viaStates(machine, before, record.payload.event as MachineEvent),
+          effect: cause ? stepEffect(cause, startTimes, resultTimes) : null,
+          usage: cause?.completed ? reportedUsage(cause.request.request, cause.completed.result) : null,
+          requested: (step?.requests ?? []).map((keyed) => ({ key: keyed.key, label: describeRequest(keyed.request) })),
+          detail: record.payload.event.type === 'SET_MAX_ITERATIONS' ? `max ${String(record.payload.event.max)}` : null,
+        });
+        break;
+      }
+      case 'effect.started':
+        startTimes.set(record.payload.key, Date.parse(record.ts));
+        break;
+      case 'effect.completed':
+      case 'effect.interrupted': {
+        resultTimes.set(record.payload.key, Date.parse(record.ts));
+        // Fire-and-forget effects (hooks) tell the machine nothing: their outcome is a step of its own.
+        const status = fold.effects.get(record.payload.key);
+        if (status && !fold.outstanding.some((keyed) => keyed.key === status.request.key) && !status.consumed) {
+          note(record, null, stepEffect(status, startTimes, resultTimes));
+        }
+        break;
+      }
+      case 'effect.failed':
+        note(record, `${record.payload.kind}: ${record.payload.message}`);
+        break;
+      case 'run.resumed':
+        note(record, `pid ${record.payload.pid}`);
+        break;
+      case 'run.interrupted':
+        note(record, record.payload.signal);
+        break;
+      case 'run.abandoned':
+        note(record, record.payload.reason);
+        break;
+      case 'run.finished':
+        note(record, `${record.payload.reason}, exit ${record.payload.exitCode}`);
+        break;
+      case 'process.spawned':
+        break;
+      default: {
+        // Other records about the run (a budget pause, and any added later) are shown as they are.
+        const reason = (record.payload as { reason?: unknown }).reason;
+        note(record, typeof reason === 'string' ? reason : JSON.stringify(record.payload));
+        break;
+      }
+    }
+  }
+  const last = steps[steps.length - 1];
+  return {
+    run: started.run ?? '',
+    mode: started.payload.mode,
+    machine: started.machine ?? '?',
+    version: started.mv,
+    startedAt: started.ts,
+    lastSeq: fold.lastSeq,
+    steps,
+    outcome: outcomeOf(fold, last ? last.elapsedMs : 0),
+    fold,
+  };
+}
+
+function stepEffect(status: EffectStatus, startTimes: ReadonlyMap<string, number>, resultTimes: ReadonlyMap<string, number>): StepEffect {
+  const { request, key } = status.request;
+  const startedAt = startTimes.get(key);
+  const resultAt = resultTimes.get(key);
+  const outcome = status.completed
+    ? describeResult(request, status.completed.result as EffectResult<EffectKind>)
+    : status.interrupted ? `interrupted: ${status.interrupted.reason}` : 'pending';
+  const reported = status.completed ? reportedDuration(status.completed.result) : null;
+  const measured = startedAt !== undefined && resultAt !== undefined ? resultAt - startedAt : null;
+  return { key, kind: request.kind, label: describeRequest(request), outcome, attempts: status.attempts, durationMs: reported ?? measured };
+}
+
+function initialVia(machine: AnyStateMachine, input: unknown): string[] {
+  const values = getInitialMicrosteps(machine, input).map(([snapshot]) => stateText(snapshot.value));
+  return values.slice(0, -1);
+}
+
+function viaStates(machine: AnyStateMachine, before: AnyMachineSnapshot, event: MachineEvent): string[] {
+  if (before.status !== 'active') return [];
+  const values = getMicrosteps(machine, before, event).map(([snapshot]) => stateText(snapshot.value));
+  return values.slice(0, -1);
+}
+
+function outcomeOf(fold: RunFold, durationMs: number): ReplayOutcome {
+  let agentCalls = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  let unknownUsage = 0;
+  let unknownCost = 0;
+  for (const status of fold.effects.values()) {
+    if (status.request.request.kind !== 'agent.spawn' || !status.completed) continue;
+    agentCalls += 1;
+    const usage = reportedUsage(status.request.request, status.completed.result);
+    if (!usage || usage.inputTokens === null || usage.outputTokens === null) unknownUsage += 1;
+    inputTokens += usage?.inputTokens ?? 0;
+    outputTokens += usage?.outputTokens ?? 0;
+    if (usage?.costUsd === null || usage?.costUsd === undefined) unknownCost += 1;
+    costUsd += usage?.costUsd ?? 0;
+  }
+  return {
+    status: fold.finished ? 'finished' : fold.abandoned ? 'abandoned' : 'unfinished',
+    state: stateText(fold.snapshot.value),
+    exitCode: fold.finished?.exitCode ?? null,
+    reason: fold.finished?.reason ?? null,
+    agentCalls,
+    inputTokens,
+    outputTokens,
+    costUsd,
+    unknownUsage,
+    unknownCost,
+    durationMs,
+  };
+}

@@ -1,0 +1,53 @@
+// `yoke inspect` through the built CLI: the list, every format for every lifecycle, the Stately
+// export, usage errors, and an HTML page that needs nothing from the network.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+import { expectRefusal } from '../../support/cli-expect.js';
+import { runYoke } from '../../support/workspace.js';
+
+const names = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined).map((l) => l.name);
+const scratch = mkdtempSync(join(tmpdir(), 'yoke-inspect-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const yoke = (args: string[]) => runYoke({ path: scratch }, args);
+
+describe('yoke inspect', () => {
+  it('lists every lifecycle (outside any project), as text and JSON', async () => {
+    const text = await yoke(['inspect']);
+    expect(text.exitCode, text.stderr).toBe(0);
+    for (const name of names) expect(text.stdout).toMatch(new RegExp(`^${name} +v\\d+ +\\d+ states, \\d+ transitions$`, 'm'));
+    const json = await yoke(['inspect', '--json']);
+    expect((JSON.parse(json.stdout) as Array<{ name: string }>).map((m) => m.name)).toEqual(names);
+  });
+
+  it('prints every lifecycle (the formats themselves are tested in tests/cli/graph/)', async () => {
+    for (const name of names) expect(JSON.parse((await yoke(['inspect', name, '--format', 'json'])).stdout)).toMatchObject({ name, root: name });
+  });
+
+  it('prints Mermaid by default, DOT, and the Stately export', async () => {
+    expect((await yoke(['inspect', 'loop'])).stdout).toMatch(/^stateDiagram-v2\n/);
+    expect((await yoke(['inspect', 'loop', '--format', 'dot'])).stdout).toMatch(/^digraph "loop" \{/);
+    expect((await yoke(['inspect', 'loop', '--stately'])).stdout).toMatch(/^createMachine\(\{\n {2}"id": "loop"/);
+  });
+
+  it('writes a self-contained HTML page with the diagram inline', async () => {
+    const file = join(scratch, 'loop.html');
+    const result = await yoke(['inspect', 'loop', '--format', 'html', '--output', file]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<svg');
+    expect(html).toContain('id="state:loop.working"');
+    // Nothing to fetch: no scripts, stylesheets or images from anywhere.
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+    expect(html.match(/(?:src|href)="[^"#]/g) ?? []).toEqual([]);
+  });
+
+  it('refuses an unknown machine or format with exit 2', async () => {
+    expectRefusal(await yoke(['inspect', 'nope']), 2, /there is no nope machine; choose one of: loop/);
+    const badFormat = await yoke(['inspect', 'loop', '--format', 'png']);
+    expect(badFormat.exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,39 @@
+// cli/graph/dot.ts (drawn by cli/graph/render-svg.ts): every lifecycle lays out with Graphviz (WASM),
+// and a run's overlay colors exactly the states and arrows it visited.
+import { describe, expect, it } from 'vitest';
+import { renderDot } from '../../../cli/graph/dot.js';
+import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
+import { machineGraph } from '../../../cli/graph/machine-graph.js';
+import { renderSvg } from '../../../cli/graph/render-svg.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+
+const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
+
+describe.each(lifecycles.map((l) => [l.name, l] as const))('renderDot(%s)', (_name, lifecycle) => {
+  const graph = machineGraph(lifecycle.name, lifecycle.version, lifecycle.machine);
+
+  it('renders to an SVG with a node per state and an arrow per drawn edge', async () => {
+    const svg = await renderSvg(renderDot(graph));
+    expect(svg.startsWith('<svg')).toBe(true);
+    for (const state of graph.states.filter((s) => s.children.length === 0)) expect(svg).toContain(`id="state:${state.id}"`);
+    for (const edge of drawnEdges(graph).edges) expect(svg).toContain(`id="${edge.id}"`);
+    // A compound state is a cluster: arrows attach inside it, and no stray node stands for it.
+    for (const compound of graph.states.filter((s) => s.children.length > 0 && s.parent !== null)) {
+      expect(svg).toContain(`<title>cluster_${compound.id}</title>`);
+      expect(svg).not.toMatch(new RegExp(`class="node"[^>]*>\\s*<title>${compound.id.replace(/\./g, '\\.')}</title>`));
+    }
+  });
+});
+
+describe('renderDot with a run overlay', () => {
+  it('colors visited states, the current one, and the arrows taken with their counts', () => {
+    const loop = LIFECYCLES.loop as Lifecycle;
+    const graph = machineGraph('loop', loop.version, loop.machine);
+    const first = drawnEdges(graph).edges[0];
+    const dot = renderDot(graph, { states: new Map([['loop.preparing', ['1 visit']]]), edges: new Map([[first?.id ?? '', 2]]), current: ['loop.restoring'] });
+    expect(dot).toMatch(/"loop\.preparing" \[id="state:loop\.preparing", label="preparing\\n1 visit".*fillcolor="#dbeafe"/);
+    expect(dot).toMatch(/"loop\.restoring" \[.*fillcolor="#dcfce7"/);
+    expect(dot).toMatch(/\[id="e0", label="BASELINE_CAPTURED ×2", color="#2563eb"/);
+    expect(dot).toMatch(/"loop\.done" \[.*fontcolor="#9ca3af"/);
+  });
+});
