@@ -31,7 +31,7 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
     case 'commit.create':
       return { sha: 'c'.repeat(40) };
     case 'file.inspect':
-      return { exists: true, firstLine: 'VERDICT: PASS', blank: false };
+      return { exists: true, firstLine: 'VERDICT: PASS', blank: false, stamp: null };
     case 'file.read':
       return { content: 'STATUS: DONE\n' };
     case 'notes.reset':

@@ -11,6 +11,15 @@ function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** `--live-port` (issue 5): the relay's port for `--live`. */
+function livePortOption(): Option {
+  return new Option('--live-port <port>', "the relay's port for --live (implies --live; default: a free one)").argParser((value: string) => {
+    const port = positiveInt(value);
+    if (port > 65535) throw new InvalidArgumentError('expected a port from 1 to 65535.');
+    return port;
+  });
+}
+
 /** yoke's version from its package.json (found from dist/ or from source). */
 function version(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -53,8 +62,10 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
     .addOption(new Option('--max-iterations <n>', 'override max-iterations (on resume: raise or lower the cap)').argParser(positiveInt))
     .option('--quiet', 'no agent output and no progress lines', false)
     .option('--json', 'print journal records as NDJSON on stdout; agent output goes to stderr', false)
+    .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
+    .addOption(livePortOption())
     .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 130 SIGINT, 143 SIGTERM.')
-    .action(async (flags: { fresh: boolean; maxIterations?: number; quiet: boolean; json: boolean }) => {
+    .action(async (flags: { fresh: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
       const { runCommand } = await import('./commands/run.js');
       done(await runCommand(flags, argv.slice(2)));
     });
@@ -88,8 +99,10 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
     .option('--all', 'with --verify: every run in the journal', false)
     .option('--html <file>', "write a self-contained offline page: the machine diagram with the run's path, time and cost per state, the timeline")
     .option('--journal <file>', "read this journal file instead of the workspace's .loop/.journal/journal.jsonl")
+    .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
+    .addOption(livePortOption())
     .addHelpText('after', '\nExit codes: 0 success (with --verify: every run agrees), 1 --verify found a divergence,\n2 usage error, 3 journal corrupt or recorded by a machine version this yoke cannot fold.')
-    .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string }) => {
+    .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string; live: boolean; livePort?: number }) => {
       const { replayCommand } = await import('./commands/replay.js');
       done(await replayCommand(run, flags));
     });

@@ -3,6 +3,7 @@ import type { EffectResult } from '../machines/effects.js';
 import type { LoopContext } from '../machines/loop.js';
 import type { JournalRecord } from '../store/record.js';
 import type { RunFold } from '../store/run-fold.js';
+import { stateText } from '../store/state-text.js';
 
 /** One line for a record worth telling a human about, or null. */
 export function describeProgress(record: JournalRecord, fold: RunFold): string | null {
@@ -40,10 +41,16 @@ export function describeProgress(record: JournalRecord, fold: RunFold): string |
         return `${where} boundary violated (${paths}); guards skipped`;
       }
       if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
-      if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict) {
+      if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict
+        && context.judgments !== undefined && context.judgments > 0 && !stateText(fold.snapshot.value).endsWith('judging')) {
+        // A feedback judgment may already have moved the machine to the next iteration: name the
+        // judge call's own iteration, and a trigger that was reset with it was the cadence.
+        const judgedAt = lastJudgeIteration(fold) ?? context.iteration ?? '?';
+        const trigger = context.judgeTrigger ?? 'cadence';
         const problem = context.verdictProblem ? ` (${context.verdictProblem})` : '';
-        const count = context.verdict === 'FAIL' && context.judgeTrigger === 'done' ? `, ${context.consecutiveFailures} of ${context.config?.maxJudgeFailures ?? '?'} consecutive` : '';
-        return `${where} judge says ${context.verdict}${problem}${context.judgeTrigger === 'cadence' ? ' (feedback)' : count}`;
+        const count = context.verdict === 'FAIL' && trigger === 'done' ? `, ${context.consecutiveFailures} of ${context.config?.maxJudgeFailures ?? '?'} consecutive` : '';
+        const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}iteration ${judgedAt}/${context.maxIterations ?? '?'}:`;
+        return `${head} judge says ${context.verdict}${problem}${trigger === 'cadence' ? ' (feedback)' : count}`;
       }
       return null;
     case 'effect.interrupted':
@@ -74,6 +81,16 @@ const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
 function inspected(fold: RunFold, cause: string | null): string | null {
   const request = cause === null ? undefined : fold.effects.get(cause)?.request.request;
   return request?.kind === 'file.inspect' ? request.params.file : null;
+}
+
+/** The iteration of the latest judge call. */
+function lastJudgeIteration(fold: RunFold): number | null {
+  let found: number | null = null;
+  for (const status of fold.effects.values()) {
+    const request = status.request.request;
+    if (request.kind === 'agent.spawn' && request.params.role === 'judge') found = request.params.iteration;
+  }
+  return found;
 }
 
 function roleOf(params: unknown): string {

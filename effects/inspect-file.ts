@@ -1,4 +1,5 @@
 // `file.inspect`: whether a .loop/ file exists, its first line, and whether it is blank.
+import { stat } from 'node:fs/promises';
 import type { EffectHandler } from './handler.js';
 import { loopPath } from './loop-path.js';
 import { readOptionalFile } from './read-optional-file.js';
@@ -11,10 +12,12 @@ import { readOptionalFile } from './read-optional-file.js';
 export const inspectFile: EffectHandler<'file.inspect'> = {
   policy: 'retry',
   async execute(params, ctx) {
-    const content = await readOptionalFile(loopPath(ctx.loopDir, params.file));
-    if (content === null) return { exists: false, firstLine: null, blank: true };
+    const path = loopPath(ctx.loopDir, params.file);
+    const content = await readOptionalFile(path);
+    if (content === null) return { exists: false, firstLine: null, blank: true, stamp: null };
+    const stats = await stat(path, { bigint: true });
     const text = content.toString('utf8').replace(/^\uFEFF/, '');
     const firstLine = (text.split('\n', 1)[0] ?? '').trimEnd();
-    return { exists: true, firstLine: firstLine === '' ? null : firstLine, blank: text.trim() === '' };
+    return { exists: true, firstLine: firstLine === '' ? null : firstLine, blank: text.trim() === '', stamp: `${stats.mtimeNs}:${stats.size}` };
   },
 };

@@ -108,7 +108,13 @@ export const effectSchemas = {
   /** Look at a file under .loop/: does it exist, its first line, is it blank (verdict, saga notes, sub-plan). */
   'file.inspect': {
     params: z.object({ file: z.string() }),
-    result: z.object({ exists: z.boolean(), firstLine: z.string().nullable(), blank: z.boolean() }),
+    result: z.object({
+      exists: z.boolean(),
+      firstLine: z.string().nullable(),
+      blank: z.boolean(),
+      /** `<mtime ns>:<size>`, to tell whether a file was written since an earlier look (null when absent) */
+      stamp: z.string().nullable().default(null),
+    }),
   },
   /** Read a whole file under .loop/ (its content becomes a journaled fact, e.g. for saga-log.md). */
   'file.read': {

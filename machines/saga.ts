@@ -11,7 +11,7 @@ import { request } from './effects.js';
 import { renderTemplate } from './render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { addUsage, freshIteration, hookRequests, notesSayDone, type RunOutput, type WorkContext } from './work-context.js';
-import { gateStates, workLoopStates } from './work-loop.js';
+import { gateStates, interrupted, workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
 /** Bump when a change would make old journals fold differently. */
@@ -38,7 +38,12 @@ export const sagaMachine = workSetup.createMachine({
         for (const hook of hookRequests(context.config, 'run-start', 0)) enqueue({ type: 'request', params: hook });
         enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
       }),
-      on: { BASELINE_CAPTURED: { target: 'scoperRestoring', actions: assign({ baseline: ({ event }) => event.result }) } },
+      on: { BASELINE_CAPTURED: { target: 'readingSagaLog', actions: assign({ baseline: ({ event }) => event.result }) } },
+    },
+    // Spec 4.5: a log that exists when the saga starts is kept in front of the new entries.
+    readingSagaLog: {
+      entry: { type: 'request', params: () => request('file.read', { file: 'saga-log.md' }) },
+      on: { FILE_READ: { target: 'scoperRestoring', actions: assign({ sagaLogBefore: ({ event }) => event.result.content }) } },
     },
     scoperRestoring: {
       entry: { type: 'request', params: ({ context }) => request('spec.restore', { specFiles: context.baseline?.specFiles ?? {} }) },
@@ -63,7 +68,7 @@ export const sagaMachine = workSetup.createMachine({
           target: 'readingSagaNotes',
           actions: assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })),
         },
-        AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign({ interruptions: ({ context }) => context.interruptions + 1 }) },
+        AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
       },
     },
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
@@ -84,15 +89,25 @@ export const sagaMachine = workSetup.createMachine({
         FILE_INSPECTED: [
           // Spec 4.3: a brute loop never runs without a plan.
           { guard: ({ event }) => event.result.blank, target: 'emptySubPlan', actions: assign({ subPlanBlank: true }) },
-          {
-            target: 'chunk',
-            actions: enqueueActions(({ context, enqueue }) => {
-              const chunk = context.chunk + 1;
-              enqueue.assign({ chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null });
-              for (const hook of hookRequests(context.config, 'iteration-start', 1)) enqueue({ type: 'request', params: hook });
-            }),
-          },
+          { target: 'snapshottingChunk' },
         ],
+      },
+    },
+    // The chunk's plan is backed up now and restored before each of its iterations.
+    snapshottingChunk: {
+      entry: { type: 'request', params: () => request('baseline.capture', { specFiles: ['sub-plan.md'] }) },
+      on: {
+        BASELINE_CAPTURED: {
+          target: 'chunk',
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const chunk = context.chunk + 1;
+            enqueue.assign({
+              chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null,
+              chunkSpecFiles: event.result.specFiles,
+            });
+            for (const hook of hookRequests(context.config, 'iteration-start', 1)) enqueue({ type: 'request', params: hook });
+          }),
+        },
       },
     },
     chunk: {
@@ -111,7 +126,7 @@ export const sagaMachine = workSetup.createMachine({
       },
     },
     writingLog: {
-      entry: { type: 'request', params: ({ context }) => request('file.write', { file: 'saga-log.md', content: renderSagaLog(context.sagaLog) }) },
+      entry: { type: 'request', params: ({ context }) => request('file.write', { file: 'saga-log.md', content: renderSagaLog(context.sagaLog, context.sagaLogBefore) }) },
       on: { FILE_WRITTEN: 'scoperRestoring' },
     },
     sagaDone: sagaEnd((c) => ({ exitCode: 0, reason: 'saga-done', iterations: c.iteration }), 'done'),

@@ -61,6 +61,8 @@ export interface WorkContext extends WorkInput {
   /** brute: the last verdict read, and why a verdict was invalid */
   verdict: 'PASS' | 'FAIL' | null;
   verdictProblem: string | null;
+  /** brute: verdict.md's stamp just before the judge call (unchanged after it = no verdict written) */
+  verdictStampBefore: string | null;
   consecutiveFailures: number;
   judgments: number;
   /** budgets: current ceilings (from yoke.conf, raised by `yoke budget`) and spending */
@@ -77,6 +79,10 @@ export interface WorkContext extends WorkInput {
   /** saga: the current chunk (0 before the first), and each finished chunk's notes for saga-log.md */
   chunk: number;
   sagaLog: Array<{ chunk: number; notes: string }>;
+  /** saga: saga-log.md as it was when the saga started (kept in front: the log is append-only) */
+  sagaLogBefore: string | null;
+  /** saga: the current chunk's plan, backed up when the chunk starts and restored every iteration */
+  chunkSpecFiles: Record<string, string | null>;
   /** saga: what the scoper left: saga-notes.md says DONE; sub-plan.md is blank */
   sagaDone: boolean;
   subPlanBlank: boolean;
@@ -99,6 +105,7 @@ export function initialContext(input: WorkInput): WorkContext {
     judgeTrigger: null,
     verdict: null,
     verdictProblem: null,
+    verdictStampBefore: null,
     consecutiveFailures: 0,
     judgments: 0,
     budgets: { ...input.config.budgets },
@@ -110,6 +117,8 @@ export function initialContext(input: WorkInput): WorkContext {
     outcome: null,
     chunk: 0,
     sagaLog: [],
+    sagaLogBefore: null,
+    chunkSpecFiles: {},
     sagaDone: false,
     subPlanBlank: false,
     lastFingerprint: null,
@@ -152,9 +161,10 @@ export function hookRequests(config: Config, event: HookEvent, iteration: number
 }
 
 /** The first budget this call would break, or null when it may go ahead (call admission). */
-export function budgetBreached(context: WorkContext): BudgetDimension | null {
+export function budgetBreached(context: WorkContext, countsAsAttempt = true): BudgetDimension | null {
   const { budgets, spent } = context;
-  if (budgets.attempts !== undefined && spent.attempts + 1 > budgets.attempts) return 'attempts';
+  // Judge and scoper calls spend no attempt: the last attempt's DONE is still judged.
+  if (countsAsAttempt && budgets.attempts !== undefined && spent.attempts + 1 > budgets.attempts) return 'attempts';
   if (budgets.tokens !== undefined && spent.tokens >= budgets.tokens) return 'tokens';
   if (budgets['cost-usd'] !== undefined && spent.costUsd >= budgets['cost-usd']) return 'cost-usd';
   if (budgets.minutes !== undefined && spent.agentMs >= budgets.minutes * 60_000) return 'minutes';

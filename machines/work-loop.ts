@@ -33,11 +33,18 @@ export interface WorkLoopOptions {
 export const NO_PROGRESS_REPEATS = 3;
 
 /** `VERDICT: PASS|FAIL` on the verdict's first line; anything else is a judge failure. */
-export function parseVerdict(result: EffectResult<'file.inspect'>): { verdict: 'PASS' | 'FAIL'; problem: string | null } {
+export function parseVerdict(result: EffectResult<'file.inspect'>, stampBefore: string | null = null): { verdict: 'PASS' | 'FAIL'; problem: string | null } {
   if (!result.exists) return { verdict: 'FAIL', problem: 'the judge wrote no .loop/verdict.md' };
+  // An older verdict left on disk (spec 2.2 keeps it) is never taken for this judge's.
+  if (stampBefore !== null && result.stamp === stampBefore) return { verdict: 'FAIL', problem: 'the judge did not write .loop/verdict.md (it is unchanged since before the judge ran)' };
   const match = /^VERDICT:\s*(PASS|FAIL)\s*$/.exec((result.firstLine ?? '').trim());
   if (!match) return { verdict: 'FAIL', problem: `the first line of .loop/verdict.md is not \`VERDICT: PASS\` or \`VERDICT: FAIL\` (it is ${JSON.stringify(result.firstLine ?? '')})` };
   return { verdict: match[1] as 'PASS' | 'FAIL', problem: null };
+}
+
+/** An agent call cut short: counted, and its usage is unknown (budgets cannot see it). */
+export function interrupted({ context }: { context: WorkContext }): Partial<WorkContext> {
+  return { interruptions: context.interruptions + 1, spent: { ...context.spent, unknownUsage: context.spent.unknownUsage + 1 } };
 }
 
 function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): CheckOutcome {
@@ -53,7 +60,11 @@ export function gateStates(prefix: 'worker' | 'judge' | 'scoper', target: string
     [gate]: workSetup.createStateConfig({
       always: [
         { guard: 'needsClock', target: `${prefix}Clock` },
-        { guard: 'overBudget', target: `${prefix}Hold`, actions: assign({ blockedOn: ({ context }) => budgetBreached(context) }) },
+        {
+          guard: { type: 'overBudget', params: { attempt: countsAsAttempt } },
+          target: `${prefix}Hold`,
+          actions: assign({ blockedOn: ({ context }) => budgetBreached(context, countsAsAttempt) }),
+        },
         {
           target,
           actions: assign(({ context }) => ({
@@ -96,7 +107,11 @@ export function workLoopStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
   const success = (context: WorkContext) => succeeded(context, o.judged);
   const judgeStates = !o.judged ? {} : {
-    ...gateStates('judge', 'judging', false),
+    ...gateStates('judge', 'stampingVerdict', false),
+    stampingVerdict: S({
+      entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
+      on: { FILE_INSPECTED: { target: 'judging', actions: assign({ verdictStampBefore: ({ event }) => event.result.stamp }) } },
+    }),
     judging: S({
       entry: {
         type: 'request',
@@ -116,7 +131,7 @@ export function workLoopStates(o: WorkLoopOptions) {
           actions: assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })),
         },
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
-        AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign({ interruptions: ({ context }) => context.interruptions + 1 }) },
+        AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign(interrupted) },
       },
     }),
     readingVerdict: S({
@@ -125,7 +140,7 @@ export function workLoopStates(o: WorkLoopOptions) {
         FILE_INSPECTED: {
           target: 'judged',
           actions: assign(({ context, event }) => {
-            const { verdict, problem } = parseVerdict(event.result);
+            const { verdict, problem } = parseVerdict(event.result, context.verdictStampBefore);
             return { verdict, verdictProblem: problem, judgments: context.judgments + 1 };
           }),
         },
@@ -151,7 +166,11 @@ export function workLoopStates(o: WorkLoopOptions) {
 
   return {
     restoring: S({
-      entry: { type: 'request', params: ({ context }) => request('spec.restore', { specFiles: context.baseline?.specFiles ?? {} }) },
+      entry: {
+        type: 'request',
+        // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
+        params: ({ context }) => request('spec.restore', { specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
+      },
       on: { SPEC_RESTORED: 'workerGate' },
     }),
     ...gateStates('worker', 'working', true),
@@ -190,7 +209,7 @@ export function workLoopStates(o: WorkLoopOptions) {
         },
         // The call was cut short (crash or signal): restore the spec and call the worker again
         // for the same iteration. The interrupted call's usage stays unknown in the journal.
-        AGENT_INTERRUPTED: { target: 'restoring', actions: assign({ interruptions: ({ context }) => context.interruptions + 1 }) },
+        AGENT_INTERRUPTED: { target: 'restoring', actions: assign(interrupted) },
       },
     }),
     readingNotes: S({

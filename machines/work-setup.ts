@@ -28,7 +28,7 @@ export const workSetup = setup({
     succeeded: ({ context }, params: { judged: boolean }) => succeeded(context, params.judged),
     /** a wall-minutes budget exists and the clock was not read for this admission yet */
     needsClock: ({ context }) => context.budgets['wall-minutes'] !== undefined && !context.clockFresh,
-    overBudget: ({ context }) => budgetBreached(context) !== null,
+    overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
   },
 });
 

@@ -3,7 +3,9 @@
 import { resolve } from 'node:path';
 import { readJournalFile, type JournalContents } from '../../store/journal-file.js';
 import { findRun } from '../../store/journal-runs.js';
+import { lifecycleForRun } from '../../store/machine-versions.js';
 import { replayRun } from '../../store/replay-steps.js';
+import { RunFold, type FoldStep } from '../../store/run-fold.js';
 import { stateText } from '../../store/state-text.js';
 import { YokeError } from '../../store/yoke-error.js';
 import { findProject } from '../find-project.js';
@@ -18,6 +20,9 @@ export interface ReplayFlags {
   html?: string;
   /** a journal file to read instead of the workspace's */
   journal?: string;
+  /** also stream the replayed steps to the Stately inspector, then exit (issue 5) */
+  live?: boolean;
+  livePort?: number;
 }
 
 /** Print the timeline, the state at `--at`, a verification, or write the `--html` page. */
@@ -26,6 +31,7 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   if (flags.all && prefix !== undefined) throw new YokeError('usage', 'give a run id or --all, not both.');
   const modes = [flags.verify && '--verify', flags.at !== undefined && '--at', flags.html !== undefined && '--html'].filter(Boolean);
   if (modes.length > 1) throw new YokeError('usage', `${modes.join(' and ')} cannot be combined; use one at a time.`);
+  if ((flags.live || flags.livePort !== undefined) && modes.length > 0) throw new YokeError('usage', `--live streams the step-by-step replay; it cannot be combined with ${modes.join(' or ')}.`);
   const journal = readJournal(flags.journal);
   if (flags.verify) {
     const { verifyCommand } = await import('./replay-verify.js');
@@ -41,10 +47,32 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   if (flags.json) {
     for (const step of replayed.steps) process.stdout.write(`${JSON.stringify({ kind: 'step', run: replayed.run, ...step })}\n`);
     process.stdout.write(`${JSON.stringify({ kind: 'outcome', run: replayed.run, ...replayed.outcome })}\n`);
-    return 0;
+  } else {
+    for (const line of renderTimeline(replayed)) process.stdout.write(`${line}\n`);
   }
-  for (const line of renderTimeline(replayed)) process.stdout.write(`${line}\n`);
+  if (flags.live || flags.livePort !== undefined) await streamReplay(journal.records, started, flags.livePort);
   return 0;
+}
+
+/**
+ * `--live`: fold the run again and send every machine step to the inspector relay, then close it.
+ * The relay ends with yoke: a viewer sees the steps only if it is connected while they stream.
+ */
+async function streamReplay(records: Parameters<typeof replayRun>[0], started: Parameters<typeof replayRun>[1], port: number | undefined): Promise<void> {
+  const { startLiveInspector } = await import('../live-inspector.js');
+  const { machine } = lifecycleForRun(started);
+  const steps: FoldStep[] = [];
+  const fold = new RunFold(machine, started, (step) => void steps.push(step));
+  for (const record of records) {
+    if (record.seq > started.seq && record.run === started.run) fold.apply(record);
+  }
+  const [first, ...rest] = steps;
+  const live = await startLiveInspector(machine, { port, initial: first?.after });
+  if (!live) return;
+  for (const step of rest) {
+    if (step.record.type === 'event') live.sendSnapshot(step.after, step.record.payload.event);
+  }
+  await live.stop();
 }
 
 /** A run that does not fold is refused (exit 3); `--verify` is where to see both sides of it. */

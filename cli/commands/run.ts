@@ -19,6 +19,7 @@ import { acquireLock } from '../../store/workspace-lock.js';
 import type { WorkspacePaths } from '../../store/workspace-paths.js';
 import { YokeError } from '../../store/yoke-error.js';
 import { modeTemplates, readPrompt } from '../canon.js';
+import type { LiveInspector } from '../live-inspector.js';
 import { describeHold } from '../budget-hold.js';
 import { EXIT, exitCodeForSignal } from '../exit-codes.js';
 import { findProject } from '../find-project.js';
@@ -30,6 +31,9 @@ import { processOutput, progressWriter, warn, type OutputMode } from '../termina
 export interface RunFlags extends OutputMode {
   fresh: boolean;
   maxIterations?: number;
+  /** stream each record's fold snapshot to the Stately inspector (issue 5) */
+  live?: boolean;
+  livePort?: number;
 }
 
 /** Start or resume; resolves to the process exit code. */
@@ -56,6 +60,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let journal: Journal | null = null;
+  let live: LiveInspector | null = null;
   try {
     const listener = flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null;
     journal = Journal.open(paths.journal, warn, listener);
@@ -81,6 +86,11 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     }
     const emit = recordPrinter(flags, progress);
     const active = journal;
+    if (flags.live || flags.livePort !== undefined) {
+      const { startLiveInspector } = await import('../live-inspector.js');
+      live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn });
+    }
+    const streaming = live;
     const result = await driveRun(fold, {
       journal,
       lifecycle: lifecycleOf(started),
@@ -90,7 +100,10 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       output: processOutput(flags),
       warn,
       signal: controller.signal,
-      onRecord: (record) => emit(record, fold),
+      onRecord: (record) => {
+        emit(record, fold);
+        if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
+      },
       guardAgentCall: () => watchForTampering(paths, active),
     });
     await settleHooks(10_000);
@@ -101,6 +114,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     }
     return result.exitCode;
   } finally {
+    await live?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     journal?.close();

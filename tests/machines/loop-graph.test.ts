@@ -9,7 +9,10 @@
 // extended by every event enabled there: all-transitions coverage, SET_MAX_ITERATIONS included)
 // and "histories" (every simple path of the graph without SET_MAX_ITERATIONS: every distinct
 // combination of sample outcomes across the iterations that the bounded graph tells apart).
-import { initialTransition, transition } from 'xstate';
+// A third config has budgets (tokens, cost, wall-minutes): its graph reads the clock, holds the
+// run at call admission and leaves the hold on BUDGET_RAISED, so the admission states are covered
+// and the budget invariants (support/budget-book.ts) checked on every step.
+import { assign, initialTransition, transition } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../config/types.js';
@@ -17,7 +20,9 @@ import { COMPLETION_EVENT, type MachineEvent } from '../../machines/effect-event
 import { effectSchemas, type EffectRequest, type EffectResult } from '../../machines/effects.js';
 import { checkPassed, gatesDone } from '../../machines/guard-report.js';
 import { loopMachine, notesSayDone, type LoopInput } from '../../machines/loop.js';
+import { budgetBreached } from '../../machines/work-context.js';
 import { makeCheckResult, makeConfig, makeInput, requestsOf, requestsOfKind, type LoopSnapshot } from './support/loop-driver.js';
+import { admissionProblem, bookEvent, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './support/budget-book.js';
 import { replayAll } from './support/replay-paths.js';
 import { allStateNodes, allTransitions, coverageOf, missing, type Coverage } from './support/transition-coverage.js';
 
@@ -40,7 +45,14 @@ const MODEL_CONF = [
 /** Without guards, odd iterations plan no check at all (the only way to reach `noChecksPlanned`). */
 const GUARDLESS_CONF = ['max-iterations 3', 'no-modify vendor/', 'periodic audit 2 npm audit', 'commit each'];
 
+/**
+ * Budgets: one call that reports usage (60 tokens, $0.60) spends both the tokens and the cost
+ * ceiling; a clock reading 2 minutes after the first one breaks the wall-minutes ceiling.
+ */
+const BUDGET_CONF = ['max-iterations 2', 'commit done', 'budget tokens 50', 'budget cost-usd 0.5', 'budget wall-minutes 1'];
+
 const PERIODIC_EVERY = 2;
+const T0 = 1_750_000_000_000;
 
 function makeAgentExit(): EffectResult<'agent.spawn'> {
   return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage: null, transcript: 't.log' };
@@ -63,9 +75,21 @@ const SAMPLES: Record<string, MachineEvent> = {
   'SET_MAX_ITERATIONS(1)': { type: 'SET_MAX_ITERATIONS', max: 1 },
   'SET_MAX_ITERATIONS(4)': { type: 'SET_MAX_ITERATIONS', max: 4 },
 };
-const SAMPLE_NAMES = new Map(Object.entries(SAMPLES).map(([name, event]) => [event, name]));
+/** The budget config's extra samples: a call that reports usage, two clock readings, three raises. */
+const BUDGET_SAMPLES: Record<string, MachineEvent> = {
+  'AGENT_EXITED(60 tokens, $0.60)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), usage: { inputTokens: 40, outputTokens: 20, cacheReadTokens: null, cacheWriteTokens: null, costUsd: 0.6, model: 'm' } } },
+  'CLOCK_READ(T0)': { type: 'CLOCK_READ', result: { now: T0 } },
+  'CLOCK_READ(T0+2m)': { type: 'CLOCK_READ', result: { now: T0 + 120_000 } },
+  'BUDGET_RAISED(tokens 55)': { type: 'BUDGET_RAISED', dimension: 'tokens', value: 55 },
+  'BUDGET_RAISED(tokens 1000)': { type: 'BUDGET_RAISED', dimension: 'tokens', value: 1000 },
+  'BUDGET_RAISED(cost-usd 50)': { type: 'BUDGET_RAISED', dimension: 'cost-usd', value: 50 },
+  'BUDGET_RAISED(wall-minutes 10)': { type: 'BUDGET_RAISED', dimension: 'wall-minutes', value: 10 },
+};
+const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES)].map(([name, event]) => [event, name]));
 const ALL_EVENTS = Object.values(SAMPLES);
 const WITHOUT_OPERATOR = ALL_EVENTS.filter((event) => event.type !== 'SET_MAX_ITERATIONS');
+/** The budget model: no boundary rules and no operator cap changes, so the graph stays about budgets. */
+const BUDGET_EVENTS = [...ALL_EVENTS.filter((e) => e.type !== 'SET_MAX_ITERATIONS' && e.type !== 'BOUNDARY_SCANNED'), SAMPLES['BOUNDARY_SCANNED(clean)'] as MachineEvent, ...Object.values(BUDGET_SAMPLES)];
 
 /**
  * Graph identity of a loop snapshot. Context is part of state identity, and the raw context holds
@@ -88,13 +112,26 @@ function serializeLoopState(snapshot: LoopSnapshot): string {
     checks: c.checks.length,
     passing: c.checks.filter(gatesDone).every(checkPassed),
     interrupted: c.interruptions > 0,
+    // With budgets, what admission reads: the ceilings, known spending and the clock. All bounded:
+    // spending grows only with completed calls, ceilings and readings come from finite samples.
+    // (Attempts are left out: no model has an attempts ceiling, and interruptions would make them unbounded.)
+    ...(Object.keys(c.budgets).length === 0 ? {} : { budgets: c.budgets, tokens: c.spent.tokens, cost: c.spent.costUsd, clock: [c.runStartedAt, c.now, c.clockFresh] }),
   });
+}
+
+/**
+ * The events the graph explores from a snapshot. Operator raises are explored only where they
+ * matter, in a hold (accepted everywhere, elsewhere they would only multiply vertices); the
+ * transition paths still try them at every vertex, as one-step extensions.
+ */
+function enabledEvents(snapshot: LoopSnapshot, events: readonly MachineEvent[]): MachineEvent[] {
+  return events.filter((event) => snapshot.can(event) && (event.type !== 'BUDGET_RAISED' || snapshot.hasTag('paused')));
 }
 
 function traversal(input: LoopInput, events: readonly MachineEvent[]) {
   return {
     input,
-    events: (snapshot: LoopSnapshot) => events.filter((event) => snapshot.can(event)),
+    events: (snapshot: LoopSnapshot) => enabledEvents(snapshot, events),
     stopWhen: (snapshot: LoopSnapshot) => snapshot.status !== 'active',
     serializeState: (snapshot: LoopSnapshot) => serializeLoopState(snapshot),
     limit: 20_000,
@@ -147,7 +184,7 @@ function describePath(path: EventPath): string {
 // ---- the bookkeeper: an oracle that never reads the machine's context ----------------------------
 
 interface CheckFact {
-  kind: 'guard' | 'periodic' | 'guard-after';
+  kind: 'guard' | 'periodic' | 'guard-after' | 'accept';
   name: string;
   passed: boolean;
 }
@@ -172,6 +209,13 @@ interface Ledger {
   violatedIterations: Set<number>;
   /** a new iteration started although the previous one had DONE and passing checks */
   continuedAfterSuccess: boolean;
+  /** budgets: the independent account, what was wrong with the last admitted call, the last event */
+  book: BudgetBook;
+  /** the book as it was when this step's requests were emitted (before an admitted call was booked) */
+  bookBefore: BudgetBook;
+  admission: string | null;
+  lastEvent: MachineEvent | null;
+  wasPaused: boolean;
 }
 
 type Invariant = (ledger: Ledger, emitted: readonly EffectRequest[]) => string | null;
@@ -189,10 +233,30 @@ function iterationSucceeded(l: Ledger): boolean {
 }
 
 const INVARIANTS: Record<string, Invariant> = {
-  'at most one outstanding request awaits an event; an active machine always awaits one (never stuck), an ended one none': (l) => {
+  'at most one outstanding request awaits an event; an active machine awaits one (never stuck) unless held by a budget, a held or ended one none': (l) => {
     if (l.awaited.length > 1) return `${l.awaited.length} awaited requests: ${l.awaited.map((r) => r.kind).join(', ')}`;
-    if (l.snapshot.status === 'active' && l.awaited.length !== 1) return `active in ${JSON.stringify(l.snapshot.value)} with no request to wait for`;
+    const held = l.snapshot.status === 'active' && l.snapshot.hasTag('paused');
+    if (l.snapshot.status === 'active' && !held && l.awaited.length !== 1) return `active in ${JSON.stringify(l.snapshot.value)} with no request to wait for`;
+    if (held && l.awaited.length !== 0) return `held in ${JSON.stringify(l.snapshot.value)} with ${l.awaited[0]?.kind} still outstanding`;
     if (l.snapshot.status !== 'active' && l.awaited.length !== 0) return `ended with ${l.awaited[0]?.kind} still outstanding`;
+    return null;
+  },
+  'budgets: an agent.spawn is never requested while a ceiling is breached (call admission, with a fresh clock under wall-minutes)': (l) => l.admission,
+  'budgets: the run is held only when the next call would break a ceiling': (l) => {
+    if (l.snapshot.status !== 'active' || !l.snapshot.hasTag('paused')) return null;
+    const role = heldRole(l.snapshot.value);
+    if (role === null) return `held in ${JSON.stringify(l.snapshot.value)}, which is no admission hold`;
+    return breachFor(l.book, role) === null ? `held in ${JSON.stringify(l.snapshot.value)} with nothing breached (${describeBook(l.book)})` : null;
+  },
+  'budgets: BUDGET_RAISED leaves the hold for a call only when the breach is gone, and then always (under wall-minutes, via a fresh clock reading)': (l) => {
+    if (!l.wasPaused || l.lastEvent?.type !== 'BUDGET_RAISED') return null;
+    const role = heldRole(l.snapshot.value) ?? l.book.pendingRole ?? 'worker';
+    const stillHeld = l.snapshot.status === 'active' && l.snapshot.hasTag('paused');
+    const rereadsClock = JSON.stringify(l.snapshot.value).includes('Clock');
+    if (rereadsClock && l.book.ceilings['wall-minutes'] === undefined) return `went to ${JSON.stringify(l.snapshot.value)} without a wall-minutes budget`;
+    const breach = breachFor(l.bookBefore, role, { ignoreWall: rereadsClock });
+    if (!stillHeld && !rereadsClock && breach !== null) return `left the hold for ${JSON.stringify(l.snapshot.value)} with the ${breach} budget still spent (${describeBook(l.book)})`;
+    if (stillHeld && breachFor(l.book, role, { ignoreWall: true }) === null) return `still held after the breach is gone (${describeBook(l.book)})`;
     return null;
   },
   'every request’s params pass its zod schema': (_l, emitted) => {
@@ -242,6 +306,12 @@ function check(ledger: Ledger, emitted: readonly EffectRequest[], path: EventPat
 }
 
 function take(ledger: Ledger, emitted: readonly EffectRequest[]): void {
+  ledger.admission = null;
+  ledger.bookBefore = ledger.book;
+  for (const r of emitted) {
+    if (r.kind === 'agent.spawn') ledger.admission = admissionProblem(ledger.book, r);
+  }
+  ledger.book = bookRequests(ledger.book, emitted);
   for (const r of emitted) {
     if (COMPLETION_EVENT[r.kind] !== null) ledger.awaited.push(r);
     if (r.kind === 'agent.spawn' && r.params.iteration !== ledger.iteration) {
@@ -255,10 +325,12 @@ function take(ledger: Ledger, emitted: readonly EffectRequest[]): void {
 
 /** Match an event to the request it answers and record the fact it carries. */
 function answer(ledger: Ledger, event: MachineEvent): string | null {
+  ledger.book = bookEvent(ledger.book, event);
   if (event.type === 'SET_MAX_ITERATIONS') {
     ledger.maxIterations = event.max;
     return null;
   }
+  if (event.type === 'BUDGET_RAISED') return null;
   const index = ledger.awaited.findIndex((r) => (event.type === 'AGENT_INTERRUPTED' ? r.kind === 'agent.spawn' : COMPLETION_EVENT[r.kind] === event.type));
   const answered = ledger.awaited[index];
   if (answered === undefined) return `${event.type} answers no outstanding request (${ledger.awaited.map((r) => r.kind).join(', ')})`;
@@ -291,6 +363,7 @@ function startLedger(machine: LoopMachine, input: LoopInput, failures: string[])
   const ledger: Ledger = {
     machine, config: input.config, snapshot: initial, awaited: [], iteration: 0, maxIterations: input.config.maxIterations, reports: 0, lastNotes: undefined,
     violation: false, checks: [], violatedIterations: new Set(), continuedAfterSuccess: false,
+    book: openBook(input.config), bookBefore: openBook(input.config), admission: null, lastEvent: null, wasPaused: false,
   };
   const emitted = requestsOf(actions);
   take(ledger, emitted);
@@ -306,6 +379,8 @@ function stepLedger(before: Ledger, path: EventPath, failures: string[]): Ledger
     failures.push(`${event.type} after the machine ended: ${describePath(path)}`);
     return ledger;
   }
+  ledger.lastEvent = event;
+  ledger.wasPaused = ledger.snapshot.hasTag('paused');
   const mismatch = answer(ledger, event);
   if (mismatch !== null) failures.push(`${mismatch}: ${describePath(path)}`);
   const [next, actions] = transition(ledger.machine, ledger.snapshot, event);
@@ -316,10 +391,10 @@ function stepLedger(before: Ledger, path: EventPath, failures: string[]): Ledger
   return ledger;
 }
 
-/** Replay every path with the ledger; the failures found (empty when every invariant held). */
-function checkInvariants(input: LoopInput, paths: readonly EventPath[], machine: LoopMachine = loopMachine): { failures: string[]; folded: number } {
+/** Replay every path with the ledger; the failures found (empty when every invariant held). `firstOnly` stops folding at the first. */
+function checkInvariants(input: LoopInput, paths: readonly EventPath[], machine: LoopMachine = loopMachine, firstOnly = false): { failures: string[]; folded: number } {
   const failures: string[] = [];
-  const folded = replayAll(paths, startLedger(machine, input, failures), (ledger, path) => stepLedger(ledger, path, failures));
+  const folded = replayAll(paths, startLedger(machine, input, failures), (ledger, path) => (firstOnly && failures.length > 0 ? ledger : stepLedger(ledger, path, failures)));
   return { failures, folded };
 }
 
@@ -328,54 +403,72 @@ function checkInvariants(input: LoopInput, paths: readonly EventPath[], machine:
 describe('loop machine graph', () => {
   const modelInput = makeInput(makeConfig(MODEL_CONF));
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
+  const budgetInput = makeInput(makeConfig(BUDGET_CONF));
   let model: TransitionPaths;
   let guardless: TransitionPaths;
+  let budget: TransitionPaths;
   let histories: { paths: EventPath[]; endedAfterInterruption: number };
   let modelCoverage: Coverage;
+  let budgetCoverage: Coverage;
 
   beforeAll(() => {
     model = transitionPaths(modelInput, ALL_EVENTS);
     guardless = transitionPaths(guardlessInput, ALL_EVENTS);
+    budget = transitionPaths(budgetInput, BUDGET_EVENTS);
     histories = simplePaths(modelInput, WITHOUT_OPERATOR);
     modelCoverage = coverageOf(modelInput, model.paths);
+    budgetCoverage = coverageOf(budgetInput, budget.paths);
   });
 
   it('the bounded graph is finite and reaches both endings', () => {
     console.info(
       `loop graph: model ${model.vertices} vertices / ${model.paths.length} transition paths; ` +
-        `guardless ${guardless.vertices} vertices / ${guardless.paths.length} transition paths; ${histories.paths.length} histories`,
+        `guardless ${guardless.vertices} vertices / ${guardless.paths.length} transition paths; ` +
+        `budget ${budget.vertices} vertices / ${budget.paths.length} transition paths; ${histories.paths.length} histories`,
     );
     expect(model.vertices).toBeGreaterThan(100);
     expect(histories.paths.length).toBeGreaterThan(model.vertices);
     expect([...model.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
+    expect([...budget.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
   });
 
-  it('(a) every state node and every (state node, event type) transition is taken by some path of the model', () => {
+  it('(a) every state node and every (state node, event type) transition is taken by some path (model ∪ budget config)', () => {
     const nodes = allStateNodes().map((n) => n.id);
     const { types } = allTransitions();
-    console.info(`coverage: ${modelCoverage.nodes.size}/${nodes.length} state nodes, ${modelCoverage.types.size}/${types.length} (node, event type) transitions`);
-    expect(missing(nodes, modelCoverage.nodes), 'state nodes no path reaches').toEqual([]);
-    expect(missing(types, modelCoverage.types), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(14);
+    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes]);
+    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types]);
+    console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
+    expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
+    expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
+    expect(nodes).toHaveLength(18);
+    // the budget states are what the budget config is for: the model without budgets never reaches them
+    expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold']);
   });
 
-  it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless config)', () => {
+  it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless ∪ budget config)', () => {
     const { candidates } = allTransitions();
-    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates]);
+    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates]);
     console.info(`coverage: ${union.size}/${candidates.length} transition alternatives (${modelCoverage.candidates.size} from the model alone)`);
     expect(missing(candidates, union), 'transition alternatives no path takes').toEqual([]);
-    // the model's one blind spot, and why the guardless config is here: with a guard configured,
-    // every iteration plans at least one check
-    expect(missing(candidates, modelCoverage.candidates)).toEqual(['loop.routingChecks always #1 [noChecksPlanned] → loop.reporting']);
+    // the model's blind spots, and why the other configs are here: with a guard configured, every
+    // iteration plans at least one check; without budgets, admission never reads the clock or holds
+    const blindSpots = missing(candidates, modelCoverage.candidates);
+    expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
+    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 /.test(key))).toEqual([]);
+    expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(2);
   });
 
-  it('(b) invariants hold after every step of every transition path (model and guardless configs)', () => {
+  it('(b) invariants hold after every step of every transition path (model, guardless and budget configs)', () => {
     const onModel = checkInvariants(modelInput, model.paths);
     const onGuardless = checkInvariants(guardlessInput, guardless.paths);
+    const onBudget = checkInvariants(budgetInput, budget.paths);
     expect(onModel.failures.slice(0, 5)).toEqual([]);
     expect(onGuardless.failures.slice(0, 5)).toEqual([]);
+    expect(onBudget.failures.slice(0, 5)).toEqual([]);
   });
 
+  // The budget config's simple paths are far too many to enumerate; random histories of budgeted
+  // runs (crashes and restarts included) are the fast-check property in budget.test.ts.
   it('(b) invariants hold after every step of every history (every simple path without operator events)', () => {
     const { failures, folded } = checkInvariants(modelInput, histories.paths);
     const steps = histories.paths.reduce((n, path) => n + path.length, 0);
@@ -392,5 +485,26 @@ describe('loop machine graph', () => {
     expect(first(ignoresBoundary)).toMatch(/^1\.4 no check\.run in an iteration whose boundary scan found a violation/);
     expect(first(trustsNotes)).toMatch(/^1\.2 exit 0 only if/);
     expect(first(neverSucceeds)).toMatch(/^1\.2 an iteration with DONE and passing checks ends the run/);
+  });
+
+  it('the budget invariants have teeth: they catch a machine that admits a call past a ceiling, holds for nothing, ignores a raise, or forgets spending on one', () => {
+    const ignoresSpending = loopMachine.provide({
+      guards: { overBudget: ({ context }) => budgetBreached({ ...context, budgets: { ...context.budgets, 'tokens': undefined, 'cost-usd': undefined } }) !== null },
+    });
+    const holdsAlways = loopMachine.provide({ guards: { overBudget: ({ context }) => context.spent.attempts > 0 } });
+    const ignoresRaises = loopMachine.provide({ actions: { raiseBudget: () => undefined } });
+    const forgetsOnRaise = loopMachine.provide({
+      actions: {
+        raiseBudget: assign(({ context, event }) => event.type !== 'BUDGET_RAISED' ? {} : ({
+          budgets: { ...context.budgets, [event.dimension]: event.value }, blockedOn: null, clockFresh: false, spent: { ...context.spent, tokens: 0, costUsd: 0 },
+        })),
+      },
+    });
+    const first = (machine: LoopMachine): string => checkInvariants(budgetInput, transitionPaths(budgetInput, BUDGET_EVENTS, machine).paths, machine, true).failures[0] ?? '';
+    expect(first(ignoresSpending)).toMatch(/^budgets: an agent\.spawn is never requested while a ceiling is breached/);
+    expect(first(holdsAlways)).toMatch(/^budgets: the run is held only when the next call would break a ceiling/);
+    expect(first(ignoresRaises)).toMatch(/^budgets: BUDGET_RAISED leaves the hold for a call only when the breach is gone, and then always[^\n]*\n {2}still held after the breach is gone/);
+    // it leaves the hold to re-read the clock (allowed), then admits a call the ledger says is over budget
+    expect(first(forgetsOnRaise)).toMatch(/^budgets: an agent\.spawn is never requested while a ceiling is breached/);
   });
 });

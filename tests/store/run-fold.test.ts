@@ -34,7 +34,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'file.write': { sha256: 'c'.repeat(64) },
     'hook.fire': { started: true },
     'commit.create': { sha: null },
-    'file.inspect': { exists: true, firstLine: 'VERDICT: PASS', blank: false },
+    'file.inspect': { exists: true, firstLine: 'VERDICT: PASS', blank: false, stamp: null },
     'file.read': { content: null },
     'notes.reset': { changed: true },
     'clock.read': { now: 0 },

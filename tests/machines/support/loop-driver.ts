@@ -3,7 +3,7 @@
 // `drive()` folds the machine the way store/runner.ts does (oldest outstanding request first,
 // its result fed back as the completion event, fire-and-forget hooks answered but never fed),
 // with a scripted `responder` in place of the effect handlers.
-import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type AnyStateMachine, type SnapshotFrom } from 'xstate';
 import { parseConfig } from '../../../config/parse-config.js';
 import type { Config } from '../../../config/types.js';
 import { awaitsEvent, completionEvent, interruptionEvent, type MachineEvent } from '../../../machines/effect-events.js';
@@ -56,6 +56,8 @@ export interface DriveOptions {
   inject?: (request: EffectRequest) => MachineEvent[];
   /** requests answered before giving up (a guard against a machine that never ends) */
   maxSteps?: number;
+  /** another lifecycle on the same context and events (brute, saga); the loop machine by default */
+  machine?: AnyStateMachine;
 }
 
 /** What a drive saw and where it ended. */
@@ -89,14 +91,16 @@ export function drive(input: LoopInput, responder: Responder, options: DriveOpti
     requests.push(...emitted);
     queue.push(...emitted);
   };
-  const [first, firstActions] = initialTransition(loopMachine, input);
+  // brute and saga share the loop's context, events and output; their snapshots are read the same way
+  const machine = (options.machine ?? loopMachine) as typeof loopMachine;
+  const [first, firstActions] = initialTransition(machine, input);
   let snapshot = first;
   take(requestsOf(firstActions));
 
   const feed = (event: MachineEvent): void => {
     if (snapshot.status !== 'active') throw new Error(`${event.type} fed to a machine that already ended in ${JSON.stringify(snapshot.value)}`);
     events.push(event);
-    const [next, actions] = transition(loopMachine, snapshot, event);
+    const [next, actions] = transition(machine, snapshot, event);
     snapshot = next;
     take(requestsOf(actions));
   };
@@ -256,7 +260,7 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { sha: `commit-${request.params.iteration}` };
       // Kinds only brute, saga and budgets use; the loop model never requests them.
       case 'file.inspect':
-        return { exists: true, firstLine: 'VERDICT: PASS', blank: false };
+        return { exists: true, firstLine: 'VERDICT: PASS', blank: false, stamp: null };
       case 'file.read':
         return { content: null };
       case 'notes.reset':

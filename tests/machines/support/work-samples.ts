@@ -1,0 +1,74 @@
+// Sample events for the graph models of the judged lifecycles: one per outcome that can change what
+// the machine does next, named for path listings.
+import type { MachineEvent } from '../../../machines/effect-events.js';
+import type { EffectResult } from '../../../machines/effects.js';
+import { makeCheckResult } from './loop-driver.js';
+import type { Sample } from './work-graph.js';
+
+/** The first wall-clock reading of the budget samples. */
+export const T0 = 1_750_000_000_000;
+
+function agentExit(usage: EffectResult<'agent.spawn'>['usage']): MachineEvent {
+  return { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage, transcript: 't.log' } };
+}
+
+const inspected = (firstLine: string | null, exists = true): MachineEvent =>
+  ({ type: 'FILE_INSPECTED', result: { exists, firstLine, blank: firstLine === null, stamp: null } });
+
+/** Outcomes of the iteration effects every work loop has (restore, worker, notes, boundary, checks, report, commit). */
+export const ITERATION_SAMPLES: Record<string, Sample> = {
+  'BASELINE_CAPTURED': { event: { type: 'BASELINE_CAPTURED', result: { specFiles: { 'judge.md': 'sha-judge', 'protocol.md': null }, tree: 'tree-0' } } },
+  'SPEC_RESTORED': { event: { type: 'SPEC_RESTORED', result: { restored: ['judge.md'], displaced: {} } } },
+  'AGENT_EXITED': { event: agentExit(null) },
+  'AGENT_INTERRUPTED': { event: { type: 'AGENT_INTERRUPTED', reason: 'SIGINT' } },
+  'NOTES_READ(DONE)': { event: { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' } } },
+  'NOTES_READ(IN_PROGRESS)': { event: { type: 'NOTES_READ', result: { firstLine: 'STATUS: IN_PROGRESS' } } },
+  'BOUNDARY_SCANNED(clean)': { event: { type: 'BOUNDARY_SCANNED', result: { changed: ['src/app.ts'] } } },
+  'CHECK_FINISHED(pass)': { event: { type: 'CHECK_FINISHED', result: makeCheckResult(0, 'ok') } },
+  'CHECK_FINISHED(fail)': { event: { type: 'CHECK_FINISHED', result: makeCheckResult(1, 'failed') } },
+  'FILE_WRITTEN': { event: { type: 'FILE_WRITTEN', result: { sha256: 'f'.repeat(64) } } },
+  'COMMITTED': { event: { type: 'COMMITTED', result: { sha: 'c0ffee' } } },
+  // tried only as one-step extensions (the graph never explores them): the root handlers
+  'SET_MAX_ITERATIONS(1)': { event: { type: 'SET_MAX_ITERATIONS', max: 1 }, when: () => false },
+};
+
+/** A boundary scan that breaks `no-modify vendor/`. */
+export const VIOLATION_SAMPLE: Record<string, Sample> = {
+  'BOUNDARY_SCANNED(violation)': { event: { type: 'BOUNDARY_SCANNED', result: { changed: ['src/app.ts', 'vendor/lib.js'] } } },
+};
+
+const atVerdict = (state: string): boolean => state.includes('readingVerdict');
+
+/** What the judge can leave in verdict.md: PASS, FAIL, an invalid first line, nothing. */
+export const VERDICT_SAMPLES: Record<string, Sample> = {
+  'VERDICT(PASS)': { event: inspected('VERDICT: PASS'), when: atVerdict },
+  'VERDICT(FAIL)': { event: inspected('VERDICT: FAIL'), when: atVerdict },
+  'VERDICT(invalid)': { event: inspected('Verdict: looks good to me'), when: atVerdict },
+  'VERDICT(missing)': { event: inspected(null, false), when: atVerdict },
+  'NOTES_RESET': { event: { type: 'NOTES_RESET', result: { changed: true } } },
+  // What verdict.md looked like just before the judge ran (its stamp tells a new verdict from an old one).
+  'VERDICT_STAMP': {
+    event: { type: 'FILE_INSPECTED', result: { exists: true, firstLine: 'VERDICT: PASS', blank: false, stamp: 'before' } },
+    when: (state) => state.includes('stampingVerdict'),
+  },
+};
+
+/** What the scoper can leave: saga-notes.md DONE or not, sub-plan.md blank or not; and the chunk's notes read for the log. */
+export const SAGA_SAMPLES: Record<string, Sample> = {
+  'SAGA_NOTES(DONE)': { event: inspected('STATUS: DONE'), when: (state) => state.includes('readingSagaNotes') },
+  'SAGA_NOTES(IN_PROGRESS)': { event: inspected('STATUS: IN_PROGRESS'), when: (state) => state.includes('readingSagaNotes') },
+  'SUB_PLAN(text)': { event: inspected('# Chunk: the parser'), when: (state) => state.includes('readingSubPlan') },
+  'SUB_PLAN(blank)': { event: inspected(null), when: (state) => state.includes('readingSubPlan') },
+  'FILE_READ(notes)': { event: { type: 'FILE_READ', result: { content: 'STATUS: DONE\nparser finished; tests pass\n' } } },
+};
+
+/** Budgets: a call reporting 60 tokens and $0.60, clock readings at T0 and two minutes later, raises. */
+export const BUDGET_SAMPLES: Record<string, Sample> = {
+  'AGENT_EXITED(60 tokens, $0.60)': { event: agentExit({ inputTokens: 40, outputTokens: 20, cacheReadTokens: null, cacheWriteTokens: null, costUsd: 0.6, model: 'm' }) },
+  'CLOCK_READ(T0)': { event: { type: 'CLOCK_READ', result: { now: T0 } } },
+  'CLOCK_READ(T0+2m)': { event: { type: 'CLOCK_READ', result: { now: T0 + 120_000 } } },
+  'BUDGET_RAISED(tokens 55)': { event: { type: 'BUDGET_RAISED', dimension: 'tokens', value: 55 } },
+  'BUDGET_RAISED(tokens 1000)': { event: { type: 'BUDGET_RAISED', dimension: 'tokens', value: 1000 } },
+  'BUDGET_RAISED(wall-minutes 10)': { event: { type: 'BUDGET_RAISED', dimension: 'wall-minutes', value: 10 } },
+  'BUDGET_RAISED(attempts 3)': { event: { type: 'BUDGET_RAISED', dimension: 'attempts', value: 3 } },
+};
