@@ -11,7 +11,7 @@ import { request } from './effects.js';
 import { renderTemplate } from './render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { addUsage, freshIteration, hookRequests, notesSayDone, type RunOutput, type WorkContext } from './work-context.js';
-import { gateStates, interrupted, workLoopStates } from './work-loop.js';
+import { gateStates, interrupted, startRun, workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
 /** Bump when a change would make old journals fold differently. */
@@ -34,10 +34,7 @@ export const sagaMachine = workSetup.createMachine({
   initial: 'preparing',
   states: {
     preparing: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        for (const hook of hookRequests(context.config, 'run-start', 0)) enqueue({ type: 'request', params: hook });
-        enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
-      }),
+      ...startRun,
       on: { BASELINE_CAPTURED: { target: 'readingSagaLog', actions: assign({ baseline: ({ event }) => event.result }) } },
     },
     // Spec 4.5: a log that exists when the saga starts is kept in front of the new entries.

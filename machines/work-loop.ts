@@ -53,6 +53,14 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
   return { ...planned, result };
 }
 
+/** Every run's first state starts this way: `run-start` hooks, then back up the spec and capture the baseline tree. */
+export const startRun = workSetup.createStateConfig({
+  entry: enqueueActions(({ context, enqueue }) => {
+    for (const hook of hookRequests(context.config, 'run-start', 0)) enqueue({ type: 'request', params: hook });
+    enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
+  }),
+});
+
 /** Admission before an agent call: read the clock if a wall budget needs it, then hold or go. */
 export function gateStates(prefix: 'worker' | 'judge' | 'scoper', target: string, countsAsAttempt: boolean) {
   const gate = `${prefix}Gate`;

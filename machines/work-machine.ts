@@ -1,8 +1,7 @@
-// Builds a whole-run machine (loop or brute) from the shared work-loop states.
+// Builds a whole-run machine (loop, brute or goal) from the shared work-loop states.
 import { enqueueActions } from 'xstate';
-import { request } from './effects.js';
 import { hookRequests } from './work-context.js';
-import { workLoopStates } from './work-loop.js';
+import { startRun, workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
 /** A run that backs up the spec, then iterates until success, a cap, a judge bailout (brute) or no progress (goal). */
@@ -14,10 +13,7 @@ export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judg
     initial: 'preparing',
     states: {
       preparing: {
-        entry: enqueueActions(({ context, enqueue }) => {
-          for (const hook of hookRequests(context.config, 'run-start', 0)) enqueue({ type: 'request', params: hook });
-          enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
-        }),
+        ...startRun,
         on: {
           BASELINE_CAPTURED: {
             target: 'restoring',
