@@ -38,6 +38,8 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { changed: true };
     case 'clock.read':
       return { now: 0 };
+    case 'wait.until':
+      return { waitedMs: 0 };
   }
 }
 

@@ -1,4 +1,4 @@
-// The message for a run held by one of its budgets (call admission refused the next agent call).
+// The message for a held run: by one of its budgets (call admission refused the next agent call) or by its agent.
 import type { BudgetDimension } from '../config/types.js';
 import type { WorkContext } from '../machines/work-context.js';
 
@@ -18,8 +18,11 @@ export function spentOn(context: WorkContext, dimension: BudgetDimension): numbe
   }
 }
 
-/** One sentence: which budget holds the run, how much was spent, and what to do. */
+/** One sentence: what holds the run (a budget: how much was spent), and what to do. */
 export function describeHold(run: string, context: WorkContext): string {
+  if (context.heldFor === 'agent:auth-error') {
+    return `run ${run} is held: ${context.holdDetail ?? 'its agent could not authenticate'}; fix the agent's credentials (API key or login), then run \`yoke run\` again to retry the call.`;
+  }
   const dimension = context.blockedOn;
   if (!dimension) return `run ${run} is waiting for an outside input; see \`yoke status\`.`;
   const ceiling = context.budgets[dimension];

@@ -50,6 +50,8 @@ export const configSchema = z.object({
   idleTimeoutMs: z.number().int().nonnegative(),
   /** Milliseconds a guard, periodic or accept command may run; 0 = off. */
   guardTimeoutMs: z.number().int().nonnegative(),
+  /** First wait after a rate-limited agent call (doubles per consecutive one); absent = 30 s. */
+  rateLimitWaitMs: z.number().int().positive().optional(),
   commit: z.enum(['off', 'done', 'each']),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -12,6 +12,7 @@ import { restoreSpec } from './restore-spec.js';
 import { runCheck } from './run-check.js';
 import { scanBoundary } from './scan-boundary.js';
 import { spawnAgent } from './spawn-agent.js';
+import { waitUntil } from './wait-until.js';
 import { writeLoopFile } from './write-loop-file.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
@@ -28,5 +29,6 @@ export const handlers: HandlerTable = {
   'file.read': readLoopFile,
   'notes.reset': resetNotes,
   'clock.read': readClock,
+  'wait.until': waitUntil,
   'commit.create': createCommit,
 };

@@ -18,6 +18,7 @@ export const COMPLETION_EVENT = {
   'file.read': 'FILE_READ',
   'notes.reset': 'NOTES_RESET',
   'clock.read': 'CLOCK_READ',
+  'wait.until': 'WAITED',
 } as const satisfies { [K in EffectKind]: string | null };
 
 /** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
@@ -41,10 +42,13 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FILE_READ'), result: effectSchemas['file.read'].result }),
   z.object({ type: z.literal('NOTES_RESET'), result: effectSchemas['notes.reset'].result }),
   z.object({ type: z.literal('CLOCK_READ'), result: effectSchemas['clock.read'].result }),
+  z.object({ type: z.literal('WAITED'), result: effectSchemas['wait.until'].result }),
   /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
   z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
   /** `yoke budget --<dimension> <value>`: raises (or sets) a ceiling of the unfinished run. */
   z.object({ type: z.literal('BUDGET_RAISED'), dimension: budgetDimensionSchema, value: z.number().nonnegative() }),
+  /** `yoke run` on a run held by its agent (an authentication failure): try the call again. */
+  z.object({ type: z.literal('AGENT_RETRY') }),
 ]);
 export type MachineEvent = z.infer<typeof machineEventSchema>;
 

@@ -11,7 +11,7 @@ import { request } from './effects.js';
 import { renderTemplate } from './render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { addUsage, freshIteration, hookRequests, notesSayDone, type RunOutput, type WorkContext } from './work-context.js';
-import { gateStates, interrupted, startRun, workLoopStates } from './work-loop.js';
+import { gateStates, setbackStates, setbackTransitions, interrupted, startRun, workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
 /** Bump when a change would make old journals fold differently. */
@@ -61,13 +61,14 @@ export const sagaMachine = workSetup.createMachine({
         }),
       },
       on: {
-        AGENT_EXITED: {
+        AGENT_EXITED: [...setbackTransitions('scoper'), {
           target: 'readingSagaNotes',
-          actions: assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })),
-        },
+          actions: [assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })), 'clearRateLimits'],
+        }],
         AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
       },
     },
+    ...setbackStates('scoper', 'scoperRestoring'),
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
     readingSagaNotes: {
       entry: { type: 'request', params: () => request('file.inspect', { file: 'saga-notes.md' }) },

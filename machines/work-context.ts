@@ -74,6 +74,12 @@ export interface WorkContext extends WorkInput {
   clockFresh: boolean;
   /** the budget dimension the run is waiting on, if any */
   blockedOn: BudgetDimension | null;
+  /** why the run is held other than by a budget (`agent:auth-error`), and the agent's own words */
+  heldFor: string | null;
+  holdDetail: string | null;
+  /** rate-limited agent calls in a row, and when the current wait ends (epoch ms) */
+  rateLimits: number;
+  waitUntil: number | null;
   /** set on entering a final state (a chunk's outcome in saga, until the saga's own) */
   outcome: RunOutput | null;
   /** saga: the current chunk (0 before the first), and each finished chunk's notes for saga-log.md */
@@ -114,6 +120,10 @@ export function initialContext(input: WorkInput): WorkContext {
     now: null,
     clockFresh: false,
     blockedOn: null,
+    heldFor: null,
+    holdDetail: null,
+    rateLimits: 0,
+    waitUntil: null,
     outcome: null,
     chunk: 0,
     sagaLog: [],

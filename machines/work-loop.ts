@@ -5,6 +5,7 @@
 // event. Options only change which states exist and where they lead, decided when the machine is built.
 import { assign, enqueueActions } from 'xstate';
 import type { HookEvent } from '../config/types.js';
+import type { SetbackRole } from './agent-setbacks.js';
 import { findViolations } from './boundary.js';
 import { request, type EffectResult } from './effects.js';
 import { failureFingerprint } from './failure-fingerprint.js';
@@ -99,6 +100,35 @@ export function gateStates(prefix: 'worker' | 'judge' | 'scoper', target: string
   };
 }
 
+/**
+ * The AGENT_EXITED transitions tried before a role's normal one: a rate limit waits, an
+ * authentication failure holds. The normal transition adds `clearRateLimits` (the streak ends).
+ */
+export function setbackTransitions(role: SetbackRole) {
+  return [
+    { guard: 'agentRateLimited', target: `${role}RateLimited`, actions: { type: 'noteRateLimit', params: { role } } },
+    { guard: 'agentAuthFailed', target: `${role}AgentHold`, actions: { type: 'holdForAgent', params: { role } } },
+  ] as const;
+}
+
+/** The rate-limit wait and the authentication hold of one role; both retry at `retryTarget`. */
+export function setbackStates(role: SetbackRole, retryTarget: string) {
+  return {
+    [`${role}RateLimited`]: workSetup.createStateConfig({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('wait.until', { until: context.waitUntil ?? 0, reason: `rate limit on the ${role} call (${context.rateLimits} in a row)` }),
+      },
+      on: { WAITED: { target: retryTarget, actions: assign({ waitUntil: null }) } },
+    }),
+    // Not final: `yoke run` journals AGENT_RETRY (the user fixed the credentials) and goes on.
+    [`${role}AgentHold`]: workSetup.createStateConfig({
+      tags: ['paused'],
+      on: { AGENT_RETRY: { target: retryTarget, actions: assign({ heldFor: null, holdDetail: null }) } },
+    }),
+  };
+}
+
 function finalState(o: WorkLoopOptions, outcome: (context: WorkContext) => RunOutput, hook: HookEvent) {
   return workSetup.createStateConfig({
     type: 'final',
@@ -134,14 +164,15 @@ export function workLoopStates(o: WorkLoopOptions) {
         }),
       },
       on: {
-        AGENT_EXITED: {
+        AGENT_EXITED: [...setbackTransitions('judge'), {
           target: 'readingVerdict',
-          actions: assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })),
-        },
+          actions: [assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })), 'clearRateLimits'],
+        }],
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
         AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign(interrupted) },
       },
     }),
+    ...setbackStates('judge', 'judgeGate'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
       on: {
@@ -208,18 +239,19 @@ export function workLoopStates(o: WorkLoopOptions) {
         }),
       },
       on: {
-        AGENT_EXITED: {
+        AGENT_EXITED: [...setbackTransitions('worker'), {
           target: 'readingNotes',
-          actions: assign(({ context, event }) => ({
+          actions: [assign(({ context, event }) => ({
             agentCalls: context.agentCalls + 1,
             spent: addUsage(context.spent, event.result.usage, event.result.durationMs),
-          })),
-        },
+          })), 'clearRateLimits'],
+        }],
         // The call was cut short (crash or signal): restore the spec and call the worker again
         // for the same iteration. The interrupted call's usage stays unknown in the journal.
         AGENT_INTERRUPTED: { target: 'restoring', actions: assign(interrupted) },
       },
     }),
+    ...setbackStates('worker', 'restoring'),
     readingNotes: S({
       entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },

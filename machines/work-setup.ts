@@ -1,6 +1,7 @@
 // The XState setup shared by the loop, brute and saga machines: types, the `request` action, shared guards.
 import { assign, setup } from 'xstate';
 import type { MachineEvent } from './effect-events.js';
+import { holdForAgent, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
 import type { EffectRequest } from './effects.js';
 import { budgetBreached, initialContext, succeeded, type RunOutput, type WorkContext, type WorkInput } from './work-context.js';
 
@@ -19,6 +20,14 @@ export const workSetup = setup({
       if (event.type !== 'BUDGET_RAISED') return {};
       return { budgets: { ...context.budgets, [event.dimension]: event.value }, blockedOn: null, clockFresh: false };
     }),
+    /** A rate-limited agent call: count it and decide when the wait ends. */
+    noteRateLimit: assign(({ context, event }, params: { role: SetbackRole }) =>
+      event.type === 'AGENT_EXITED' ? noteRateLimit(context, event.result, params.role) : {}),
+    /** An agent call that could not authenticate: hold the run. */
+    holdForAgent: assign(({ context, event }, params: { role: SetbackRole }) =>
+      event.type === 'AGENT_EXITED' ? holdForAgent(context, event.result, params.role) : {}),
+    /** An agent call that did its work ends a rate-limit streak. */
+    clearRateLimits: assign({ rateLimits: 0 }),
     setMaxIterations: assign(({ context, event }) => ({ maxIterations: event.type === 'SET_MAX_ITERATIONS' ? event.max : context.maxIterations })),
   },
   guards: {
@@ -28,6 +37,9 @@ export const workSetup = setup({
     succeeded: ({ context }, params: { judged: boolean }) => succeeded(context, params.judged),
     /** a wall-minutes budget exists and the clock was not read for this admission yet */
     needsClock: ({ context }) => context.budgets['wall-minutes'] !== undefined && !context.clockFresh,
+    /** the agent call was refused by a rate limit / could not authenticate (its adapter says so) */
+    agentRateLimited: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'rate-limited',
+    agentAuthFailed: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'auth-error',
     overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
   },
 });

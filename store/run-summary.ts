@@ -79,7 +79,11 @@ export function summarizeUnfoldable(started: Extract<JournalRecord, { type: 'run
 
 function lastStopOf(record: JournalRecord): string | null {
   if (record.type === 'run.interrupted') return `interrupted by ${record.payload.signal}`;
-  if (record.type === 'run.paused') return `held: ${record.payload.reason} (raise it with \`yoke budget\`)`;
+  if (record.type === 'run.paused') {
+    return record.payload.reason.startsWith('budget:')
+      ? `held: ${record.payload.reason} (raise it with \`yoke budget\`)`
+      : `held: ${record.payload.reason} (fix the agent's credentials, then \`yoke run\` retries)`;
+  }
   if (record.type === 'effect.failed') return `failed: ${record.payload.message}`;
   if (record.type === 'run.abandoned') return null;
   return 'stopped without a trace (crash or kill -9)';

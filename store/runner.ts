@@ -53,14 +53,19 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     return record;
   };
 
+  if (fold.active && fold.snapshot.hasTag('paused') && heldFor(fold) !== null) {
+    // Held because its agent could not authenticate: being run again is the user's "try again".
+    stage({ type: 'event', payload: { cause: null, event: { type: 'AGENT_RETRY' } } });
+  }
   for (;;) {
     if (options.signal.aborted) return interrupted(options, stage);
     const next = fold.outstanding[0];
     if (!next) {
       if (fold.active && fold.snapshot.hasTag('paused')) {
-        // Held by a budget: not finished. `yoke budget …` journals BUDGET_RAISED, then `yoke run` goes on.
+        // Held by a budget (`yoke budget …` journals BUDGET_RAISED) or by its agent (the next
+        // `yoke run` journals AGENT_RETRY): not finished either way.
         const context = fold.snapshot.context as { blockedOn?: string | null };
-        const reason = `budget:${context.blockedOn ?? 'unknown'}`;
+        const reason = heldFor(fold) ?? `budget:${context.blockedOn ?? 'unknown'}`;
         const last = options.journal.records[options.journal.records.length - 1];
         if (!(last?.type === 'run.paused' && last.run === fold.run)) stage({ type: 'run.paused', payload: { reason } });
         options.journal.flush();
@@ -157,6 +162,11 @@ function interrupted(
   stage({ type: 'run.interrupted', payload: { signal } });
   options.journal.flush();
   return { kind: 'interrupted', signal };
+}
+
+/** Why the run is held other than by a budget (`agent:auth-error`), or null. */
+function heldFor(fold: RunFold): string | null {
+  return (fold.snapshot.context as { heldFor?: string | null }).heldFor ?? null;
 }
 
 /** A state value as text: `checking`, `iteration.working`, … */

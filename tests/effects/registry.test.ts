@@ -26,6 +26,7 @@ describe('handlers', () => {
       'file.read': 'retry',
       'notes.reset': 'retry',
       'clock.read': 'retry',
+      'wait.until': 'retry',
       'commit.create': 'reconcile',
     });
   });

@@ -137,6 +137,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { changed: true };
       case 'clock.read':
         return { now: 0 };
+      case 'wait.until':
+        return { waitedMs: 0 };
     }
   };
 }

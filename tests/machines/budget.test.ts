@@ -141,6 +141,8 @@ function worldOf(s: Scenario): World {
           return { changed: true };
         case 'clock.read':
           return { now: T0 + countOf(journal, 'CLOCK_READ') * s.tickMinutes * 60_000 };
+        case 'wait.until':
+          return { waitedMs: 0 };
       }
     },
     operator(snapshot: AnyMachineSnapshot, journal) {

@@ -64,6 +64,10 @@ const SAMPLES: Record<string, MachineEvent> = {
   'SPEC_RESTORED': { type: 'SPEC_RESTORED', result: { restored: ['plan.md'], displaced: {} } },
   'AGENT_EXITED': { type: 'AGENT_EXITED', result: makeAgentExit() },
   'AGENT_INTERRUPTED': { type: 'AGENT_INTERRUPTED', reason: 'SIGINT' },
+  'AGENT_EXITED(rate-limited)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), exitCode: 1, classification: 'rate-limited', retryAfterMs: null, endedAt: T0 } },
+  'AGENT_EXITED(auth-error)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), exitCode: 1, classification: 'auth-error', detail: 'HTTP 401', endedAt: T0 } },
+  'WAITED': { type: 'WAITED', result: { waitedMs: 30_000 } },
+  'AGENT_RETRY': { type: 'AGENT_RETRY' },
   'NOTES_READ(DONE)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' } },
   'NOTES_READ(IN_PROGRESS)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: IN_PROGRESS' } },
   'BOUNDARY_SCANNED(clean)': { type: 'BOUNDARY_SCANNED', result: { changed: ['src/app.ts'] } },
@@ -216,6 +220,8 @@ interface Ledger {
   admission: string | null;
   lastEvent: MachineEvent | null;
   wasPaused: boolean;
+  /** how the last agent call ended, as its adapter classified it */
+  lastAgentExit: string | null;
 }
 
 type Invariant = (ledger: Ledger, emitted: readonly EffectRequest[]) => string | null;
@@ -244,12 +250,17 @@ const INVARIANTS: Record<string, Invariant> = {
   'budgets: an agent.spawn is never requested while a ceiling is breached (call admission, with a fresh clock under wall-minutes)': (l) => l.admission,
   'budgets: the run is held only when the next call would break a ceiling': (l) => {
     if (l.snapshot.status !== 'active' || !l.snapshot.hasTag('paused')) return null;
+    if (JSON.stringify(l.snapshot.value).includes('AgentHold')) {
+      return l.lastAgentExit === 'auth-error' ? null : `held in ${JSON.stringify(l.snapshot.value)} although the last agent call did not fail to authenticate`;
+    }
     const role = heldRole(l.snapshot.value);
     if (role === null) return `held in ${JSON.stringify(l.snapshot.value)}, which is no admission hold`;
     return breachFor(l.book, role) === null ? `held in ${JSON.stringify(l.snapshot.value)} with nothing breached (${describeBook(l.book)})` : null;
   },
   'budgets: BUDGET_RAISED leaves the hold for a call only when the breach is gone, and then always (under wall-minutes, via a fresh clock reading)': (l) => {
     if (!l.wasPaused || l.lastEvent?.type !== 'BUDGET_RAISED') return null;
+    // A raise does not concern a run held for its agent's credentials: it stays held.
+    if (JSON.stringify(l.snapshot.value).includes('AgentHold')) return null;
     const role = heldRole(l.snapshot.value) ?? l.book.pendingRole ?? 'worker';
     const stillHeld = l.snapshot.status === 'active' && l.snapshot.hasTag('paused');
     const rereadsClock = JSON.stringify(l.snapshot.value).includes('Clock');
@@ -331,11 +342,15 @@ function answer(ledger: Ledger, event: MachineEvent): string | null {
     return null;
   }
   if (event.type === 'BUDGET_RAISED') return null;
+  if (event.type === 'AGENT_RETRY') return ledger.lastAgentExit === 'auth-error' ? null : 'AGENT_RETRY accepted although no agent call failed to authenticate';
   const index = ledger.awaited.findIndex((r) => (event.type === 'AGENT_INTERRUPTED' ? r.kind === 'agent.spawn' : COMPLETION_EVENT[r.kind] === event.type));
   const answered = ledger.awaited[index];
   if (answered === undefined) return `${event.type} answers no outstanding request (${ledger.awaited.map((r) => r.kind).join(', ')})`;
   ledger.awaited.splice(index, 1);
   switch (event.type) {
+    case 'AGENT_EXITED':
+      ledger.lastAgentExit = event.result.classification ?? 'ok';
+      break;
     case 'NOTES_READ':
       ledger.lastNotes = event.result.firstLine;
       break;
@@ -364,6 +379,7 @@ function startLedger(machine: LoopMachine, input: LoopInput, failures: string[])
     machine, config: input.config, snapshot: initial, awaited: [], iteration: 0, maxIterations: input.config.maxIterations, reports: 0, lastNotes: undefined,
     violation: false, checks: [], violatedIterations: new Set(), continuedAfterSuccess: false,
     book: openBook(input.config), bookBefore: openBook(input.config), admission: null, lastEvent: null, wasPaused: false,
+    lastAgentExit: null,
   };
   const emitted = requestsOf(actions);
   take(ledger, emitted);
@@ -440,7 +456,7 @@ describe('loop machine graph', () => {
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(18);
+    expect(nodes).toHaveLength(20);
     // the budget states are what the budget config is for: the model without budgets never reaches them
     expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold']);
   });

@@ -135,6 +135,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { changed: true };
       case 'clock.read':
         return { now: 0 };
+      case 'wait.until':
+        return { waitedMs: 0 };
     }
   };
 }

@@ -38,6 +38,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'file.read': { content: null },
     'notes.reset': { changed: true },
     'clock.read': { now: 0 },
+    'wait.until': { waitedMs: 0 },
   };
   return results[kind];
 }

@@ -51,12 +51,19 @@ export function bookRequests(book: BudgetBook, requests: readonly EffectRequest[
   return next;
 }
 
+/** An agent call refused by a rate limit or an authentication failure (its adapter says so). */
+export function isSetback(event: MachineEvent): boolean {
+  return event.type === 'AGENT_EXITED' && (event.result.classification === 'rate-limited' || event.result.classification === 'auth-error');
+}
+
 /** The book after `event` reached the machine. */
 export function bookEvent(book: BudgetBook, event: MachineEvent): BudgetBook {
   switch (event.type) {
     case 'AGENT_EXITED':
       return {
         ...book,
+        // A rate-limited or unauthenticated worker call did no work: its attempt is given back.
+        attempts: book.attempts - (book.pendingRole === 'worker' && isSetback(event) ? 1 : 0),
         tokens: book.tokens + (tokensOf(event.result.usage) ?? 0),
         costUsd: book.costUsd + (event.result.usage?.costUsd ?? 0),
         agentMs: book.agentMs + event.result.durationMs,

@@ -162,6 +162,7 @@ export function label(request: EffectRequest): string {
     case 'notes.read':
     case 'boundary.scan':
     case 'clock.read':
+    case 'wait.until':
       return request.kind;
   }
 }
@@ -267,6 +268,8 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { changed: true };
       case 'clock.read':
         return { now: 0 };
+      case 'wait.until':
+        return { waitedMs: 0 };
     }
   };
 }

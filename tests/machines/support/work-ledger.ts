@@ -12,7 +12,7 @@ import { COMPLETION_EVENT, type MachineEvent } from '../../../machines/effect-ev
 import { effectSchemas, type EffectRequest } from '../../../machines/effects.js';
 import { renderTemplate } from '../../../machines/render-template.js';
 import type { WorkInput } from '../../../machines/work-context.js';
-import { admissionProblem, bookEvent, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './budget-book.js';
+import { admissionProblem, bookEvent, isSetback, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './budget-book.js';
 import { requestsOf } from './loop-driver.js';
 import { replayAll } from './replay-paths.js';
 
@@ -36,6 +36,7 @@ export const INVARIANT = {
   subPlan: '4.3 a blank sub-plan.md aborts the saga (exit 1) before any worker call',
   sagaLog: '4.4/4.5 after each chunk its notes are appended to saga-log.md under `## Chunk N`, before the next scoper call',
   chunks: 'max-chunks: at most max-chunks chunks, and the cap ends the saga only there',
+  setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate holds the run until AGENT_RETRY',
 } as const;
 type InvariantName = keyof typeof INVARIANT;
 
@@ -92,6 +93,10 @@ export interface WorkLedger {
   notesContent: string | null;
   log: string | null;
   logged: number[];
+  /** the last agent call could not authenticate and no AGENT_RETRY came yet */
+  agentHeld: boolean;
+  /** the last agent call was rate-limited: a wait is owed before it is made again */
+  waitOwed: boolean;
   /** problems found while taking this step's requests and event */
   problems: Array<[InvariantName, string]>;
 }
@@ -193,7 +198,12 @@ function takeRequest(l: WorkLedger, r: EffectRequest): void {
   const parsed = effectSchemas[r.kind].params.safeParse(r.params);
   if (!parsed.success) flag(l, 'schema', `${r.kind} params ${JSON.stringify(r.params)}: ${parsed.error.message}`);
   switch (r.kind) {
+    case 'wait.until':
+      if (!l.waitOwed) flag(l, 'setback', `a wait was requested with no rate-limited call before it`);
+      return;
     case 'agent.spawn': {
+      if (l.waitOwed) flag(l, 'setback', `a ${r.params.role} call was made again without waiting out the rate limit`);
+      if (l.agentHeld) flag(l, 'setback', `a ${r.params.role} call was made while held for authentication`);
       const problem = admissionProblem(l.book, r);
       if (problem !== null) flag(l, 'admit', problem);
       takeSpawn(l, r);
@@ -246,6 +256,11 @@ function answer(l: WorkLedger, event: MachineEvent): void {
     return;
   }
   if (event.type === 'BUDGET_RAISED') return;
+  if (event.type === 'AGENT_RETRY') {
+    if (!l.agentHeld) flag(l, 'setback', 'AGENT_RETRY accepted although no agent call failed to authenticate');
+    l.agentHeld = false;
+    return;
+  }
   const index = l.awaited.findIndex((r) => (event.type === 'AGENT_INTERRUPTED' ? r.kind === 'agent.spawn' : COMPLETION_EVENT[r.kind] === event.type));
   const answered = l.awaited[index];
   if (answered === undefined) {
@@ -254,6 +269,17 @@ function answer(l: WorkLedger, event: MachineEvent): void {
   }
   l.awaited.splice(index, 1);
   switch (event.type) {
+    case 'AGENT_EXITED':
+      if (isSetback(event)) {
+        if (event.result.classification === 'auth-error') l.agentHeld = true;
+        else l.waitOwed = true;
+        // The same call is made again: a judge's verdict is not read from this one.
+        if (answered.kind === 'agent.spawn' && answered.params.role === 'judge') l.verdictOwed = false;
+      }
+      return;
+    case 'WAITED':
+      l.waitOwed = false;
+      return;
     case 'AGENT_INTERRUPTED':
       // A judge cut short is asked again after a fresh look at verdict.md: no verdict is owed.
       if (answered.kind === 'agent.spawn' && answered.params.role === 'judge') l.verdictOwed = false;
@@ -323,12 +349,16 @@ function checkState(l: WorkLedger): void {
   if (l.awaited.length > 1) flag(l, 'await', `${l.awaited.length} awaited requests: ${l.awaited.map((r) => r.kind).join(', ')}`);
   if (s.status === 'active' && !held && l.awaited.length !== 1) flag(l, 'await', `active in ${JSON.stringify(s.value)} with nothing to wait for`);
   if ((held || s.status !== 'active') && l.awaited.length !== 0) flag(l, 'await', `${held ? 'held' : 'ended'} with ${l.awaited[0]?.kind} outstanding`);
-  if (held) {
+  const agentHold = held && JSON.stringify(s.value).includes('AgentHold');
+  if (agentHold) {
+    if (!l.agentHeld) flag(l, 'setback', `held in ${JSON.stringify(s.value)} although no agent call failed to authenticate`);
+  } else if (held) {
     const role = heldRole(s.value);
     if (role === null) flag(l, 'held', `held in ${JSON.stringify(s.value)}, which is no admission hold`);
     else if (breachFor(l.book, role) === null) flag(l, 'held', `held in ${JSON.stringify(s.value)} with nothing breached (${describeBook(l.book)})`);
   }
-  if (l.wasPaused && l.lastEvent?.type === 'BUDGET_RAISED') {
+  // A raise does not concern a run held for its agent's credentials: it stays held.
+  if (l.wasPaused && l.lastEvent?.type === 'BUDGET_RAISED' && !agentHold) {
     const role = heldRole(s.value) ?? l.book.pendingRole ?? 'worker';
     const rereadsClock = JSON.stringify(s.value).includes('Clock');
     const breach = breachFor(l.bookBefore, role, { ignoreWall: rereadsClock });
@@ -365,7 +395,7 @@ export function startLedger(machine: AnyStateMachine, input: WorkInput, failures
     maxIterations: input.config.maxIterations, book: openBook(input.config), bookBefore: openBook(input.config), wasPaused: false, lastEvent: null,
     it: freshIteration(0), consecutive: 0, resetOwed: false, verdictOwed: false, stampBefore: null,
     chunk: 0, chunkOpen: input.config.mode !== 'saga', chunkEnded: false, sagaNotesDone: null, subPlanBlank: null, notesContent: null, log: null, logged: [],
-    problems: [],
+    agentHeld: false, waitOwed: false, problems: [],
   };
   for (const r of requestsOf(actions)) takeRequest(l, r);
   checkState(l);
