@@ -50,7 +50,7 @@ export interface OfflineAgentEnv {
   /** the fresh TMPDIR */
   tmp: string;
   /** remove HOME and TMPDIR */
-  cleanup(): Promise<void>;
+  cleanup: () => Promise<void>;
 }
 
 /** The fake API key every CLI sends to the mock. */

@@ -3,7 +3,7 @@
 // side requests (titles, token counts, model lists, JSON checks) get a sensible answer and consume
 // nothing. Every request is logged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createSocketServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { anthropicMessages } from './anthropic-messages.js';
@@ -21,6 +21,8 @@ export interface MockModelServerOptions {
   port?: number;
   /** also append every request as a JSONL line to this file */
   logFile?: string;
+  /** also accept connections on this unix socket (see loopback-bridge.mjs) */
+  socketPath?: string;
 }
 
 /** A running mock model server. */
@@ -130,6 +132,13 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const socketServer = options.socketPath === undefined ? undefined : createSocketServer((socket) => server.emit('connection', socket));
+  if (socketServer !== undefined) {
+    await new Promise<void>((resolve, reject) => {
+      socketServer.once('error', reject);
+      socketServer.listen(options.socketPath, () => resolve());
+    });
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -138,6 +147,7 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     turnsServed: () => nextTurn,
     async close() {
       server.closeAllConnections();
+      if (socketServer !== undefined) await promisify(socketServer.close.bind(socketServer))();
       await promisify(server.close.bind(server))();
     },
   };

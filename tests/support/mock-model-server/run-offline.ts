@@ -1,14 +1,15 @@
 // Run a command (a real agent CLI, or yoke driving one) against a scripted mock model server with no
-// way off the machine. As root, the command and the server share a fresh loopback-only network
-// namespace (`unshare -n`), so nothing can leave even if a CLI adds endpoints; otherwise the server
-// runs in this process and the command is not confined (`isolated: false` says so).
+// way off the machine. The server always runs in this process (its log is live). As root, the command
+// runs in a fresh loopback-only network namespace (`unshare -n`), so nothing can leave even if a CLI
+// adds endpoints; it reaches the server through loopback-bridge.mjs (127.0.0.1:41000 in the namespace
+// → the server's unix socket). Without root the command is not confined (`isolated: false` says so).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MockScript } from './mock-script.js';
-import { startMockModelServer } from './mock-model-server.js';
+import { startMockModelServer, type MockModelServer } from './mock-model-server.js';
 import type { LoggedRequest } from './request-log.js';
 
 /** What to run, built once the server's base URL is known. */
@@ -29,6 +30,8 @@ export interface OfflineRunOptions {
   timeoutMs?: number;
   /** false = never use a network namespace (default: use one when possible) */
   isolate?: boolean;
+  /** called with the running server before the command starts (to watch its log live) */
+  onServer?(server: MockModelServer): void;
 }
 
 /** What happened. */
@@ -46,7 +49,7 @@ export interface OfflineRunResult {
   timedOut: boolean;
 }
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bridgeScript = join(dirname(fileURLToPath(import.meta.url)), 'loopback-bridge.mjs');
 /** Inside a fresh namespace every port is free: a fixed one lets the environment be built first. */
 const namespacePort = 41_000;
 
@@ -58,22 +61,23 @@ flags = struct.unpack("16sH", fcntl.ioctl(s, 0x8913, struct.pack("16sH", b"lo", 
 fcntl.ioctl(s, 0x8914, struct.pack("16sH", b"lo", flags | 1))
 '`;
 
-// $1 project root, $2 script, $3 port file, $4 log, $5 port, $6 timing file; the rest is the command.
+// $1 node, $2 bridge script, $3 port, $4 server's unix socket, $5 ready file, $6 timing file; the rest
+// is the command. The bridge carries 127.0.0.1:$3 inside the namespace to the in-process server.
 const namespaceScript = `
-root=$1 script=$2 portfile=$3 log=$4 port=$5 timing=$6; shift 6
+node=$1 bridge=$2 port=$3 socket=$4 ready=$5 timing=$6; shift 6
 ${loopbackUp} || { echo "run-offline: cannot bring up lo in the network namespace; install iproute2 or python3." >&2; exit 97; }
-(cd "$root" && exec node --import tsx tests/support/mock-model-server/main.ts --script "$script" --port "$port" --port-file "$portfile" --log "$log") &
-server=$!
+"$node" "$bridge" "$port" "$socket" "$ready" &
+bridge=$!
 n=0
-while [ ! -s "$portfile" ]; do
-  if ! kill -0 "$server" 2>/dev/null || [ "$n" -gt 1200 ]; then echo "run-offline: the mock model server did not start; see its error above." >&2; exit 98; fi
-  n=$((n + 1)); sleep 0.05
+while [ ! -s "$ready" ]; do
+  if ! kill -0 "$bridge" 2>/dev/null || [ "$n" -gt 1200 ]; then echo "run-offline: the loopback bridge did not start; see its error above." >&2; exit 98; fi
+  n=$((n + 1)); sleep 0.02
 done
 date +%s%N > "$timing"
 "$@" </dev/null
 rc=$?
 date +%s%N >> "$timing"
-kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
+kill "$bridge" 2>/dev/null; wait "$bridge" 2>/dev/null
 exit $rc
 `;
 
@@ -125,28 +129,30 @@ function spawnGroup(file: string, args: string[], env: Record<string, string>, c
 
 async function runInNamespace(options: OfflineRunOptions, timeoutMs: number): Promise<OfflineRunResult> {
   const dir = await mkdtemp(join(tmpdir(), 'yoke-mock-run-'));
+  const files = { socket: join(dir, 'server.sock'), ready: join(dir, 'ready'), timing: join(dir, 'timing') };
+  const server = await startMockModelServer({ script: options.script, socketPath: files.socket });
+  options.onServer?.(server);
   try {
-    const files = { script: join(dir, 'script.json'), port: join(dir, 'port'), log: join(dir, 'requests.jsonl'), timing: join(dir, 'timing') };
-    await writeFile(files.script, JSON.stringify(options.script));
     const command = await options.command(`http://127.0.0.1:${namespacePort}`);
     const run = await spawnGroup('unshare', [
-      '-n', 'sh', '-c', namespaceScript, 'sh', projectRoot, files.script, files.port, files.log, String(namespacePort), files.timing, command.file, ...command.args,
+      '-n', 'sh', '-c', namespaceScript, 'sh', process.execPath, bridgeScript, String(namespacePort), files.socket, files.ready, files.timing, command.file, ...command.args,
     ], command.env, command.cwd, timeoutMs);
-    const log = await readFile(files.log, 'utf8').catch(() => '');
     const [start, end] = (await readFile(files.timing, 'utf8').catch(() => '')).trim().split('\n').map(Number);
     return {
       ...run,
       commandMs: start !== undefined && end !== undefined && !Number.isNaN(end) ? (end - start) / 1e6 : Number.NaN,
-      requests: log.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LoggedRequest),
+      requests: [...server.requests],
       isolated: true,
     };
   } finally {
+    await server.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 async function runInProcess(options: OfflineRunOptions, timeoutMs: number): Promise<OfflineRunResult> {
   const server = await startMockModelServer({ script: options.script });
+  options.onServer?.(server);
   try {
     const command = await options.command(server.url);
     const started = performance.now();
