@@ -153,6 +153,7 @@ for (const name of Object.keys(cases) as AgentCliName[]) {
   const pin = agentCliPins[name];
   const title = installed ? `${name} ${pin.version}` : `${name} ${pin.version} — not installed: run bash scripts/install-agent-clis.sh`;
   const skip = !installed && !process.env.CI;
+  if (skip) console.warn(`skipping the ${name} real-CLI tests: ${name} ${pin.version} is not installed at ${agentCliBinary(name)}; run bash scripts/install-agent-clis.sh (under CI this fails instead).`);
 
   describe.skipIf(skip)(title, { timeout: 120_000 }, () => {
     it('is installed (CI requires every pinned CLI)', () => {
