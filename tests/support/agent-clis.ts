@@ -1,0 +1,134 @@
+// The pinned real agent CLIs (installed by scripts/install-agent-clis.sh, outside node_modules) and
+// an isolated offline environment to run one of them against the mock model server
+// (tests/support/mock-model-server/): fresh HOME and TMPDIR, the settings files each CLI needs, and
+// only the variables that point it at the mock. Findings behind each setting: that folder's README.md.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The real agent CLIs yoke drives. */
+export type AgentCliName = 'claude' | 'codex' | 'gemini';
+
+/** One pinned CLI: npm package, version, binary name. */
+export interface AgentCliPin {
+  npmPackage: string;
+  version: string;
+  bin: string;
+}
+
+/** The pins; keep in sync with scripts/install-agent-clis.sh. */
+export const agentCliPins: Record<AgentCliName, AgentCliPin> = {
+  claude: { npmPackage: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+  codex: { npmPackage: '@openai/codex', version: '0.171.0', bin: 'codex' },
+  gemini: { npmPackage: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+};
+
+/** The install root: `$YOKE_AGENT_CLIS`, else `$HOME/.cache/yoke/agent-clis` (as the install script). */
+export function agentClisRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.YOKE_AGENT_CLIS || join(env.HOME || homedir(), '.cache', 'yoke', 'agent-clis');
+}
+
+/** Where the install script puts a CLI's binary (it may not be there). */
+export function agentCliBinary(name: AgentCliName, env: NodeJS.ProcessEnv = process.env): string {
+  const pin = agentCliPins[name];
+  return join(agentClisRoot(env), `${name}-${pin.version}`, 'node_modules', '.bin', pin.bin);
+}
+
+/** The binary's path when it is installed, else undefined. */
+export function installedAgentCli(name: AgentCliName, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = agentCliBinary(name, env);
+  return existsSync(path) ? path : undefined;
+}
+
+/** An isolated environment for one CLI call. */
+export interface OfflineAgentEnv {
+  /** the complete environment to spawn the CLI with (nothing else is inherited but PATH and LANG) */
+  env: Record<string, string>;
+  /** the fresh HOME (settings files live under it) */
+  home: string;
+  /** the fresh TMPDIR */
+  tmp: string;
+  /** remove HOME and TMPDIR */
+  cleanup: () => Promise<void>;
+}
+
+/** The fake API key every CLI sends to the mock. */
+export const mockApiKey = 'mock-api-key';
+
+async function writeCodexConfig(codexHome: string, baseUrl: string): Promise<void> {
+  // Everything codex needs is here, so the production command line needs no `-c` flags.
+  await mkdir(codexHome, { recursive: true });
+  await writeFile(join(codexHome, 'config.toml'), [
+    'model_provider = "mock"',
+    'check_for_update_on_startup = false',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[model_providers.mock]',
+    'name = "Mock"',
+    `base_url = "${baseUrl}/v1"`,
+    'env_key = "MOCK_API_KEY"',
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ].join('\n'));
+}
+
+async function writeGeminiSettings(geminiDir: string): Promise<void> {
+  await mkdir(geminiDir, { recursive: true });
+  await writeFile(join(geminiDir, 'settings.json'), `${JSON.stringify({
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    general: { maxAttempts: 1 },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+  }, null, 2)}\n`);
+}
+
+/** Per CLI: write its settings under `home` and return the variables that point it at `baseUrl`. */
+async function cliEnv(name: AgentCliName, home: string, baseUrl: string): Promise<Record<string, string>> {
+  switch (name) {
+    case 'claude':
+      return {
+        ANTHROPIC_BASE_URL: baseUrl,
+        ANTHROPIC_API_KEY: mockApiKey,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        CLAUDE_CODE_MAX_RETRIES: '0',
+      };
+    case 'codex': {
+      const codexHome = join(home, '.codex');
+      await writeCodexConfig(codexHome, baseUrl);
+      return { CODEX_HOME: codexHome, MOCK_API_KEY: mockApiKey };
+    }
+    case 'gemini':
+      await writeGeminiSettings(join(home, '.gemini'));
+      return {
+        GEMINI_API_KEY: mockApiKey,
+        GOOGLE_GEMINI_BASE_URL: baseUrl,
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        GEMINI_CLI_NO_RELAUNCH: 'true',
+      };
+  }
+}
+
+/**
+ * A fresh HOME and TMPDIR (under `parent`, default the OS temp dir) with `name`'s settings, and an
+ * environment that sends every model request to the mock at `baseUrl` (`http://127.0.0.1:<port>`).
+ */
+export async function offlineAgentEnv(name: AgentCliName, baseUrl: string, parent = tmpdir()): Promise<OfflineAgentEnv> {
+  const root = await mkdtemp(join(parent, `yoke-${name}-env-`));
+  const home = join(root, 'home');
+  const tmp = join(root, 'tmp');
+  await mkdir(home, { recursive: true });
+  await mkdir(tmp, { recursive: true });
+  const base: Record<string, string> = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp };
+  if (process.env.LANG !== undefined) base.LANG = process.env.LANG;
+  return {
+    env: { ...base, ...(await cliEnv(name, home, baseUrl)) },
+    home,
+    tmp,
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
