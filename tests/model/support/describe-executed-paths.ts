@@ -1,16 +1,15 @@
 // The suite every `tests/model/<machine>-paths.test.ts` runs: each model's paths executed for real
 // (one test per model), then the coverage of the machine by the executed paths.
-import type { GraphModel } from '../../machines/support/work-graph.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
 import { allStateNodes, allTransitions, missing } from '../../machines/support/transition-coverage.js';
 import { makeTemplate, removeWorld, scratchRoot } from './model-world.js';
-import { runPathModel, type ModelResult } from './run-path-models.js';
+import { runPathModel, type ExecutionModel, type ModelResult } from './run-path-models.js';
 
 /** How one machine's suite runs. */
 export interface MachineSuite {
   machine: 'loop' | 'brute' | 'saga' | 'goal';
-  models: Record<string, GraphModel>;
+  models: Record<string, ExecutionModel>;
   /** the plan file the worker scribbles on (restored by yoke like every spec file) */
   planFile: string;
   /** transitions no valid config can take, each with the reason (kept out of the coverage requirement) */

@@ -9,6 +9,7 @@
 // works; an interrupted agent call is a SIGINT while the agent hangs, and the resumed runner
 // journals the interruption (`surface` policy).
 import { ulid } from 'ulid';
+import { settleHooks } from '../../../effects/fire-hook.js';
 import { handlers } from '../../../effects/registry.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest } from '../../../machines/effects.js';
@@ -173,8 +174,6 @@ class Executor {
       const onRecord = (record: JournalRecord): void => {
         if (failed) return;
         const expected: PlanNode | null = next;
-        if (record.type === 'effect.started') (globalThis as any).__t = [record.payload.kind, performance.now()];
-        if (record.type === 'effect.completed') { const [k, t] = (globalThis as any).__t; const m = ((globalThis as any).__m ??= {}); m[k] = (m[k] ?? 0) + performance.now() - t; }
         switch (record.type) {
           case 'effect.started': {
             const problem = requestProblem(pending.shift(), record.payload.kind, record.payload.params);
@@ -237,6 +236,7 @@ class Executor {
         failed = true;
       } finally {
         journal.close();
+        await settleHooks(10_000); // as `yoke run` does before it exits: hooks are fire-and-forget
       }
       if (failed) return null;
       if (interruptedAgent) continue; // resume: the runner journals the interruption

@@ -17,14 +17,18 @@ export interface ModelWorld {
   journalPath: string;
 }
 
+/** A verdict left on disk by an earlier run (spec 2.2 keeps it): a judge that writes nothing must not pass on it. */
+const OLDER_VERDICT = { '.loop/verdict.md': 'VERDICT: PASS\nfrom an earlier run\n' };
+
 /** What a user has before `yoke run` in each mode (the spec files the worker scribbles on are restored by yoke). */
 export const TEMPLATE_FILES: Record<'loop' | 'brute' | 'saga' | 'goal', Record<string, string>> = {
   loop: { '.loop/plan.md': '# Plan\n\nBuild the widget.\n' },
-  brute: { '.loop/plan.md': '# Plan\n\nBuild the widget.\n', '.loop/judge.md': '# Judge\n\nWrite VERDICT: PASS or VERDICT: FAIL.\n' },
+  brute: { '.loop/plan.md': '# Plan\n\nBuild the widget.\n', '.loop/judge.md': '# Judge\n\nWrite VERDICT: PASS or VERDICT: FAIL.\n', ...OLDER_VERDICT },
   saga: {
     '.loop/specification.md': '# Specification\n\nA parser, then a printer.\n',
     '.loop/judge.md': '# Judge\n\nWrite VERDICT: PASS or VERDICT: FAIL.\n',
     '.loop/saga-notes.md': 'STATUS: IN_PROGRESS\n',
+    ...OLDER_VERDICT,
   },
   goal: { '.loop/goal.md': '# Goal\n\nThe widget parses every sample.\n' },
 };
@@ -91,5 +95,5 @@ export function copyJournal(world: ModelWorld, parent: string): ModelWorld {
 
 /** Remove a world (or the whole scratch folder). */
 export function removeWorld(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+  rmSync(path, { recursive: true, force: true, maxRetries: 3 });
 }

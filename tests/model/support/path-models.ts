@@ -13,7 +13,8 @@ import { parseConfig } from '../../../config/parse-config.js';
 import type { WorkContext, WorkInput } from '../../../machines/work-context.js';
 import { makeCheckResult, makeConfig, makeInput } from '../../machines/support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../../machines/support/judged-input.js';
-import { serializeWork, type GraphModel, type Sample } from '../../machines/support/work-graph.js';
+import { serializeWork, type Sample } from '../../machines/support/work-graph.js';
+import type { ExecutionModel } from './run-path-models.js';
 import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
 
 const ALL = { ...ITERATION_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES };
@@ -30,6 +31,11 @@ function pick(...names: string[]): Record<string, Sample> {
 /** Goal: a second failure, so "the same failure three times" and "a different failure" both exist. */
 const GOAL_SAMPLES: Record<string, Sample> = {
   'CHECK_FINISHED(fail, other)': { event: { type: 'CHECK_FINISHED', result: makeCheckResult(1, 'another failure') } },
+  // an agent that goes quiet past `idle-timeout` (tried as a one-step extension only: each costs a second)
+  'AGENT_EXITED(idle-timeout)': {
+    event: { type: 'AGENT_EXITED', result: { outcome: 'idle-timeout', exitCode: null, signal: 'SIGTERM', durationMs: 1000, usage: null, transcript: 't.log' } },
+    when: () => false,
+  },
 };
 
 /** The results of the effects every iteration has, whatever the world did. */
@@ -54,7 +60,9 @@ export function serializeForExecution(snapshot: AnyMachineSnapshot): string {
   return JSON.stringify(identity);
 }
 
-const model = (input: WorkInput, ...names: string[][]): GraphModel => ({ input, samples: pick(...names.flat()), serialize: serializeForExecution });
+const model = (input: WorkInput, ...names: string[][]): ExecutionModel => ({ input, samples: pick(...names.flat()), serialize: serializeForExecution });
+/** The same, with its histories (every simple path) executed as well. */
+const withHistories = (m: ExecutionModel): ExecutionModel => ({ ...m, histories: true });
 
 function goalInput(lines: readonly string[]): WorkInput {
   const { config, issues } = parseConfig(`${['mode goal', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf');
@@ -65,12 +73,12 @@ function goalInput(lines: readonly string[]): WorkInput {
   return { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };
 }
 
-export const LOOP_MODELS: Record<string, GraphModel> = {
+export const LOOP_MODELS: Record<string, ExecutionModel> = {
   /** no guard, a periodic every 2 with a guard-after (iteration 1 plans no check, iteration 2 two), a boundary, an interruption, commit each, every hook */
-  checks: model(
+  checks: withHistories(model(
     makeInput(makeConfig(['max-iterations 2', 'no-modify vendor/', 'periodic audit 2 npm audit', 'guard-after audit audit-clean ./audit-ok.sh', 'commit each', ...HOOKS])),
     PLUMBING, WORKER, CHECKS, ['AGENT_INTERRUPTED', 'BOUNDARY_SCANNED(violation)'],
-  ),
+  )),
   /** tokens and wall-clock ceilings: admission reads the clock, holds the worker, and goes on after a raise */
   budget: model(
     makeInput(makeConfig(['max-iterations 2', 'commit off', 'budget tokens 50', 'budget wall-minutes 1'])),
@@ -78,17 +86,17 @@ export const LOOP_MODELS: Record<string, GraphModel> = {
   ),
 };
 
-export const BRUTE_MODELS: Record<string, GraphModel> = {
+export const BRUTE_MODELS: Record<string, ExecutionModel> = {
   /** a periodic every 2 with a guard-after, a judge-every-2 cadence, a boundary; one DONE-triggered FAIL bails out */
   judged: model(
     makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 1', 'judge-every 2', 'no-modify vendor/', 'periodic audit 2 npm audit', 'guard-after audit audit-clean ./audit-ok.sh', 'commit each', 'hook bailout echo'])),
     PLUMBING, WORKER, CHECKS, JUDGE, ['AGENT_INTERRUPTED', 'BOUNDARY_SCANNED(violation)', 'VERDICT(invalid)', 'VERDICT(missing)'],
   ),
   /** a second FAIL in a row is needed to bail out: a FAIL, then the worker goes on */
-  patient: model(
+  patient: withHistories(model(
     makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'commit done'])),
     PLUMBING, WORKER, JUDGE,
-  ),
+  )),
   /** admission before the worker and the judge: usage spends the tokens, the clock the wall minutes */
   budget: model(
     makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off', 'budget tokens 50', 'budget wall-minutes 1'])),
@@ -97,7 +105,7 @@ export const BRUTE_MODELS: Record<string, GraphModel> = {
   ),
 };
 
-export const SAGA_MODELS: Record<string, GraphModel> = {
+export const SAGA_MODELS: Record<string, ExecutionModel> = {
   /** one chunk of up to two iterations: a periodic every 2 with a guard-after, a cadence, a boundary; one FAIL bails the chunk out */
   chunk: model(
     makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'judge-every 2', 'no-modify vendor/', 'periodic audit 2 npm audit', 'guard-after audit audit-clean ./audit-ok.sh', 'commit each'])),
@@ -111,17 +119,17 @@ export const SAGA_MODELS: Record<string, GraphModel> = {
   ),
 };
 
-export const GOAL_MODELS: Record<string, GraphModel> = {
+export const GOAL_MODELS: Record<string, ExecutionModel> = {
   /** one accept criterion and three attempts (the third identical failure blocks; a different one is progress), a boundary, commit on success */
   accept: model(
     goalInput(['max-iterations 3', 'accept tests npm test', 'no-modify vendor/', 'commit done']),
     PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'BOUNDARY_SCANNED(violation)'], CHECKS, ['CHECK_FINISHED(fail, other)'],
   ),
-  /** an accept and a guard, an interrupted attempt, a commit after every passing attempt */
-  guarded: model(
-    goalInput(['max-iterations 1', 'accept tests npm test', 'guard lint npm run lint', 'commit each']),
-    PLUMBING, ['AGENT_EXITED', 'AGENT_INTERRUPTED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)'], CHECKS,
-  ),
+  /** an accept and a guard, an interrupted attempt, an agent killed by its idle timeout, a commit after every passing attempt */
+  guarded: withHistories(model(
+    goalInput(['max-iterations 1', 'accept tests npm test', 'guard lint npm run lint', 'commit each', 'idle-timeout 1s']),
+    PLUMBING, ['AGENT_EXITED', 'AGENT_INTERRUPTED', 'AGENT_EXITED(idle-timeout)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)'], CHECKS,
+  )),
   /** an attempts ceiling and a wall clock: admission holds the second attempt until the ceiling is raised */
   budget: model(
     goalInput(['max-iterations 2', 'accept tests npm test', 'commit off', 'budget attempts 1', 'budget wall-minutes 10']),

@@ -10,10 +10,14 @@ import type { WorkInput } from '../../../machines/work-context.js';
 import { modeTemplates } from '../../../cli/canon.js';
 import { coverageOf, type Coverage } from '../../machines/support/transition-coverage.js';
 import { transitionPaths, type GraphModel } from '../../machines/support/work-graph.js';
+import { historyPaths } from './history-paths.js';
 import { executePlan, type ExecutionReport } from './execute-plan.js';
 import type { ModelWorld } from './model-world.js';
 import { planNodes, planWorld, type PlanNode } from './world-plan.js';
 import { AGENT_COMMAND, checkCommand } from './world-script.js';
+
+/** A graph model to execute: its transition paths, and with `histories` its simple paths too. */
+export type ExecutionModel = GraphModel & { histories?: boolean };
 
 /** What executing one model found. */
 export interface ModelResult {
@@ -58,12 +62,12 @@ function executedPaths(root: PlanNode): MachineEvent[][] {
 /** Generate, plan and execute one model. */
 export async function runPathModel(
   lifecycle: Lifecycle,
-  model: GraphModel,
+  model: ExecutionModel,
   world: { template: ModelWorld; scratch: string; planFile: string | null; setClock?: (now: number) => void },
 ): Promise<ModelResult> {
   const began = performance.now();
   const machine: AnyStateMachine = lifecycle.machine;
-  const paths = transitionPaths(machine, model).paths;
+  const paths = [...transitionPaths(machine, model).paths, ...(model.histories === true ? historyPaths(machine, model) : [])];
   const names = new Map(Object.entries(model.samples).map(([name, sample]) => [sample.event, name]));
   const input = realInput(model.input, world.template.loopDir);
   const root = planWorld(machine, input, paths, names);

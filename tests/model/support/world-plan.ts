@@ -16,6 +16,9 @@ import { requestsOf } from '../../machines/support/loop-driver.js';
 /** Events only the outside world journals (`yoke budget`, `yoke run --max-iterations`), never an effect's result. */
 export const EXTERNAL_EVENTS = new Set(['BUDGET_RAISED', 'SET_MAX_ITERATIONS']);
 
+/** A judge that leaves verdict.md exactly as it was before the call. */
+export const UNTOUCHED = '(untouched)';
+
 /** What one agent call does to the workspace; every field the path leaves open gets a default. */
 export interface AgentAction {
   role: Role;
@@ -24,7 +27,7 @@ export interface AgentAction {
   /** worker: notes.md's first line (null: no notes.md) and the project paths that differ from the baseline afterwards */
   notes?: string | null;
   changed?: string[];
-  /** judge: what verdict.md holds afterwards (null: the judge removed it) */
+  /** judge: what verdict.md holds afterwards (null: the judge removed it; 'untouched': the judge left the older verdict as it was) */
   verdict?: string | null;
   /** scoper: saga-notes.md's first line, and sub-plan.md's first line (null: blank) */
   sagaNotes?: string | null;
@@ -89,7 +92,7 @@ function defaultAction(role: Role, exit: EffectResult<'agent.spawn'>): AgentActi
 }
 
 /** Read ahead from an agent's exit to the next agent call: what the call must leave behind. */
-function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>): AgentAction {
+function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null): AgentAction {
   const action = defaultAction(role, exit);
   // Only the first look at each file after the call is the call's doing (a later look at
   // verdict.md, before the next judge, is the stamp of what this judge left).
@@ -102,7 +105,11 @@ function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: Readonly
     if (event.type === 'BOUNDARY_SCANNED' && role === 'worker' && first('scan')) action.changed = [...event.result.changed];
     if (event.type === 'FILE_INSPECTED' && answered?.kind === 'file.inspect' && first(answered.params.file)) {
       const line = event.result.exists ? event.result.firstLine : null;
-      if (answered.params.file === 'verdict.md' && role === 'judge') action.verdict = event.result.exists ? (event.result.firstLine ?? '') : null;
+      if (answered.params.file === 'verdict.md' && role === 'judge') {
+        // the same stamp as the look before the call: the judge did not write verdict.md at all
+        const untouched = stampBefore !== null && event.result.stamp === stampBefore;
+        action.verdict = untouched ? UNTOUCHED : event.result.exists ? (event.result.firstLine ?? '') : null;
+      }
       if (answered.params.file === 'saga-notes.md' && role === 'scoper') action.sagaNotes = line;
       if (answered.params.file === 'sub-plan.md' && role === 'scoper') action.subPlan = event.result.blank ? null : line;
     }
@@ -127,11 +134,11 @@ function foldChild(machine: AnyStateMachine, parent: FoldNode, event: MachineEve
   return node;
 }
 
-function stepOf(event: MachineEvent, answered: EffectRequest | null, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>): WorldStep {
+function stepOf(event: MachineEvent, answered: EffectRequest | null, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null): WorldStep {
   if (EXTERNAL_EVENTS.has(event.type)) return { kind: 'external' };
   if (answered?.kind === 'agent.spawn') {
     if (event.type === 'AGENT_INTERRUPTED') return { kind: 'interrupt', role: answered.params.role };
-    if (event.type === 'AGENT_EXITED') return { kind: 'agent', action: actionOf(answered.params.role, event.result, later) };
+    if (event.type === 'AGENT_EXITED') return { kind: 'agent', action: actionOf(answered.params.role, event.result, later, stampBefore) };
   }
   if (answered?.kind === 'check.run' && event.type === 'CHECK_FINISHED') {
     return { kind: 'check', name: answered.params.name, exitCode: event.result.exitCode ?? 1, excerpt: event.result.excerpt };
@@ -162,11 +169,13 @@ export function planWorld(machine: AnyStateMachine, input: WorkInput, paths: rea
       folds.push(fold);
     }
     let node = root;
+    let stampBefore: string | null = null;
     path.forEach((event, i) => {
       const here = folds[i] as FoldNode;
       const later = path.slice(i + 1).map((e, j) => ({ event: e, fold: folds[i + 1 + j] as FoldNode }));
       const name = names.get(event) ?? event.type;
-      const step = stepOf(event, here.answered, later);
+      const step = stepOf(event, here.answered, later, stampBefore);
+      if (event.type === 'FILE_INSPECTED' && here.answered?.kind === 'file.inspect' && here.answered.params.file === 'verdict.md') stampBefore = event.result.stamp;
       const key = keyOf(name, step);
       let child = node.children.get(key);
       if (!child) {

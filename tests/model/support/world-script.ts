@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shq } from '../../support/shell-agent.js';
-import type { AgentAction, WorldStep } from './world-plan.js';
+import { UNTOUCHED, type AgentAction, type WorldStep } from './world-plan.js';
 import type { ModelWorld } from './model-world.js';
 
 /** The agent: logs the call, swallows the prompt, runs `next-<role>.sh`. */
@@ -72,7 +72,8 @@ export function agentStep(action: AgentAction, planFile: string | null): string 
       lines.push(...workerScript(action, planFile));
       break;
     case 'judge':
-      if (action.verdict === null || action.verdict === undefined) lines.push('rm -f .loop/verdict.md');
+      if (action.verdict === UNTOUCHED) lines.push(': judges without writing a verdict');
+      else if (action.verdict === null || action.verdict === undefined) lines.push('rm -f .loop/verdict.md');
       else lines.push(`printf '%s\\n%s\\n' ${shq(action.verdict)} 'reasons of the judge' > .loop/verdict.md`);
       break;
     case 'scoper':
@@ -82,13 +83,15 @@ export function agentStep(action: AgentAction, planFile: string | null): string 
   }
   const usage = usageJson(action);
   if (usage !== null) lines.push(`printf '%s' ${shq(usage)} > "$YOKE_USAGE_FILE"`);
+  // the agent goes quiet until yoke's idle timeout kills its process group
+  if (action.exit.outcome === 'idle-timeout') lines.push('sleep 30');
   lines.push(`exit ${action.exit.exitCode ?? 0}`);
   return `${lines.join('\n')}\n`;
 }
 
 /**
- * Make the world ready to produce `step` (written before the runner executes the effect). Returns
- * true when the step is an interruption: the agent hangs and the caller must interrupt the run.
+ * Make the world ready to produce `step`: written before the runner executes the effect. (For an
+ * interruption the agent hangs; the executor interrupts the run once the agent's pid is journaled.)
  */
 export function prepareStep(world: ModelWorld, step: WorldStep, planFile: string | null): void {
   switch (step.kind) {
