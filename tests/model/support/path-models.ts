@@ -48,8 +48,9 @@ const HOOKS = ['hook run-start echo', 'hook iteration-start echo', 'hook iterati
 
 /**
  * serializeWork without what only multiplies paths here: "was a call ever interrupted" (one
- * interruption per model is enough to take its transition) and the cap (no model explores
- * SET_MAX_ITERATIONS past one step); plus, in goal, the failure streak that `noProgress` reads.
+ * interruption per model is enough to take its transition), the cap (no model explores
+ * SET_MAX_ITERATIONS past one step) and, between saga chunks, the last chunk's iteration facts;
+ * plus, in goal, the failure streak that `noProgress` reads.
  */
 export function serializeForExecution(snapshot: AnyMachineSnapshot): string {
   const identity = JSON.parse(serializeWork(snapshot)) as Record<string, unknown>;
@@ -57,6 +58,11 @@ export function serializeForExecution(snapshot: AnyMachineSnapshot): string {
   delete identity.max;
   const c = snapshot.context as WorkContext;
   if (c.mode === 'goal') identity.goal = [c.lastFingerprint, c.fingerprintRepeats];
+  // Saga, between chunks: what the last chunk's iterations left in the context decides nothing
+  // the scoper's states do, so every chunk ending shares one tail.
+  if (c.mode === 'saga' && !JSON.stringify(snapshot.value).includes('"chunk"')) {
+    for (const key of ['iteration', 'done', 'broken', 'checks', 'passing', 'judge']) delete identity[key];
+  }
   return JSON.stringify(identity);
 }
 
@@ -97,11 +103,11 @@ export const BRUTE_MODELS: Record<string, ExecutionModel> = {
     makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'commit done'])),
     PLUMBING, WORKER, JUDGE,
   )),
-  /** admission before the worker and the judge: usage spends the tokens, the clock the wall minutes */
+  /** admission before the worker and the judge: a clock reading two minutes on breaks the wall-minutes ceiling until it is raised */
   budget: model(
-    makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off', 'budget tokens 50', 'budget wall-minutes 1'])),
-    PLUMBING, ['AGENT_EXITED(60 tokens, $0.60)', 'AGENT_INTERRUPTED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)'],
-    ['CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(tokens 1000)', 'BUDGET_RAISED(wall-minutes 10)'],
+    makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off', 'budget wall-minutes 1'])),
+    PLUMBING, ['AGENT_EXITED', 'AGENT_INTERRUPTED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)'],
+    ['CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(wall-minutes 10)'],
   ),
 };
 
@@ -109,13 +115,13 @@ export const SAGA_MODELS: Record<string, ExecutionModel> = {
   /** one chunk of up to two iterations: a periodic every 2 with a guard-after, a cadence, a boundary; one FAIL bails the chunk out */
   chunk: model(
     makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'judge-every 2', 'no-modify vendor/', 'periodic audit 2 npm audit', 'guard-after audit audit-clean ./audit-ok.sh', 'commit each'])),
-    PLUMBING, WORKER, CHECKS, JUDGE, SCOPER, ['AGENT_INTERRUPTED', 'BOUNDARY_SCANNED(violation)'],
+    PLUMBING, WORKER, ['CHECK_FINISHED(pass)'], JUDGE, SCOPER, ['AGENT_INTERRUPTED', 'BOUNDARY_SCANNED(violation)'],
   ),
-  /** admission before the scoper, the worker and the judge */
+  /** admission before the scoper, the worker and the judge: the wall clock holds each in turn */
   budget: model(
-    makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off', 'budget tokens 50', 'budget wall-minutes 1'])),
-    PLUMBING, ['AGENT_EXITED(60 tokens, $0.60)', 'AGENT_INTERRUPTED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'FILE_READ(notes)'],
-    ['CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(tokens 1000)', 'BUDGET_RAISED(wall-minutes 10)'],
+    makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off', 'budget wall-minutes 1'])),
+    PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'FILE_READ(notes)'],
+    ['CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(wall-minutes 10)'],
   ),
 };
 
