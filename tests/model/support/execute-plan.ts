@@ -10,7 +10,8 @@
 // journals the interruption (`surface` policy).
 import { ulid } from 'ulid';
 import { settleHooks } from '../../../effects/fire-hook.js';
-import { handlers } from '../../../effects/registry.js';
+import type { HandlerTable } from '../../../effects/handler.js';
+import { handlers as realHandlers } from '../../../effects/registry.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest } from '../../../machines/effects.js';
 import type { Lifecycle } from '../../../machines/lifecycles.js';
@@ -18,7 +19,7 @@ import type { WorkInput } from '../../../machines/work-context.js';
 import { foldRun, runStarts } from '../../../store/journal-runs.js';
 import { Journal } from '../../../store/journal.js';
 import type { JournalRecord } from '../../../store/record.js';
-import type { RunFold } from '../../../store/run-fold.js';
+import { RunFold } from '../../../store/run-fold.js';
 import { driveRun } from '../../../store/runner.js';
 import { cloneWorld, copyJournal, removeWorld, type ModelWorld } from './model-world.js';
 import { eventProblem, fileProblems, projection, requestProblem } from './step-checks.js';
@@ -37,6 +38,10 @@ export interface ExecutionOptions {
   planFile: string | null;
   /** set the wall clock the `clock.read` handler will read (a CLOCK_READ sample fixes it) */
   setClock?: (now: number) => void;
+  /** what actually runs (default: the lifecycle's machine and the real handler table); the paths stay those of `lifecycle` */
+  runs?: { machine?: Lifecycle['machine']; handlers?: HandlerTable };
+  /** stop exploring at the first failure (to show that a broken runner is caught, cheaply) */
+  firstFailureOnly?: boolean;
 }
 
 /** What an execution did and found. */
@@ -59,7 +64,10 @@ class Executor {
     const journal = Journal.open(world.journalPath, (message) => this.report.warnings.push(message));
     const started = runStarts(journal.records)[0];
     if (!started) throw new Error('no run.started');
-    return { journal, fold: foldRun(journal.records, started) };
+    if (!this.o.runs?.machine) return { journal, fold: foldRun(journal.records, started) };
+    const fold = new RunFold(this.o.runs.machine, started);
+    for (const record of journal.records) if (record.seq > started.seq && record.run === started.run) fold.apply(record);
+    return { journal, fold };
   }
 
   private stage(journal: Journal, draft: { type: string; payload: unknown }): JournalRecord {
@@ -87,6 +95,7 @@ class Executor {
   private async explore(node: PlanNode, world: ModelWorld): Promise<void> {
     const children = [...node.children.values()];
     for (const [i, child] of children.entries()) {
+      if (this.o.firstFailureOnly === true && this.report.failures.length > 0) return;
       const last = i === children.length - 1;
       // An outside input that ends a path touches nothing but the journal: a copy of the journal is its world.
       const journalOnly = !last && child.step.kind === 'external' && child.children.size === 0;
@@ -225,7 +234,7 @@ class Executor {
       this.report.drives += 1;
       try {
         await driveRun(fold, {
-          journal, lifecycle: this.o.lifecycle, handlers, root: world.project, loopDir: world.loopDir,
+          journal, lifecycle: this.o.lifecycle, handlers: this.o.runs?.handlers ?? realHandlers, root: world.project, loopDir: world.loopDir,
           output: { stdout: () => undefined, stderr: () => undefined },
           warn: (message) => this.report.warnings.push(message),
           signal: controller.signal,

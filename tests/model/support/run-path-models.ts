@@ -11,8 +11,7 @@ import { modeTemplates } from '../../../cli/canon.js';
 import { coverageOf, type Coverage } from '../../machines/support/transition-coverage.js';
 import { transitionPaths, type GraphModel } from '../../machines/support/work-graph.js';
 import { historyPaths } from './history-paths.js';
-import { executePlan, type ExecutionReport } from './execute-plan.js';
-import type { ModelWorld } from './model-world.js';
+import { executePlan, type ExecutionOptions, type ExecutionReport } from './execute-plan.js';
 import { planNodes, planWorld, type PlanNode } from './world-plan.js';
 import { AGENT_COMMAND, checkCommand } from './world-script.js';
 
@@ -63,7 +62,7 @@ function executedPaths(root: PlanNode): MachineEvent[][] {
 export async function runPathModel(
   lifecycle: Lifecycle,
   model: ExecutionModel,
-  world: { template: ModelWorld; scratch: string; planFile: string | null; setClock?: (now: number) => void },
+  world: Pick<ExecutionOptions, 'template' | 'scratch' | 'planFile' | 'setClock' | 'runs' | 'firstFailureOnly'>,
 ): Promise<ModelResult> {
   const began = performance.now();
   const machine: AnyStateMachine = lifecycle.machine;
@@ -71,7 +70,7 @@ export async function runPathModel(
   const names = new Map(Object.entries(model.samples).map(([name, sample]) => [sample.event, name]));
   const input = realInput(model.input, world.template.loopDir);
   const root = planWorld(machine, input, paths, names);
-  const report = await executePlan(root, { lifecycle, input, template: world.template, scratch: world.scratch, planFile: world.planFile, setClock: world.setClock });
+  const report = await executePlan(root, { ...world, lifecycle, input });
   const nodes = planNodes(root);
   return {
     paths: paths.length,
