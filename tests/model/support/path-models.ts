@@ -44,7 +44,8 @@ const WORKER = ['AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', '
 const CHECKS = ['CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)'];
 const JUDGE = ['VERDICT_STAMP', 'VERDICT(PASS)', 'VERDICT(FAIL)', 'NOTES_RESET'];
 const SCOPER = ['SAGA_NOTES(DONE)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'SUB_PLAN(blank)', 'FILE_READ(notes)'];
-const HOOKS = ['hook run-start echo', 'hook iteration-start echo', 'hook iteration-end echo', 'hook done echo', 'hook bailout echo'];
+/** A hook fired on entry of the first state, one on an iteration's transition, and one on entry of a final state (each is a real process). */
+const HOOKS = ['hook run-start echo', 'hook iteration-end echo', 'hook bailout echo'];
 
 /**
  * serializeWork without what only multiplies paths here: "was a call ever interrupted" (one
@@ -80,7 +81,7 @@ function goalInput(lines: readonly string[]): WorkInput {
 }
 
 export const LOOP_MODELS: Record<string, ExecutionModel> = {
-  /** no guard, a periodic every 2 with a guard-after (iteration 1 plans no check, iteration 2 two), a boundary, an interruption, commit each, every hook */
+  /** no guard, a periodic every 2 with a guard-after (iteration 1 plans no check, iteration 2 two), a boundary, an interruption, commit each, hooks */
   checks: withHistories(model(
     makeInput(makeConfig(['max-iterations 2', 'no-modify vendor/', 'periodic audit 2 npm audit', 'guard-after audit audit-clean ./audit-ok.sh', 'commit each', ...HOOKS])),
     PLUMBING, WORKER, CHECKS, ['AGENT_INTERRUPTED', 'BOUNDARY_SCANNED(violation)'],
