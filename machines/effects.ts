@@ -12,6 +12,8 @@ export const usageSchema = z.object({
   outputTokens: z.number().nonnegative().nullable(),
   cacheReadTokens: z.number().nonnegative().nullable(),
   cacheWriteTokens: z.number().nonnegative().nullable(),
+  /** reasoning tokens, where the CLI reports them separately (codex) */
+  reasoningTokens: z.number().nonnegative().nullable().optional(),
   costUsd: z.number().nonnegative().nullable(),
   model: z.string().nullable(),
 });
@@ -22,6 +24,12 @@ export type Role = z.infer<typeof roleSchema>;
 
 /** The outcome of one process run by yoke (agent, guard, periodic, hook). */
 export const processOutcomeSchema = z.enum(['exited', 'timed-out', 'idle-timeout', 'spawn-failed']);
+
+/** How an agent call ended, decided by its adapter from the CLI's own fields (never the exit code alone). */
+export const agentClassificationSchema = z.enum([
+  'ok', 'auth-error', 'server-error', 'rate-limited', 'permission-denied', 'max-turns', 'idle-timeout', 'timed-out', 'crashed',
+]);
+export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 
 export const effectSchemas = {
   /** Back up the spec files into content-addressed blobs and capture the boundary baseline tree. */
@@ -56,6 +64,8 @@ export const effectSchemas = {
       model: z.string().nullable(),
       prompt: z.string(),
       idleTimeoutMs: z.number().int().nonnegative(),
+      /** hard limit for the whole call (`agent-timeout`); absent = none */
+      timeoutMs: z.number().int().positive().optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
@@ -65,6 +75,14 @@ export const effectSchemas = {
       usage: usageSchema.nullable(),
       /** transcript path relative to .loop/ */
       transcript: z.string(),
+      /** what the adapter decided from the CLI's own fields (absent in journals from before adapters) */
+      classification: agentClassificationSchema.optional(),
+      /** one line explaining the classification */
+      detail: z.string().nullable().optional(),
+      /** rate-limited: how long the API asked to wait, when it said */
+      retryAfterMs: z.number().nonnegative().nullable().optional(),
+      /** epoch ms when the call ended: lets the machine schedule a rate-limit wait without a clock */
+      endedAt: z.number().optional(),
     }),
   },
   /** Read the first line of notes.md. */
