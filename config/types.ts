@@ -26,6 +26,10 @@ export type AgentSpec = z.infer<typeof agentSpecSchema>;
 export const namedCommandSchema = z.object({ name: z.string(), command: z.string(), line: z.number().int() });
 export type NamedCommand = z.infer<typeof namedCommandSchema>;
 
+/** What one model costs, in US dollars per million tokens. */
+export const modelPriceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+
 export const configSchema = z.object({
   mode: modeSchema,
   agent: agentSpecSchema,
@@ -51,6 +55,10 @@ export const configSchema = z.object({
   /** Milliseconds a guard, periodic or accept command may run; 0 = off. */
   guardTimeoutMs: z.number().int().nonnegative(),
   commit: z.enum(['off', 'done', 'each']),
+  /** Milliseconds an agent call may run in total (`agent-timeout`); 0 = off. */
+  agentTimeoutMs: z.number().int().nonnegative(),
+  /** `price` directives: US dollars per million tokens, by model name as the CLI reports it. */
+  prices: z.record(z.string(), modelPriceSchema),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -62,6 +70,7 @@ export const CONFIG_DEFAULTS = {
   idleTimeoutMs: 20 * 60_000,
   guardTimeoutMs: 10 * 60_000,
   commit: 'done',
+  agentTimeoutMs: 0,
 } as const;
 
 /** One problem found in a config file, located to the character. */
