@@ -58,7 +58,7 @@ const budgets: fc.Arbitrary<Entry[]> = fc.tuple(
   optional(count.map((n) => ({ text: `budget wall-minutes ${n}.5`, apply: (c: Config) => { c.budgets['wall-minutes'] = n + 0.5; } }))),
 ).map((groups) => groups.flat());
 
-const modelName = fc.stringMatching(/^[a-z0-9][a-z0-9.:\[\]-]{0,12}$/);
+const modelName = fc.stringMatching(/^[a-z0-9][a-z0-9.:[\]-]{0,12}$/);
 const dollars = fc.integer({ min: 0, max: 100_000 }).map((cents) => (cents / 100).toFixed(2));
 const prices: fc.Arbitrary<Entry[]> = fc.uniqueArray(fc.tuple(modelName, dollars, dollars), { maxLength: 3, selector: ([m]) => m })
   .map((rows) => rows.map(([m, input, output]): Entry => ({
