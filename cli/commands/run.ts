@@ -51,7 +51,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(existing.records);
   if (runConfig) {
-    const missing = (await checkAgentAvailability(runConfig)).filter((agent) => !agent.found);
+    // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
+    const missing = (await checkAgentAvailability(runConfig, process.env, false)).filter((agent) => !agent.found);
     const [first, ...rest] = missing;
     if (first) throw new YokeError('usage', `${first.message}; nothing was run.`, rest.map((agent) => agent.message));
   }

@@ -57,6 +57,14 @@ describe('checkAgentAvailability', () => {
     expect(codex?.message).toMatch(/did not answer `--version`/);
   });
 
+  it('can skip --version (yoke run only needs the binary)', async () => {
+    await fakeBinary('claude', 'sleep 30');
+    const started = Date.now();
+    const [claude] = await checkAgentAvailability(config('mode loop\nagent claude\n'), { PATH: dir }, false);
+    expect(claude).toEqual({ kind: 'claude', roles: ['worker'], found: true, path: join(dir, 'claude'), version: null, message: `claude: ${join(dir, 'claude')}` });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('skips files that are not executable, and cmd agents entirely', async () => {
     await fakeBinary('claude', 'echo 2.1.332', 0o644);
     expect(findOnPath('claude', dir)).toBeNull();

@@ -29,6 +29,10 @@ describe('codex output: every sample', () => {
       detail: 'HTTP 401 from the model API: unexpected status 401 Unauthorized: mock error 401, url: http://127.0.0.1:38991/v1/responses',
       usage: null,
     }],
+    // recorded here against a mock answering 429 with a Retry-After header: codex passes on no wait
+    ['codex-0.171.0-exec-json-error-429.jsonl', 1, {
+      classification: 'rate-limited', detail: 'HTTP 429 from the model API: exceeded retry limit, last status: 429 Too Many Requests', usage: null,
+    }],
     ['codex-0.171.0-exec-json-error-500.jsonl', 1, {
       classification: 'server-error', detail: 'the model API failed: We’re currently experiencing high demand, which may cause temporary errors.', usage: null,
     }],
