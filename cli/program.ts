@@ -128,7 +128,7 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
     .option('--json', 'print issues and the parsed config as JSON', false)
     .action(async (flags: { json: boolean }) => {
       const { configCheckCommand } = await import('./commands/config-check.js');
-      done(configCheckCommand(flags));
+      done(await configCheckCommand(flags));
     });
 
   // stash, clean, mode (issue 4)

@@ -6,7 +6,7 @@ import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand }
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -26,6 +26,7 @@ export interface ConfigDraft {
   hooks: Config['hooks'];
   accepts: NamedCommand[];
   budgets: Partial<Record<BudgetDimension, number>>;
+  prices: Config['prices'];
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -36,7 +37,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, firstLines: new Map(), uses: [],
   };
 }
 
@@ -53,6 +54,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     idleTimeoutMs: CONFIG_DEFAULTS.idleTimeoutMs,
     guardTimeoutMs: CONFIG_DEFAULTS.guardTimeoutMs,
     commit: CONFIG_DEFAULTS.commit,
+    agentTimeoutMs: CONFIG_DEFAULTS.agentTimeoutMs,
     ...rest,
     allow: draft.allow.map((entry) => entry.value),
     noModify: draft.noModify.map((entry) => entry.value),
@@ -62,6 +64,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     hooks: draft.hooks,
     accepts: draft.accepts,
     budgets: draft.budgets,
+    prices: draft.prices,
   };
 }
 

@@ -59,6 +59,12 @@ export function twoArguments(ctx: DirectiveContext): [Token, Token] | null {
   return first !== undefined && second !== undefined ? [first, second] : null;
 }
 
+/** The three arguments of a three-argument directive; reports and returns null otherwise. */
+export function threeArguments(ctx: DirectiveContext): [Token, Token, Token] | null {
+  const [first, second, third] = exactly(ctx, 3) ?? [];
+  return first !== undefined && second !== undefined && third !== undefined ? [first, second, third] : null;
+}
+
 /** `count` leading arguments and the command (the rest of the line, verbatim); reports and returns null when any is missing. */
 export function argumentsAndCommand(ctx: DirectiveContext, count: 1): { args: [Token]; command: string } | null;
 export function argumentsAndCommand(ctx: DirectiveContext, count: 2): { args: [Token, Token]; command: string } | null;

@@ -5,6 +5,7 @@ import { setScalar, type ScalarKey } from './config-draft.js';
 import { readAgentSpec } from './read-agent-directive.js';
 import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
+import { readPrice } from './read-price-directive.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readCommit, readCount, readMode, readModel, readTimeout } from './read-setting-directives.js';
 
@@ -36,4 +37,6 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'idle-timeout': readTimeout('idleTimeoutMs'),
   'guard-timeout': readTimeout('guardTimeoutMs'),
   'commit': readCommit,
+  'agent-timeout': readTimeout('agentTimeoutMs'),
+  'price': readPrice,
 };

@@ -42,6 +42,14 @@ export function parseTokenCount(text: string): ParsedValue<number> {
   return Number.isSafeInteger(value) ? parsed(value) : tooLarge(text);
 }
 
+/** A decimal number ≥ 0 (`0`, `1.25`, `10`); `unit` names what it counts, for the message. */
+export function parseNonNegativeDecimal(text: string, unit: string, example: string): ParsedValue<number> {
+  const hint = `use a number of 0 or more like ${example}, without sign, unit or exponent`;
+  if (!DECIMAL.test(text)) return rejected(`\`${text}\` is not a valid amount of ${unit}`, hint);
+  const value = Number(text);
+  return Number.isFinite(value) && value <= Number.MAX_SAFE_INTEGER ? parsed(value) : tooLarge(text);
+}
+
 /** A decimal number > 0 (`2.50`, `90`, `0.5`); `unit` names what it counts, for the message. */
 export function parsePositiveDecimal(text: string, unit: string, example: string): ParsedValue<number> {
   const hint = `use a number greater than 0 like ${example}, without sign, unit or exponent`;

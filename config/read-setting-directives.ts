@@ -44,8 +44,8 @@ export function readCount(key: keyof typeof COUNT_EXAMPLES): (ctx: DirectiveCont
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, COUNT_EXAMPLES[key])));
 }
 
-/** `idle-timeout`, `guard-timeout`: a duration, stored in milliseconds. */
-export function readTimeout(key: 'idleTimeoutMs' | 'guardTimeoutMs'): (ctx: DirectiveContext) => void {
+/** `idle-timeout`, `guard-timeout`, `agent-timeout`: a duration, stored in milliseconds. */
+export function readTimeout(key: 'idleTimeoutMs' | 'guardTimeoutMs' | 'agentTimeoutMs'): (ctx: DirectiveContext) => void {
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parseDuration));
 }
 

@@ -26,6 +26,10 @@ export type AgentSpec = z.infer<typeof agentSpecSchema>;
 export const namedCommandSchema = z.object({ name: z.string(), command: z.string(), line: z.number().int() });
 export type NamedCommand = z.infer<typeof namedCommandSchema>;
 
+/** What one model costs, in US dollars per million tokens. */
+export const modelPriceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+
 export const configSchema = z.object({
   mode: modeSchema,
   agent: agentSpecSchema,
@@ -53,6 +57,10 @@ export const configSchema = z.object({
   /** First wait after a rate-limited agent call (doubles per consecutive one); absent = 30 s. */
   rateLimitWaitMs: z.number().int().positive().optional(),
   commit: z.enum(['off', 'done', 'each']),
+  /** Milliseconds an agent call may run in total (`agent-timeout`); 0 = off. */
+  agentTimeoutMs: z.number().int().nonnegative(),
+  /** `price` directives: US dollars per million tokens, by model name as the CLI reports it. */
+  prices: z.record(z.string(), modelPriceSchema),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -64,6 +72,7 @@ export const CONFIG_DEFAULTS = {
   idleTimeoutMs: 20 * 60_000,
   guardTimeoutMs: 10 * 60_000,
   commit: 'done',
+  agentTimeoutMs: 0,
 } as const;
 
 /** One problem found in a config file, located to the character. */

@@ -1,10 +1,8 @@
 // `agent.spawn`: run one worker/judge/scoper agent call in its own process group (DESIGN §4).
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { AgentSpec } from '../config/types.js';
 import type { EffectHandler } from './handler.js';
-import type { AgentInvocation } from './adapters/agent-invocation.js';
-import { cmdInvocation } from './adapters/cmd.js';
+import { agentCall, finishAgentCall } from './adapters/agent-adapter.js';
 import { runInProcessGroup } from './process-group.js';
 import { safeKey } from './safe-key.js';
 import { openTranscript } from './transcript.js';
@@ -13,13 +11,16 @@ import { readUsageFile } from './usage-file.js';
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
  * its environment and its pid + start time recorded at once; stream its output live and into a
- * new transcript; kill the whole group after `idleTimeoutMs` without output or on abort; read the
- * usage it reported. Never re-executed after a crash (`surface`): the machine hears it was interrupted.
+ * new transcript while its adapter parses it; kill the whole group after `idleTimeoutMs` without
+ * output, after `timeoutMs` in total, or on abort. The result carries the usage the CLI reported
+ * (for `cmd`: $YOKE_USAGE_FILE) and the adapter's classification. Never re-executed after a crash
+ * (`surface`): the machine hears it was interrupted.
  */
 export const spawnAgent: EffectHandler<'agent.spawn'> = {
   policy: 'surface',
   async execute(params, ctx) {
-    const invocation = agentInvocation(params.agent, params.model);
+    const { invocation, parser } = agentCall(params.agent, params.model);
+    const timeoutMs = params.timeoutMs ?? 0;
     const loopDir = resolve(ctx.loopDir);
     const key = safeKey(ctx.key);
     const usageFile = join(loopDir, '.journal', 'usage', `${key}.json`);
@@ -49,13 +50,15 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
         onStdout(chunk) {
           ctx.output.stdout(chunk);
           transcript.write(chunk);
+          parser.stdout(chunk);
         },
         onStderr(chunk) {
           ctx.output.stderr(chunk);
           transcript.write(chunk);
+          parser.stderr(chunk);
         },
         idleTimeoutMs: params.idleTimeoutMs,
-        timeoutMs: 0,
+        timeoutMs,
         signal: ctx.signal,
         effect: 'agent.spawn',
         onSpawn(pid, startTime) {
@@ -67,25 +70,20 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       const failure = await transcript.close();
       if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
     }
+    const endedAt = Date.now();
+    const outcome = finishAgentCall(parser, run, { idleTimeoutMs: params.idleTimeoutMs, timeoutMs });
+    const usage = params.agent.kind === 'cmd' ? await readUsageFile(usageFile, (message) => ctx.warn(message)) : outcome.usage;
     return {
       outcome: run.outcome,
       exitCode: run.exitCode,
       signal: run.signal,
       durationMs: run.durationMs,
-      usage: await readUsageFile(usageFile, (message) => ctx.warn(message)),
+      usage,
       transcript: transcript.relativePath,
+      classification: outcome.classification,
+      detail: outcome.detail,
+      retryAfterMs: outcome.retryAfterMs,
+      endedAt,
     };
   },
 };
-
-/** Dispatch to the adapter for this agent kind. */
-function agentInvocation(agent: AgentSpec, model: string | null): AgentInvocation {
-  switch (agent.kind) {
-    case 'cmd':
-      return cmdInvocation(agent, model);
-    case 'claude':
-    case 'codex':
-    case 'gemini':
-      throw new Error(`the ${agent.kind} agent adapter is not available yet; use "agent cmd <command>" in yoke.conf for now`);
-  }
-}

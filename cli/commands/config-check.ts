@@ -1,24 +1,29 @@
-// `yoke config check`: validate .loop/yoke.conf and report every issue (nothing else happens).
+// `yoke config check`: validate .loop/yoke.conf and report every issue, then whether the agent CLIs it uses are installed.
 import { formatIssue } from '../../config/format-issue.js';
+import { checkAgentAvailability, type AgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { checkConfig } from '../load-config.js';
 import { findProject } from '../find-project.js';
 
-/** Exit 0 when valid (warnings allowed), 2 when any error. */
-export function configCheckCommand(flags: { json: boolean }): number {
+/** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
+export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
   const paths = findProject(process.cwd());
   const { file, config, issues } = checkConfig(paths);
   const errors = issues.filter((issue) => issue.severity === 'error').length;
+  const agents: AgentAvailability[] = config ? await checkAgentAvailability(config) : [];
+  const missing = agents.filter((agent) => !agent.found);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ file, valid: config !== null, issues, config })}\n`);
+    process.stdout.write(`${JSON.stringify({ file, valid: config !== null, issues, config, agents })}\n`);
   } else {
     for (const issue of issues) process.stderr.write(`${formatIssue(issue)}\n`);
     if (config) {
       const guards = config.guards.length + config.guardAfters.length;
       const agent = config.agent.kind === 'cmd' ? `cmd ${config.agent.command}` : config.agent.kind;
       process.stdout.write(`${file} is valid: mode ${config.mode}, agent ${agent}, ${guards} guard(s), at most ${config.maxIterations} iterations.\n`);
+      for (const found of agents.filter((entry) => entry.found)) process.stdout.write(`${found.message}\n`);
+      for (const absent of missing) process.stderr.write(`yoke: ${absent.message}.\n`);
     } else {
       process.stderr.write(`${errors} error(s) in ${file}.\n`);
     }
   }
-  return config ? 0 : 2;
+  return config && missing.length === 0 ? 0 : 2;
 }

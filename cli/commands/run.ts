@@ -1,5 +1,7 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
 import { ulid } from 'ulid';
+import type { Config } from '../../config/types.js';
+import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/fire-hook.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles.js';
@@ -46,8 +48,13 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   if (config && !LIFECYCLES[config.mode]) {
     throw new YokeError('usage', `${paths.conf}: mode ${config.mode} is not available in this version of yoke yet; use \`mode loop\`.`);
   }
-  if (config && config.agent.kind !== 'cmd') {
-    throw new YokeError('usage', `${paths.conf}: the built-in ${config.agent.kind} adapter is not available in this version of yoke yet; use \`agent cmd <command>\` (for example \`agent cmd claude -p --permission-mode acceptEdits\`). Nothing was run.`);
+  // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
+  const runConfig = config ?? journaledConfig(existing.records);
+  if (runConfig) {
+    // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
+    const missing = (await checkAgentAvailability(runConfig, process.env, false)).filter((agent) => !agent.found);
+    const [first, ...rest] = missing;
+    if (first) throw new YokeError('usage', `${first.message}; nothing was run.`, rest.map((agent) => agent.message));
   }
 
   const progress = progressWriter(flags);
@@ -123,6 +130,14 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
 }
 
 type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
+
+/** The config the unfinished run started with, as journaled in its `run.started` input. */
+function journaledConfig(records: readonly JournalRecord[]): Config | null {
+  const open = unfinishedRun(records);
+  const started = open === null ? undefined : runStarts(records).find((record) => record.run === open);
+  const input = started?.payload.input as { config?: Config } | undefined;
+  return input?.config ?? null;
+}
 
 /** Pick the run to drive: the unfinished one, or a new one (abandoning the old with --fresh). */
 function prepareRun(

@@ -44,6 +44,7 @@ const settings = fc.tuple(
   )),
   optional(duration.map((d) => scalar(`idle-timeout ${d.text}`, 'idleTimeoutMs', d.ms))),
   optional(duration.map((d) => scalar(`guard-timeout ${d.text}`, 'guardTimeoutMs', d.ms))),
+  optional(duration.map((d) => scalar(`agent-timeout ${d.text}`, 'agentTimeoutMs', d.ms))),
   optional(fc.constantFrom('off', 'done', 'each' as const).map((c) => scalar(`commit ${c}`, 'commit', c))),
 ).map((groups) => groups.flat());
 
@@ -56,6 +57,14 @@ const budgets: fc.Arbitrary<Entry[]> = fc.tuple(
   optional(count.map((n) => ({ text: `budget minutes ${n}`, apply: (c: Config) => { c.budgets.minutes = n; } }))),
   optional(count.map((n) => ({ text: `budget wall-minutes ${n}.5`, apply: (c: Config) => { c.budgets['wall-minutes'] = n + 0.5; } }))),
 ).map((groups) => groups.flat());
+
+const modelName = fc.stringMatching(/^[a-z0-9][a-z0-9.:[\]-]{0,12}$/);
+const dollars = fc.integer({ min: 0, max: 100_000 }).map((cents) => (cents / 100).toFixed(2));
+const prices: fc.Arbitrary<Entry[]> = fc.uniqueArray(fc.tuple(modelName, dollars, dollars), { maxLength: 3, selector: ([m]) => m })
+  .map((rows) => rows.map(([m, input, output]): Entry => ({
+    text: `price ${m} ${input} ${output}`,
+    apply: (c) => { c.prices[m] = { inputPerMTok: Number(input), outputPerMTok: Number(output) }; },
+  })));
 
 const boundary: fc.Arbitrary<Entry[]> = fc.tuple(fc.uniqueArray(path, { maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), fc.boolean())
   .map(([paths, allowed, dotSlash]) => paths.map((p, i) => {
@@ -91,7 +100,7 @@ const decoration = fc.record({
 
 /** A legal config file and the Config it must parse to. */
 export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.constantFrom(...MODES).chain((mode) =>
-  fc.tuple(agent, settings, budgets, boundary, commands(mode)).chain(([worker, ...groups]) => {
+  fc.tuple(agent, settings, budgets, prices, boundary, commands(mode)).chain(([worker, ...groups]) => {
     const entries: Entry[] = [scalar(`mode ${mode}`, 'mode', mode), scalar(`agent ${worker.text}`, 'agent', worker.spec), ...groups.flat()];
     return fc.tuple(
       fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }),
@@ -100,7 +109,7 @@ export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.
     ).map(([shuffled, decorations, newline]) => {
       const expected: Config = {
         mode, agent: worker.spec, ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], periodics: [],
-        guardAfters: [], hooks: [], accepts: [], budgets: {},
+        guardAfters: [], hooks: [], accepts: [], budgets: {}, prices: {},
       };
       const lines: string[] = [];
       shuffled.forEach((entry, i) => {

@@ -42,7 +42,16 @@ describe('parseConfig: every directive form', () => {
     ['durations', `${LOOP}idle-timeout 90s\nguard-timeout 1h30m`, { idleTimeoutMs: 90_000, guardTimeoutMs: 5_400_000 }],
     ['0 turns timeouts off', `${LOOP}idle-timeout 0\nguard-timeout 0`, { idleTimeoutMs: 0, guardTimeoutMs: 0 }],
     ['commit', `${LOOP}commit each`, { commit: 'each' }],
-    ['defaults', LOOP, { ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], budgets: {} }],
+    ['agent-timeout', `${LOOP}agent-timeout 2h`, { agentTimeoutMs: 7_200_000 }],
+    ['agent-timeout 0 is off', `${LOOP}agent-timeout 0`, { agentTimeoutMs: 0 }],
+    ['prices, one per model, 0 allowed', `${LOOP}price gpt-5.5 1.25 10\nprice claude-opus-4-8[1m] 15 75\nprice local-llm 0 0`, {
+      prices: {
+        'gpt-5.5': { inputPerMTok: 1.25, outputPerMTok: 10 },
+        'claude-opus-4-8[1m]': { inputPerMTok: 15, outputPerMTok: 75 },
+        'local-llm': { inputPerMTok: 0, outputPerMTok: 0 },
+      },
+    }],
+    ['defaults', LOOP, { ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], budgets: {}, prices: {}, agentTimeoutMs: 0 }],
     ['CRLF, BOM, indentation and comments', '\uFEFF# yoke\r\n\r\n  mode loop   # the mode\r\n\tagent claude\r\n', { mode: 'loop', agent: { kind: 'claude' } }],
   ];
   it.each(cases)('%s', (_name, text, expected) => {

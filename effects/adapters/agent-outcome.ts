@@ -1,0 +1,24 @@
+// What an adapter reads back from one agent call: usage as the CLI reported it, and how the call ended.
+import type { AgentClassification, Usage } from '../../machines/effects.js';
+import type { ProcessGroupResult } from '../process-group.js';
+
+/** How the agent's process ended, as the process runner saw it. */
+export type ProcessEnd = Pick<ProcessGroupResult, 'outcome' | 'exitCode' | 'signal' | 'error'>;
+
+/** The adapter's verdict on one call. */
+export interface AgentOutcome {
+  /** exactly what the CLI reported (null = unknown, never zero) */
+  usage: Usage | null;
+  classification: AgentClassification;
+  /** one short human line explaining the classification (null when it is plainly `ok`) */
+  detail: string | null;
+  /** rate-limited: how long the API asked to wait, when it said */
+  retryAfterMs: number | null;
+}
+
+/** Fed the agent's output as it arrives; decides the outcome once the process has ended. */
+export interface OutputParser {
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  finish(end: ProcessEnd): AgentOutcome;
+}

@@ -1,0 +1,122 @@
+// The Claude Code adapter: `claude -p` with stream-json output, judged by its final `result` object.
+import type { AgentClassification, Usage } from '../../machines/effects.js';
+import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
+import { BUILT_IN_AGENTS } from './built-in-agents.js';
+import { classifyErrorText, httpVerdict } from './classify-api-error.js';
+import { JsonLineSplitter, isRecord } from './json-line-splitter.js';
+import { countField, objectField, stringField } from './json-value.js';
+import { describeExit } from './process-verdict.js';
+import { retryAfterMs } from './retry-after.js';
+import { shellQuote } from './shell-quote.js';
+import { TextTail, oneLine } from './text-tail.js';
+
+/**
+ * `claude -p --output-format stream-json --verbose --permission-mode acceptEdits [--model m]`, the
+ * prompt on stdin. stream-json needs --verbose; acceptEdits lets it write files without prompting
+ * (bypassPermissions is refused when running as root, so it is never used).
+ */
+export function claudeInvocation(model: string | null): AgentInvocation {
+  const args = ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'];
+  if (model !== null) args.push('--model', shellQuote(model));
+  return { command: `exec ${BUILT_IN_AGENTS.claude.binary} ${args.join(' ')}`, env: {} };
+}
+
+/** Reads claude's stream-json (or json) output: only the last `result` object counts. */
+export function createClaudeParser(): OutputParser {
+  const lines = new JsonLineSplitter();
+  const stderr = new TextTail(4000);
+  let result: Record<string, unknown> | null = null;
+  let initModel: string | null = null;
+  const take = (objects: Record<string, unknown>[]): void => {
+    for (const object of objects) {
+      if (object.type === 'result') result = object;
+      else if (object.type === 'system' && object.subtype === 'init') initModel = stringField(object, 'model');
+    }
+  };
+  return {
+    stdout: (chunk) => take(lines.push(chunk)),
+    stderr: (chunk) => stderr.push(chunk),
+    finish(end) {
+      take(lines.end());
+      if (result === null) {
+        const said = stderr.lastLine();
+        return { usage: null, classification: 'crashed', detail: `${describeExit(end)} without a result${said === null ? '' : `: ${said}`}`, retryAfterMs: null };
+      }
+      return { usage: claudeUsage(result, initModel), ...claudeVerdict(result, end) };
+    },
+  };
+}
+
+/**
+ * The usage of the whole call from the `result` object (never the per-message usage of the stream,
+ * whose output_tokens is 1): input excludes cache reads and writes, which are counted apart.
+ */
+export function claudeUsage(result: Record<string, unknown>, initModel: string | null): Usage {
+  const usage = objectField(result, 'usage');
+  const thinking = countField(objectField(usage, 'output_tokens_details'), 'thinking_tokens');
+  return {
+    inputTokens: countField(usage, 'input_tokens'),
+    outputTokens: countField(usage, 'output_tokens'),
+    cacheReadTokens: countField(usage, 'cache_read_input_tokens'),
+    cacheWriteTokens: countField(usage, 'cache_creation_input_tokens'),
+    ...(thinking === null ? {} : { reasoningTokens: thinking }),
+    costUsd: countField(result, 'total_cost_usd'),
+    model: mainModel(objectField(result, 'modelUsage'), initModel),
+  };
+}
+
+/** The session's model when it is among those used, else the one that used the most tokens. */
+function mainModel(modelUsage: Record<string, unknown> | null, initModel: string | null): string | null {
+  const names = modelUsage === null ? [] : Object.keys(modelUsage);
+  if (initModel !== null && (names.length === 0 || names.includes(initModel))) return initModel;
+  const tokens = (name: string): number => {
+    const entry = modelUsage?.[name];
+    return (countField(entry, 'inputTokens') ?? 0) + (countField(entry, 'outputTokens') ?? 0);
+  };
+  return names.sort((a, b) => tokens(b) - tokens(a))[0] ?? null;
+}
+
+type Verdict = Omit<AgentOutcome, 'usage'>;
+
+function claudeVerdict(result: Record<string, unknown>, end: ProcessEnd): Verdict {
+  const text = stringField(result, 'result');
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === 'string') : [];
+  if (result.is_error === true) {
+    if (result.subtype === 'error_max_turns' || result.terminal_reason === 'max_turns') {
+      const turns = countField(result, 'num_turns');
+      return verdict('max-turns', errors[0] ?? `stopped at the turn limit after ${turns ?? '?'} turns`);
+    }
+    const status = countField(result, 'api_error_status');
+    if (status !== null) {
+      const { classification, detail } = httpVerdict(status, text);
+      return { classification, detail, retryAfterMs: classification === 'rate-limited' && text !== null ? retryAfterMs(text) : null };
+    }
+    const said = text ?? errors[0] ?? `${String(result.subtype)} (${describeExit(end)})`;
+    if (/^API Error/i.test(said)) {
+      const { classification, detail } = classifyErrorText(said);
+      const known = classification === 'crashed' ? 'server-error' : classification;
+      return { classification: known, detail, retryAfterMs: known === 'rate-limited' ? retryAfterMs(said) : null };
+    }
+    return verdict('crashed', `claude reported an error: ${oneLine(said)}`);
+  }
+  const denials = Array.isArray(result.permission_denials) ? result.permission_denials.filter(isRecord) : [];
+  if (denials.length > 0) return verdict('permission-denied', describeDenials(denials));
+  return verdict('ok', null);
+}
+
+function verdict(classification: AgentClassification, detail: string | null): Verdict {
+  return { classification, detail, retryAfterMs: null };
+}
+
+/** `2 tool calls denied: Write notes.md, Bash npm test`. */
+function describeDenials(denials: Record<string, unknown>[]): string {
+  const calls = denials.slice(0, 3).map((denial) => {
+    const input = objectField(denial, 'tool_input');
+    const target = stringField(input, 'file_path') ?? stringField(input, 'command') ?? stringField(input, 'path');
+    return [stringField(denial, 'tool_name') ?? 'a tool', target].filter((part) => part !== null).join(' ');
+  });
+  const more = denials.length > 3 ? `, and ${denials.length - 3} more` : '';
+  const count = denials.length === 1 ? '1 tool call was' : `${denials.length} tool calls were`;
+  return oneLine(`${count} denied: ${calls.join(', ')}${more}`);
+}
