@@ -6,7 +6,7 @@ import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand }
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -26,7 +26,7 @@ export interface ConfigDraft {
   hooks: Config['hooks'];
   accepts: NamedCommand[];
   budgets: Partial<Record<BudgetDimension, number>>;
-  prices: Config['prices'];
+  prices: NonNullable<Config['prices']>;
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */

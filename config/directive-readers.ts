@@ -7,7 +7,7 @@ import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
-import { readCommit, readCount, readMode, readModel, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
   return (ctx) => setScalar(ctx.draft, key, readAgentSpec(ctx) ?? undefined);
@@ -38,5 +38,6 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'guard-timeout': readTimeout('guardTimeoutMs'),
   'commit': readCommit,
   'agent-timeout': readTimeout('agentTimeoutMs'),
+  'rate-limit-wait': readRateLimitWait,
   'price': readPrice,
 };

@@ -5,7 +5,7 @@ export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
-  'guard-timeout', 'commit', 'agent-timeout', 'price',
+  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -57,6 +57,7 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'guard-timeout': spec('guard-timeout <duration>', 'guard-timeout 10m', ['duration'], true),
   'commit': spec('commit off|done|each', 'commit done', ['setting'], true),
   'agent-timeout': spec('agent-timeout <duration>', 'agent-timeout 2h', ['duration'], true),
+  'rate-limit-wait': spec('rate-limit-wait <duration>', 'rate-limit-wait 30s', ['duration'], true),
   'price': spec('price <model> <usd-per-Mtok-in> <usd-per-Mtok-out>', 'price gpt-5.5 1.25 10', ['model name', 'input price', 'output price'], false),
 };
 

@@ -49,6 +49,14 @@ export function readTimeout(key: 'idleTimeoutMs' | 'guardTimeoutMs' | 'agentTime
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parseDuration));
 }
 
+/** `rate-limit-wait`: the first wait after a rate limit; a duration above zero (zero would retry at once, forever). */
+export function readRateLimitWait(ctx: DirectiveContext): void {
+  setScalar(ctx.draft, 'rateLimitWaitMs', readValue(ctx, (text) => {
+    const result = parseDuration(text);
+    return result.ok && result.value === 0 ? rejected('`rate-limit-wait` cannot be 0', 'use a duration like 30s or 2m: yoke would otherwise retry a rate-limited call at once, again and again') : result;
+  }));
+}
+
 /** `commit off|done|each`. */
 export function readCommit(ctx: DirectiveContext): void {
   setScalar(ctx.draft, 'commit', readValue(ctx, oneOf(['off', 'done', 'each'] as const, 'commit setting')));

@@ -54,13 +54,13 @@ export const configSchema = z.object({
   idleTimeoutMs: z.number().int().nonnegative(),
   /** Milliseconds a guard, periodic or accept command may run; 0 = off. */
   guardTimeoutMs: z.number().int().nonnegative(),
-  /** First wait after a rate-limited agent call (doubles per consecutive one); absent = 30 s. */
+  /** First wait after a rate-limited agent call (doubles per consecutive one, `rate-limit-wait`); absent = 30 s. */
   rateLimitWaitMs: z.number().int().positive().optional(),
   commit: z.enum(['off', 'done', 'each']),
   /** Milliseconds an agent call may run in total (`agent-timeout`); 0 = off. */
-  agentTimeoutMs: z.number().int().nonnegative(),
+  agentTimeoutMs: z.number().int().nonnegative().optional(),
   /** `price` directives: US dollars per million tokens, by model name as the CLI reports it. */
-  prices: z.record(z.string(), modelPriceSchema),
+  prices: z.record(z.string(), modelPriceSchema).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -6,7 +6,8 @@ import { agentCall, finishAgentCall } from './adapters/agent-adapter.js';
 import { runInProcessGroup } from './process-group.js';
 import { safeKey } from './safe-key.js';
 import { openTranscript } from './transcript.js';
-import { readUsageFile } from './usage-file.js';
+import { processVerdict } from './adapters/process-verdict.js';
+import { readAgentReport } from './usage-file.js';
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
@@ -71,8 +72,16 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
     }
     const endedAt = Date.now();
-    const outcome = finishAgentCall(parser, run, { idleTimeoutMs: params.idleTimeoutMs, timeoutMs });
-    const usage = params.agent.kind === 'cmd' ? await readUsageFile(usageFile, (message) => ctx.warn(message)) : outcome.usage;
+    const limits = { idleTimeoutMs: params.idleTimeoutMs, timeoutMs };
+    let outcome = finishAgentCall(parser, run, limits);
+    let usage = outcome.usage;
+    if (params.agent.kind === 'cmd') {
+      // A command reports through $YOKE_USAGE_FILE: its usage, and maybe how its call ended
+      // (a wrapper around a CLI that hit a rate limit); yoke's own timeouts and signals still win.
+      const report = await readAgentReport(usageFile, (message) => ctx.warn(message));
+      usage = report.usage;
+      if (report.outcome !== null && processVerdict(run, limits) === null) outcome = { ...outcome, ...report.outcome };
+    }
     return {
       outcome: run.outcome,
       exitCode: run.exitCode,

@@ -2,7 +2,7 @@
 // resumable) and retries the same call; an authentication failure holds the run until `yoke run`
 // is asked again. Neither burns an iteration or an attempt. The states live in `work-loop.ts`.
 import type { EffectResult } from './effects.js';
-import { addUsage, type WorkContext } from './work-context.js';
+import { spendCall, type WorkContext } from './work-context.js';
 
 /** The first wait after a rate limit when yoke.conf sets none (`rate-limit-wait`). */
 export const RATE_LIMIT_WAIT_MS = 30_000;
@@ -26,7 +26,7 @@ export function rateLimitWaitMs(consecutive: number, retryAfterMs: number | null
 
 /** Usage of a call that did no work still counts; a worker's admission (an attempt) is given back. */
 function spentOnSetback(context: WorkContext, result: EffectResult<'agent.spawn'>, role: SetbackRole): WorkContext['spent'] {
-  const spent = addUsage(context.spent, result.usage, result.durationMs);
+  const spent = spendCall(context, result);
   return role === 'worker' ? { ...spent, attempts: Math.max(0, spent.attempts - 1) } : spent;
 }
 

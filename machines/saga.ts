@@ -10,7 +10,7 @@ import { assign, enqueueActions } from 'xstate';
 import { request } from './effects.js';
 import { renderTemplate } from './render-template.js';
 import { renderSagaLog } from './saga-log.js';
-import { addUsage, freshIteration, hookRequests, notesSayDone, type RunOutput, type WorkContext } from './work-context.js';
+import { callLimits, freshIteration, hookRequests, notesSayDone, spendCall, type RunOutput, type WorkContext } from './work-context.js';
 import { gateStates, setbackStates, setbackTransitions, interrupted, startRun, workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
@@ -57,13 +57,13 @@ export const sagaMachine = workSetup.createMachine({
           agent: context.config.scoperAgent ?? context.config.agent,
           model: context.config.scoperModel ?? context.config.model ?? null,
           prompt: renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir }),
-          idleTimeoutMs: context.config.idleTimeoutMs,
+          ...callLimits(context.config),
         }),
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('scoper'), {
           target: 'readingSagaNotes',
-          actions: [assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })), 'clearRateLimits'],
+          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
         }],
         AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
       },

@@ -2,6 +2,7 @@
 import type { BudgetDimension, Config, HookEvent, Mode } from '../config/types.js';
 import type { Violation } from './boundary.js';
 import { request, type EffectRequest, type EffectResult, type Usage } from './effects.js';
+import { pricedUsage } from './price-usage.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
@@ -183,6 +184,16 @@ export function budgetBreached(context: WorkContext, countsAsAttempt = true): Bu
     return 'wall-minutes';
   }
   return null;
+}
+
+/** The time limits of an agent call: `idle-timeout`, and `agent-timeout` when set (absent otherwise, as in older journals). */
+export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number } {
+  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}) };
+}
+
+/** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */
+export function spendCall(context: WorkContext, result: EffectResult<'agent.spawn'>): Spent {
+  return addUsage(context.spent, pricedUsage(result.usage, context.config.prices), result.durationMs);
 }
 
 /** Add one agent call's reported usage to what was spent. */

@@ -13,7 +13,7 @@ import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
 import { renderTemplate } from './render-template.js';
 import {
-  addUsage, budgetBreached, freshIteration, hookRequests, iterationPassed, succeeded, workerDone,
+  budgetBreached, callLimits, freshIteration, hookRequests, iterationPassed, spendCall, succeeded, workerDone,
   type RunOutput, type WorkContext,
 } from './work-context.js';
 import { workSetup } from './work-setup.js';
@@ -160,13 +160,13 @@ export function workLoopStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }),
-          idleTimeoutMs: context.config.idleTimeoutMs,
+          ...callLimits(context.config),
         }),
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('judge'), {
           target: 'readingVerdict',
-          actions: [assign(({ context, event }) => ({ spent: addUsage(context.spent, event.result.usage, event.result.durationMs) })), 'clearRateLimits'],
+          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
         }],
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
         AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign(interrupted) },
@@ -235,7 +235,7 @@ export function workLoopStates(o: WorkLoopOptions) {
               maxAttempts: context.maxIterations,
             },
           ),
-          idleTimeoutMs: context.config.idleTimeoutMs,
+          ...callLimits(context.config),
         }),
       },
       on: {
@@ -243,7 +243,7 @@ export function workLoopStates(o: WorkLoopOptions) {
           target: 'readingNotes',
           actions: [assign(({ context, event }) => ({
             agentCalls: context.agentCalls + 1,
-            spent: addUsage(context.spent, event.result.usage, event.result.durationMs),
+            spent: spendCall(context, event.result),
           })), 'clearRateLimits'],
         }],
         // The call was cut short (crash or signal): restore the spec and call the worker again

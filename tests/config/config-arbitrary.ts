@@ -63,7 +63,7 @@ const dollars = fc.integer({ min: 0, max: 100_000 }).map((cents) => (cents / 100
 const prices: fc.Arbitrary<Entry[]> = fc.uniqueArray(fc.tuple(modelName, dollars, dollars), { maxLength: 3, selector: ([m]) => m })
   .map((rows) => rows.map(([m, input, output]): Entry => ({
     text: `price ${m} ${input} ${output}`,
-    apply: (c) => { c.prices[m] = { inputPerMTok: Number(input), outputPerMTok: Number(output) }; },
+    apply: (c) => { (c.prices ??= {})[m] = { inputPerMTok: Number(input), outputPerMTok: Number(output) }; },
   })));
 
 const boundary: fc.Arbitrary<Entry[]> = fc.tuple(fc.uniqueArray(path, { maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), fc.boolean())

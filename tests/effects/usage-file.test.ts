@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readUsageFile } from '../../effects/usage-file.js';
+import { readAgentReport, readUsageFile } from '../../effects/usage-file.js';
 
 let dir: string;
 let warnings: string[];
@@ -65,5 +65,29 @@ describe('readUsageFile', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(join(dir, 'usage.json'));
     }
+  });
+});
+
+describe('readAgentReport', () => {
+  const reportOf = async (content: string) => {
+    const path = join(dir, 'report.json');
+    await writeFile(path, content);
+    return readAgentReport(path, (message) => warnings.push(message));
+  };
+
+  it('a command may say how its call ended: outcome, detail and the wait it was asked for', async () => {
+    expect(await reportOf('{"outcome": "rate-limited", "detail": "HTTP 429", "retry_after_seconds": 1.5}')).toEqual({
+      usage: null,
+      outcome: { classification: 'rate-limited', detail: 'HTTP 429', retryAfterMs: 1500 },
+    });
+    const both = await reportOf('{"outcome": "auth-error", "input_tokens": 3}');
+    expect(both.outcome).toEqual({ classification: 'auth-error', detail: null, retryAfterMs: null });
+    expect(both.usage?.inputTokens).toBe(3);
+    expect(warnings).toEqual([]);
+  });
+
+  it('an outcome only yoke may decide (a timeout) is refused with a warning, and nothing is taken from the file', async () => {
+    expect(await reportOf('{"outcome": "idle-timeout", "input_tokens": 3}')).toEqual({ usage: null, outcome: null });
+    expect(warnings).toEqual([expect.stringMatching(/ignored usage file .*optional outcome \(ok\|auth-error\|.*\(bad: outcome\)/)]);
   });
 });
