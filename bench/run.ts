@@ -1,12 +1,12 @@
 // `npm run bench [-- --quick]`: yoke's own costs, each as a ratio measured in the same run.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJournalFile } from '../store/journal-file.js';
 import { findRun, foldRun } from '../store/journal-runs.js';
 import { Journal } from '../store/journal.js';
+import { iterationBench } from './iteration-bench.js';
 import { stashBench } from './stash-bench.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 
@@ -58,41 +58,11 @@ function resumeFold(): void {
   ]);
 }
 
-function iterationOverhead(): void {
-  const iterations = quick ? 3 : 20;
-  const repo = join(work, 'repo');
-  const plain = join(work, 'plain');
-  for (const dir of [repo, plain]) {
-    mkdirSync(dir);
-    execFileSync('git', ['init', '-q'], { cwd: dir });
-    execFileSync('git', ['config', 'user.name', 'bench'], { cwd: dir });
-    execFileSync('git', ['config', 'user.email', 'bench@example.invalid'], { cwd: dir });
-    writeFileSync(join(dir, 'README'), 'bench\n');
-    execFileSync('git', ['add', '-A'], { cwd: dir });
-    execFileSync('git', ['commit', '-qm', 'init'], { cwd: dir });
-  }
-  const agent = join(work, 'agent.sh');
-  writeFileSync(agent, `#!/bin/sh\ncat >/dev/null\necho "$YOKE_ITERATION" >> work.txt\nif [ "$YOKE_ITERATION" -ge ${iterations} ]; then printf 'STATUS: DONE\\n' > .loop/notes.md; else printf 'STATUS: IN_PROGRESS\\n' > .loop/notes.md; fi\n`);
-  execFileSync(process.execPath, [yoke, 'init', 'loop'], { cwd: repo, stdio: 'ignore' });
-  writeFileSync(join(repo, '.loop', 'yoke.conf'), `mode loop\nagent cmd sh ${agent}\nmax-iterations ${iterations}\nguard ok true\ncommit each\n`);
-  const withYoke = time(() => spawnSync(process.execPath, [yoke, 'run', '--quiet'], { cwd: repo, stdio: 'ignore' }).status);
-  if (withYoke.value !== 0) throw new Error(`bench run failed with exit ${withYoke.value ?? 'signal'}`);
-  mkdirSync(join(plain, '.loop'));
-  const script = `for i in $(seq 1 ${iterations}); do YOKE_ITERATION=$i sh ${agent} </dev/null; true; git add -A; git commit -qm "iteration $i"; done`;
-  const shell = time(() => spawnSync('sh', ['-c', script], { cwd: plain, stdio: 'ignore' }).status);
-  const overhead = (withYoke.ms - shell.ms) / iterations;
-  report(`per-iteration overhead: ${iterations} iterations, sh agent, \`true\` guard, commit each`, [
-    `plain shell loop (same spawns and commits): ${shell.ms.toFixed(0)} ms`,
-    `yoke run (journal, fsync, boundary scan, spec restore, process groups): ${withYoke.ms.toFixed(0)} ms`,
-    `ratio: ${(withYoke.ms / shell.ms).toFixed(2)}x, about ${overhead.toFixed(0)} ms of yoke per iteration (target for a later release: ≤ 1.5x)`,
-  ]);
-}
-
 try {
   process.stdout.write(`yoke benchmarks${quick ? ' (--quick: small sizes, to prove they run)' : ''}\n`);
   journalAppend();
   resumeFold();
-  iterationOverhead();
+  iterationBench(work, yoke, quick, report);
   stashBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,53 +1,78 @@
-// Snapshotting the project outside `.loop/` as a git tree, without touching the user's index.
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { runGit } from './run-git.js';
+// Snapshotting the project outside `.loop/` as a git tree, and listing what changed since, without
+// touching the user's index.
+import { rm } from 'node:fs/promises';
+import { boundaryIndex, copyRealIndex, keepBoundaryIndex, noteBoundaryIndex, temporaryIndex } from './boundary-index.js';
+import { gitError, runGit, spawnGit } from './run-git.js';
 
 /**
  * A git tree id of the working directory: tracked and untracked non-ignored files as they are on
  * disk now, except that `.loop/` is not re-scanned (its entries are whatever the real index has;
- * compare trees with `changedSince`, which leaves `.loop/` out). Works on a copy of the real index (so unchanged files are not re-hashed
- * and the user's staging area is never modified) and in a repository with no commits yet.
+ * `changedSince` leaves `.loop/` out). Works on a copy of the real index (so unchanged files are
+ * not re-hashed and the user's staging area is never modified) and in a repository with no commits
+ * yet. That index is then kept as the boundary cache for the tree (see boundary-index.ts).
  */
 export async function captureWorkTree(root: string): Promise<string> {
-  const realIndex = await indexPath(root);
-  const dir = await mkdtemp(join(tmpdir(), 'yoke-index-'));
-  const env = { GIT_INDEX_FILE: join(dir, 'index') };
+  const temporary = await temporaryIndex(root);
+  const env = { GIT_INDEX_FILE: temporary };
   try {
-    await copyFile(realIndex, env.GIT_INDEX_FILE).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error; // a fresh repository has no index yet
-    });
+    await copyRealIndex(root, temporary);
     // Entries under .loop/ copied from the real index (yoke commits notes.md and friends) stay in
     // the tree as they were; `changedSince` leaves .loop/ out of the comparison.
     await runGit(root, ['-c', 'advice.addEmbeddedRepo=false', 'add', '-A', '--', '.', ':(exclude).loop'], { env });
-    return (await runGit(root, ['write-tree'], { env })).trim();
+    const tree = (await runGit(root, ['write-tree'], { env })).trim();
+    await keepBoundaryIndex(root, tree, temporary);
+    return tree;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(temporary, { force: true });
   }
 }
 
-const indexPaths = new Map<string, Promise<string>>();
-
-/** Absolute path of the project's real index file (asked once per project). */
-function indexPath(root: string): Promise<string> {
-  let known = indexPaths.get(root);
-  if (!known) {
-    known = runGit(root, ['rev-parse', '--git-path', 'index']).then((out) => resolve(root, out.trim()));
-    indexPaths.set(root, known);
-  }
-  return known;
-}
+/** `git status` of an index holding the baseline: only the index-vs-disk side and untracked files matter. */
+const STATUS_ARGS = [
+  'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames',
+  // a submodule counts when its checked-out commit moved (what `git add` records), not for edits inside it
+  '--ignore-submodules=dirty',
+  '--', '.', ':(exclude).loop',
+];
 
 /**
  * Project paths outside `.loop/` (relative, posix, sorted, unique) that differ between `tree` and the
- * working directory now. Renames count as a deletion plus an addition. Uses the plumbing `diff-tree`
- * so that user diff settings (external diff, colors, prefixes) cannot change the output.
+ * working directory now: modified, type-changed, deleted, and added (untracked, not ignored).
+ * Renames count as a deletion plus an addition. One `git status` against an index holding exactly
+ * `tree` (porcelain v2: stable across git versions and user settings).
  */
 export async function changedSince(root: string, tree: string): Promise<string[]> {
-  const now = await captureWorkTree(root);
-  if (now === tree) return [];
-  const out = await runGit(root, ['diff-tree', '-r', '--no-renames', '--name-only', '-z', tree, now, '--', '.', ':(exclude).loop']);
-  const paths = out.split('\0').filter((path) => path !== '');
-  return [...new Set(paths)].sort();
+  const index = await boundaryIndex(root, tree);
+  const result = await spawnGit(root, STATUS_ARGS, { env: { GIT_INDEX_FILE: index } });
+  if (result.exitCode !== 0) throw gitError(root, STATUS_ARGS, result);
+  await noteBoundaryIndex(index);
+  return changedPaths(result.stdout);
+}
+
+/**
+ * The paths a `status --porcelain=v2 -z` lists as different on disk from the index: ordinary (`1`)
+ * and renamed (`2`) entries whose worktree column is not `.`, unmerged (`u`) and untracked (`?`)
+ * entries. The first column (HEAD vs index) is ignored: HEAD is not the baseline. An untracked
+ * nested repository is listed as `dir/`; `git add` records it as `dir`, and so does this.
+ */
+export function changedPaths(porcelain: string): string[] {
+  const fields = porcelain.split('\0');
+  const paths = new Set<string>();
+  for (let i = 0; i < fields.length; i += 1) {
+    const entry = fields[i] ?? '';
+    if (entry === '') continue;
+    const kind = entry[0];
+    if (kind === '?') {
+      paths.add(entry.slice(2).replace(/\/$/, ''));
+    } else if (kind === '1' || kind === '2') {
+      // `1 XY sub mH mI mW hH hI path` and `2 XY sub mH mI mW hH hI Xscore path` + NUL + origPath
+      const parts = entry.split(' ');
+      const path = parts.slice(kind === '1' ? 8 : 9).join(' ');
+      if (entry[3] !== '.') paths.add(path);
+      if (kind === '2') i += 1;
+    } else if (kind === 'u') {
+      paths.add(entry.split(' ').slice(10).join(' '));
+    }
+  }
+  return [...paths].sort();
 }

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { EffectKind } from '../machines/effects.js';
 import { EffectAborted } from './handler.js';
 import { processStartTime } from './process-identity.js';
-import { terminateGroup } from './terminate-group.js';
+import { signalGroup, terminateGroup } from './terminate-group.js';
 
 /** Grace between SIGTERM and SIGKILL on abort (SIGINT/SIGTERM of yoke). */
 const ABORT_GRACE_MS = 500;
@@ -128,14 +128,24 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
   opts.signal.removeEventListener('abort', onAbort);
   await kill.inFlight;
   // The leader is gone (and reaped, so its pid stays reserved only while its group has members):
-  // stop whatever it left running in its group.
-  await terminateGroup(pid, KILL_GRACE_MS).catch(() => undefined);
+  // stop whatever it left running in its group. Usually nothing is left, which one kill(0) tells
+  // without walking /proc.
+  if (groupMayHaveMembers(pid)) await terminateGroup(pid, KILL_GRACE_MS).catch(() => undefined);
   await settleWithin(pipesClosed, PIPE_DRAIN_MS);
   stdout.destroy();
   stderr.destroy();
 
   if (aborted) throw new EffectAborted(opts.effect);
   return { outcome: reason ?? 'exited', exitCode: exit.code, signal: exit.signal, durationMs: elapsed(), error: null };
+}
+
+/** False only when no process at all (not even a zombie) is left in group `pgid`. */
+function groupMayHaveMembers(pgid: number): boolean {
+  try {
+    return signalGroup(pgid, 0);
+  } catch {
+    return true; // e.g. EPERM: someone is there; let terminateGroup look closer
+  }
 }
 
 function closed(stream: Readable): Promise<void> {

@@ -1,7 +1,7 @@
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCommit } from '../../effects/create-commit.js';
+import { createCommit, summarySha } from '../../effects/create-commit.js';
 import { makeContext } from './support/effect-context.js';
 import { makeProject, type TempProject } from './support/temp-project.js';
 
@@ -75,5 +75,45 @@ describe('commit.create', () => {
         else process.env[name] = value;
       }
     }
+  });
+
+  it('commits deletions and renames, and names the new commit on a detached HEAD too', async () => {
+    p = await makeProject({ 'keep.txt': 'k', 'gone.txt': 'g', 'old/name.txt': 'r' }, { commit: true });
+    await rm(join(p.root, 'gone.txt'));
+    await rename(join(p.root, 'old'), join(p.root, 'new'));
+    await p.git('checkout', '-q', '--detach');
+    const { ctx } = makeContext(p.root, p.loopDir);
+    const result = await createCommit.execute({ message: 'moves', iteration: 2 }, ctx);
+    expect(result.sha).toBe(await p.git('rev-parse', 'HEAD'));
+    expect((await p.git('ls-tree', '-r', '--name-only', 'HEAD')).split('\n')).toEqual(['.loop/.gitignore', 'keep.txt', 'new/name.txt']);
+    expect(await p.git('status', '--porcelain')).toBe('');
+  });
+
+  it('does not conclude a merge in progress when nothing is staged', async () => {
+    p = await makeProject({ 'a.txt': 'a' }, { commit: true });
+    const head = await p.git('rev-parse', 'HEAD');
+    await writeFile(join(p.root, '.git', 'MERGE_HEAD'), `${head}\n`);
+    const { ctx } = makeContext(p.root, p.loopDir);
+    expect(await createCommit.execute({ message: 'nothing', iteration: 1 }, ctx)).toEqual({ sha: null });
+    expect(await p.git('rev-list', '--count', 'HEAD')).toBe('1');
+  });
+
+  it('fails (never reports "nothing to commit") when staging fails', async () => {
+    p = await makeProject({ 'a.txt': 'a' }, { commit: true });
+    await p.write('b.txt', 'b');
+    await writeFile(join(p.root, '.git', 'index.lock'), '');
+    const { ctx } = makeContext(p.root, p.loopDir);
+    await expect(createCommit.execute({ message: 'blocked', iteration: 1 }, ctx)).rejects.toThrow(/git add -A failed in .*index\.lock/s);
+  });
+});
+
+describe('summarySha', () => {
+  it('reads the full id from git commit\'s summary line, else null', () => {
+    const sha = 'efa5cf2385ec135361e7dd23930ab91c420d567c';
+    expect(summarySha(`[main (root-commit) ${sha}] m1\n 1 file changed\n`)).toBe(sha);
+    expect(summarySha(`[detached HEAD ${sha}] subject [x ${'1'.repeat(40)}] tricky\n`)).toBe(sha);
+    expect(summarySha(`[a]b ${sha}] weird branch\n`)).toBe(sha);
+    expect(summarySha('[main efa5cf2] abbreviated\n')).toBeNull();
+    expect(summarySha('')).toBeNull();
   });
 });

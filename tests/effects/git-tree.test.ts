@@ -1,7 +1,8 @@
-import { rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureWorkTree, changedSince } from '../../effects/git-tree.js';
+import { captureWorkTree, changedPaths, changedSince } from '../../effects/git-tree.js';
 import { makeProject, type TempProject } from './support/temp-project.js';
 
 const projects: TempProject[] = [];
@@ -77,5 +78,59 @@ describe('changedSince', () => {
     await p.write('a.txt', 'b');
     await p.write('a.txt', 'a');
     expect(await changedSince(p.root, tree)).toEqual([]);
+  });
+});
+
+describe('changedSince, more shapes of change', () => {
+  it('sees a type change (file to symlink, file to folder) and an untracked nested repository as its folder name', async () => {
+    const p = await project({ 'link.txt': 'was a file', 'dir': 'was a file', 'same.txt': 's' }, true);
+    const tree = await captureWorkTree(p.root);
+    await unlink(join(p.root, 'link.txt'));
+    await symlink('same.txt', join(p.root, 'link.txt'));
+    await unlink(join(p.root, 'dir'));
+    await p.write('dir/inner.txt', 'now a folder');
+    await mkdir(join(p.root, 'nested'));
+    await execa('git', ['init', '-q'], { cwd: join(p.root, 'nested') });
+    await p.write('nested/file.txt', 'n');
+    expect(await changedSince(p.root, tree)).toEqual(['dir', 'dir/inner.txt', 'link.txt', 'nested']);
+  });
+
+  it('answers right on repeated scans as files change and change back, and with names holding spaces', async () => {
+    const p = await project({ 'a b.txt': 'a', 'c.txt': 'c' }, true);
+    const tree = await captureWorkTree(p.root);
+    expect(await changedSince(p.root, tree)).toEqual([]);
+    await p.write('a b.txt', 'A');
+    expect(await changedSince(p.root, tree)).toEqual(['a b.txt']);
+    await p.write('a b.txt', 'a');
+    await p.write('new file.txt', 'n');
+    expect(await changedSince(p.root, tree)).toEqual(['new file.txt']);
+    await unlink(join(p.root, 'new file.txt'));
+    expect(await changedSince(p.root, tree)).toEqual([]);
+  });
+
+  it('ignores what the agent did to the real index alone (staging, unstaging): only the disk counts', async () => {
+    const p = await project({ 'a.txt': 'a', 'b.txt': 'b' }, true);
+    const tree = await captureWorkTree(p.root);
+    await p.git('rm', '-q', '--cached', 'a.txt');
+    await p.write('c.txt', 'c');
+    await p.git('add', 'c.txt');
+    expect(await changedSince(p.root, tree)).toEqual(['c.txt']);
+  });
+});
+
+describe('changedPaths', () => {
+  it('reads porcelain v2: the worktree column of ordinary and renamed entries, unmerged and untracked entries', () => {
+    const entries = [
+      '1 M. N... 100644 100644 100644 0000 0000 staged-only.txt',
+      '1 .M N... 100644 100644 100644 0000 0000 with space.txt',
+      '1 D. N... 100644 000000 000000 0000 0000 gone-from-index.txt',
+      '2 R. N... 100644 100644 100644 0000 0000 R100 renamed.txt', 'origin.txt',
+      '2 RM N... 100644 100644 100644 0000 0000 R100 renamed-edited.txt', 'origin2.txt',
+      'u UU N... 100644 100644 100644 100644 0000 0000 0000 conflict.txt',
+      '? untracked.txt',
+      '? nested/',
+      '',
+    ];
+    expect(changedPaths(entries.join('\0'))).toEqual(['conflict.txt', 'nested', 'renamed-edited.txt', 'untracked.txt', 'with space.txt']);
   });
 });
