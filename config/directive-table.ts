@@ -24,7 +24,6 @@ export interface DirectiveSpec {
 }
 
 const JUDGED: readonly Mode[] = ['brute', 'saga'];
-const ITERATED: readonly Mode[] = ['loop', 'brute', 'saga'];
 
 function spec(usage: string, example: string, args: string[], single: boolean, modes: readonly Mode[] = MODES): DirectiveSpec {
   return { usage, example, args, single, modes };
@@ -41,7 +40,8 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'model': spec('model <name>', 'model sonnet', ['model name'], true),
   'judge-model': spec('judge-model <name>', 'judge-model opus', ['model name'], true, JUDGED),
   'scoper-model': spec('scoper-model <name>', 'scoper-model opus', ['model name'], true, ['saga']),
-  'max-iterations': spec('max-iterations N', 'max-iterations 50', ['number'], true, ITERATED),
+  // goal: the cap on attempts (reason `attempts`)
+  'max-iterations': spec('max-iterations N', 'max-iterations 50', ['number'], true),
   'allow': spec('allow <path-prefix>', 'allow src/', ['path prefix'], false),
   'no-modify': spec('no-modify <path-prefix>', 'no-modify tests/', ['path prefix'], false),
   'guard': spec('guard <name> <command>', 'guard tests npm test', ['name', 'command'], false),

@@ -110,6 +110,8 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
     kill.start(ABORT_GRACE_MS);
   };
   opts.signal.addEventListener('abort', onAbort, { once: true });
+  // An abort fired while the spawn was being recorded (before the listener existed) still counts.
+  if (opts.signal.aborted) onAbort();
   armIdle();
   stdout.on('data', (chunk: Buffer) => {
     armIdle();

@@ -127,9 +127,12 @@ describe('directives that do not apply to the mode', () => {
     ['accept outside goal', `${LOOP}accept t npm test`, 3],
     ['max-chunks outside saga', 'mode brute\nagent claude\nmax-chunks 4', 3],
     ['scoper-agent in brute', 'mode brute\nagent claude\n  scoper-agent codex', 3],
-    ['max-iterations in goal', 'mode goal\nagent claude\naccept t true\nmax-iterations 5', 4],
     ['judge-model in goal, mode declared last', 'agent claude\naccept t true\njudge-model opus\nmode goal', 3],
   ];
+  it('max-iterations in goal caps the attempts: no warning', () => {
+    expect(parse('mode goal\nagent claude\naccept t true\nmax-iterations 5').issues).toEqual([]);
+  });
+
   it.each(cases)('%s is a warning, not an error', (_name, text, line) => {
     const { config, issues } = parse(text);
     expect(config).not.toBeNull();

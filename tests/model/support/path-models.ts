@@ -73,9 +73,7 @@ const withHistories = (m: ExecutionModel): ExecutionModel => ({ ...m, histories:
 
 function goalInput(lines: readonly string[]): WorkInput {
   const { config, issues } = parseConfig(`${['mode goal', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf');
-  // config/ warns that `max-iterations` "has no effect in goal mode", yet the goal machine caps
-  // attempts with it (reason `attempts`; tests/e2e/goal.test.ts relies on that): only that warning is let through.
-  const unexpected = issues.filter((issue) => !issue.message.startsWith('`max-iterations` has no effect'));
+  const unexpected = issues;
   if (config === null || unexpected.length > 0) throw new Error(`goal test config does not parse: ${JSON.stringify(unexpected)}`);
   return { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };
 }
