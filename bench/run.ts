@@ -8,6 +8,7 @@ import { readJournalFile } from '../store/journal-file.js';
 import { findRun, foldRun } from '../store/journal-runs.js';
 import { Journal } from '../store/journal.js';
 import { stashBench } from './stash-bench.js';
+import { startupBench } from './startup-bench.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 
 const quick = process.argv.includes('--quick');
@@ -94,6 +95,7 @@ try {
   resumeFold();
   iterationOverhead();
   stashBench(work, yoke, quick, report);
+  startupBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
