@@ -13,6 +13,7 @@ export interface StatusLineStreams {
 /** How long output may leave the cursor mid-line before the line is ended on screen and the status redrawn. */
 const MID_LINE_GRACE_MS = 1000;
 const CLEAR = '\r\x1b[2K';
+const REFRESH_MS = 100;
 
 /**
  * Draws `render()` as the terminal's last line and keeps it there: before anything else is written
@@ -25,6 +26,7 @@ const CLEAR = '\r\x1b[2K';
  */
 export class StatusLine {
   private drawn = false;
+  private drawnAt = 0;
   private midLine = false;
   private stopped = false;
   private readonly ticker: NodeJS.Timeout;
@@ -59,9 +61,9 @@ export class StatusLine {
     this.draw();
   }
 
-  /** Redraw now (after the facts behind it changed). */
+  /** Redraw soon after the facts behind it changed (at most ten times a second; the ticker catches up). */
   refresh(): void {
-    this.draw();
+    if (Date.now() - this.drawnAt >= REFRESH_MS) this.draw();
   }
 
   /** Erase the line and stop redrawing; later writes go straight through. */
@@ -111,10 +113,12 @@ export class StatusLine {
 
   private draw(): void {
     if (this.stopped || this.midLine) return;
-    const width = Math.max(10, (this.streams.terminal.columns ?? 80) - 1);
+    // a terminal that reports no size (0 columns, e.g. under `script` without a tty) counts as 80 wide
+    const width = Math.max(10, (this.streams.terminal.columns || 80) - 1);
     const text = this.render();
     this.streams.terminal.write(`${CLEAR}${fit(text, width)}`);
     this.drawn = true;
+    this.drawnAt = Date.now();
   }
 }
 

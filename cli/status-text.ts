@@ -63,7 +63,7 @@ function liveText(liveness: Liveness, lastRecordAt: string): string {
   const yoke = `yoke pid ${liveness.yokePid ?? '?'}`;
   if (!call) return `${yoke}, last record ${lastRecordAt}`;
   const agent = `${call.role} agent${call.pid !== null ? ` pid ${call.pid}` : ''}`;
-  const silence = call.silentMs < 1000 ? 'speaking' : `silent for ${duration(call.silentMs)}`;
+  const silence = call.silentMs < 1000 ? 'talking' : `silent for ${duration(call.silentMs)}`;
   const timeout = call.idleTimeoutMs > 0 ? ` (idle timeout ${duration(call.idleTimeoutMs)})` : ' (no idle timeout)';
   const stuck = liveness.state === 'possibly-stuck' ? '; yoke should have stopped it: check the agent and yoke' : '';
   return `${yoke}, ${agent} ${silence}${timeout}${stuck}`;
@@ -76,6 +76,7 @@ function deadText(liveness: Liveness): string {
 }
 
 function usageText(usage: UsageTotals): string {
+  if (usage.unknownCalls === usage.calls) return `unknown: none of the ${usage.calls} agent call(s) reported usage`;
   const tokens = usage.inputTokens === null || usage.outputTokens === null ? `${compact(usage.knownTokens)}+ tokens` : `${compact(usage.knownTokens)} tokens`;
   const cost = usage.costUsd === null ? (usage.knownCostUsd > 0 ? `, $${usage.knownCostUsd.toFixed(2)}+` : '') : `, $${usage.costUsd.toFixed(2)}`;
   const unknown = usage.unknownCalls > 0 ? ` (${usage.unknownCalls} of ${usage.calls} call(s) reported no usage)` : '';
