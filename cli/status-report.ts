@@ -1,5 +1,6 @@
 // Everything `yoke status` shows, loaded cheaply: the status view when it matches the journal's
 // tail, else a full fold (loaded on demand), plus the lock and the heartbeat for liveness.
+import { statSync } from 'node:fs';
 import { isSameProcess } from '../effects/process-identity.js';
 import { heartbeatPath, readHeartbeat } from '../store/heartbeat.js';
 import { judgeLiveness, type Liveness } from '../store/run-liveness.js';
@@ -17,6 +18,8 @@ export type StatusReport =
  * view is missing or stale does it parse and fold the journal (which also refreshes the view).
  */
 export async function loadStatusReport(paths: WorkspacePaths, now: number = Date.now()): Promise<StatusReport> {
+  // no journal (or an empty one) means no runs: nothing to fold
+  if ((statSync(paths.journal, { throwIfNoEntry: false })?.size ?? 0) === 0) return { run: null, running: lockHolderIsLive(paths) };
   const trusted = readTrustedStatusView(statusViewPath(paths.journalDir), paths.journal);
   let view: StatusView | null = trusted;
   let tornTail = false;

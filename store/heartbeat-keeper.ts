@@ -19,7 +19,7 @@ export class HeartbeatKeeper {
 
   constructor(
     private readonly path: string,
-    private run: string,
+    private readonly run: string,
     private readonly now: () => number = Date.now,
   ) {
     this.yoke = { pid: process.pid, startTime: processStartTime(process.pid) };

@@ -98,16 +98,15 @@ describe('yoke status while a run works', () => {
   }, TIMEOUT);
 
   it('says possibly stuck once the agent has been silent past the idle timeout (yoke frozen with SIGSTOP cannot stop it)', async () => {
-    const { ws, env } = await setup({ default: { hang: true } }, [...confHead(3), 'commit off', 'idle-timeout 2s']);
+    const { ws, env } = await setup({ default: { hang: true } }, [...confHead(3), 'commit off', 'idle-timeout 5s']);
     const { yoke, yokePid, agentPid } = await startWithAgent(ws, env);
-    expect(await waitUntil(async () => (await statusJson(ws)).agent?.pid === agentPid, 10_000)).toBe(true);
     process.kill(yokePid, 'SIGSTOP');
 
-    expect(await waitUntil(async () => (await statusJson(ws)).liveness === 'possibly-stuck', 10_000)).toBe(true);
+    expect(await waitUntil(async () => (await statusJson(ws)).liveness === 'possibly-stuck', 20_000)).toBe(true);
     const stuck = await statusJson(ws);
-    expect(stuck).toMatchObject({ running: true, yokePid, agent: { pid: agentPid, alive: true, idleTimeoutMs: 2000 } });
-    expect(stuck.agent?.silentMs).toBeGreaterThan(2000);
-    expect((await runYoke(ws, ['status'])).stdout).toMatch(/STUCK\? +yoke pid \d+, worker agent pid \d+ silent for \d+s \(idle timeout 2s\); yoke should have stopped it/);
+    expect(stuck).toMatchObject({ running: true, yokePid, agent: { pid: agentPid, alive: true, idleTimeoutMs: 5000 } });
+    expect(stuck.agent?.silentMs).toBeGreaterThan(5000);
+    expect((await runYoke(ws, ['status'])).stdout).toMatch(/STUCK\? +yoke pid \d+, worker agent pid \d+ silent for \d+s \(idle timeout 5s\); yoke should have stopped it/);
 
     // thawed, yoke stops the silent agent itself (idle timeout) and goes on
     process.kill(yokePid, 'SIGCONT');
