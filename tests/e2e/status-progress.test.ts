@@ -18,9 +18,9 @@ afterEach(async () => {
   await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
 });
 
-/** One iteration: a line, 2.5 s of silence, a partial line, 1.5 s of silence, the rest, DONE. */
+/** One iteration: a line, 4 s of silence, a partial line, 1.5 s of silence, the rest, DONE. */
 const SCRIPT: FakeScript = {
-  default: [{ stdout: 'AGENT-LINE-1\n' }, { sleepMs: 2500 }, { stdout: 'partial...' }, { sleepMs: 1500 }, { stdout: 'AGENT-LINE-2\n', notes: 'DONE' }],
+  default: [{ stdout: 'AGENT-LINE-1\n' }, { sleepMs: 4000 }, { stdout: 'partial...' }, { sleepMs: 1500 }, { stdout: 'AGENT-LINE-2\n', notes: 'DONE' }],
 };
 
 async function setup() {
