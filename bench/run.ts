@@ -8,6 +8,7 @@ import { findRun, foldRun } from '../store/journal-runs.js';
 import { Journal } from '../store/journal.js';
 import { iterationBench } from './iteration-bench.js';
 import { stashBench } from './stash-bench.js';
+import { startupBench } from './startup-bench.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 
 const quick = process.argv.includes('--quick');
@@ -64,6 +65,7 @@ try {
   resumeFold();
   iterationBench(work, yoke, quick, report);
   stashBench(work, yoke, quick, report);
+  startupBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

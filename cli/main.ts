@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // yoke's entry point: run one command, map any error to its exit code in exactly one place.
 import { exitCodeFor } from './exit-codes.js';
-import { buildProgram } from './program.js';
+import { fastPath } from './fast-path.js';
 import { reportError } from './report-error.js';
 
 async function main(argv: string[]): Promise<number> {
+  // `--version` and `status` skip commander (and everything else) to start fast.
+  const fast = fastPath(argv.slice(2));
   let code = 0;
-  const program = buildProgram(argv, (result) => {
-    code = result;
-  });
   try {
+    if (fast) return await fast();
+    const { buildProgram } = await import('./program.js');
+    const program = buildProgram(argv, (result) => {
+      code = result;
+    });
     await program.parseAsync(argv);
   } catch (error) {
     const status = exitCodeFor(error);

@@ -1,9 +1,7 @@
 // The commander program: parses argv and dispatches to one lazily loaded command module.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { BudgetFlags } from './commands/budget.js';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { yokeVersion } from './version.js';
 
 /** Parse a positive whole number flag value. */
 function positiveInt(value: string): number {
@@ -20,26 +18,11 @@ function livePortOption(): Option {
   });
 }
 
-/** yoke's version from its package.json (found from dist/ or from source). */
-function version(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i += 1) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'yoke' && pkg.version) return pkg.version;
-    } catch {
-      // not here: look one folder up
-    }
-    dir = dirname(dir);
-  }
-  return 'unknown';
-}
-
 /** Build the program; `done` receives each command's exit code. */
 export function buildProgram(argv: string[], done: (code: number) => void): Command {
   const program = new Command('yoke')
     .description('Drive coding agents in autonomous loops with mechanical gates, on a durable, replayable journal.')
-    .version(version(), '-V, --version')
+    .version(yokeVersion(), '-V, --version')
     .showHelpAfterError('(run `yoke --help` for usage)')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'yoke: ')) });
@@ -72,11 +55,12 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
 
   program
     .command('status')
-    .description('show where the latest run stands and whether a yoke is working on it')
+    .description('show where the latest run stands and whether it is alive: running, silent, possibly stuck or dead')
     .option('--json', 'print as JSON', false)
-    .action(async (flags: { json: boolean }) => {
+    .option('--watch', 'refresh every second until Ctrl-C (in place on a terminal)', false)
+    .action(async (flags: { json: boolean; watch: boolean }) => {
       const { statusCommand } = await import('./commands/status.js');
-      done(statusCommand(flags));
+      done(await statusCommand(flags));
     });
 
   program

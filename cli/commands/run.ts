@@ -28,7 +28,9 @@ import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
 import { describeProgress } from '../progress.js';
 import { settleLines } from '../stash-format.js';
-import { processOutput, progressWriter, warn, type OutputMode } from '../terminal.js';
+import { RunMonitor } from '../run-monitor.js';
+import { runTerminal } from '../run-terminal.js';
+import { warn, type OutputMode } from '../terminal.js';
 
 export interface RunFlags extends OutputMode {
   fresh: boolean;
@@ -57,7 +59,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (first) throw new YokeError('usage', `${first.message}; nothing was run.`, rest.map((agent) => agent.message));
   }
 
-  const progress = progressWriter(flags);
+  const terminal = runTerminal(flags);
+  const progress = terminal.progress;
   const release = acquireLock(paths.lock, 'yoke run', (owner) => progress(`took over a stale lock left by pid ${owner.pid}`));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -68,13 +71,14 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   process.on('SIGTERM', onSignal);
   let journal: Journal | null = null;
   let live: LiveInspector | null = null;
+  let monitor: RunMonitor | null = null;
   try {
     const listener = flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null;
-    journal = Journal.open(paths.journal, warn, listener);
+    journal = Journal.open(paths.journal, terminal.warn, listener);
     // A stash, clean or mode cut short by a crash is finished (or rolled back) before any run starts.
     const stashContext: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined) };
     const settled = settleStash(stashContext, foldStashIndex(journal.records, paths.journal));
-    if (settled) for (const line of settleLines(settled)) warn(line);
+    if (settled) for (const line of settleLines(settled)) terminal.warn(line);
     // Whether it is resumed or abandoned, an unfinished run's leftover agent is stopped first.
     const unfinished = unfinishedRun(journal.records);
     if (unfinished !== null) {
@@ -95,25 +99,31 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     const active = journal;
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
-      live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn });
+      live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn: terminal.warn, notice: terminal.notice });
     }
     const streaming = live;
+    const watcher = new RunMonitor({ paths, journal, fold, color: terminal.color });
+    monitor = watcher;
+    terminal.showStatus(() => watcher.statusLine());
     const result = await driveRun(fold, {
       journal,
       lifecycle: lifecycleOf(started),
       handlers,
       root: paths.root,
       loopDir: paths.loopDir,
-      output: processOutput(flags),
-      warn,
+      output: watcher.output(terminal.output),
+      warn: terminal.warn,
       signal: controller.signal,
       onRecord: (record) => {
+        watcher.onRecord(record);
         emit(record, fold);
+        terminal.refresh();
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
       guardAgentCall: () => watchForTampering(paths, active),
     });
     await settleHooks(10_000);
+    terminal.stop();
     if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
     if (result.kind === 'paused') {
       process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext)}\n`);
@@ -121,10 +131,12 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     }
     return result.exitCode;
   } finally {
+    terminal.stop();
     await live?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     journal?.close();
+    monitor?.finish();
     release();
   }
 }

@@ -1,45 +1,64 @@
-// `yoke status`: where the latest run stands, read from the journal (never changes anything).
-import { readJournalFile } from '../../store/journal-file.js';
-import { findRun, foldRun } from '../../store/journal-runs.js';
-import { summarizeRun, type RunSummary } from '../../store/run-summary.js';
-import { lockIsLive, readLock } from '../../store/workspace-lock.js';
-import { findProject } from '../find-project.js';
+// `yoke status`: where the latest run stands and whether it is alive (never changes the journal).
+import { findProjectQuick } from '../find-project-quick.js';
+import { loadStatusReport } from '../status-report.js';
+import { statusJson, statusText } from '../status-text.js';
 
-/** Print the latest run's summary and whether a yoke is working on it now. */
-export function statusCommand(flags: { json: boolean }): number {
-  const paths = findProject(process.cwd());
-  const { records, torn } = readJournalFile(paths.journal);
-  const owner = readLock(paths.lock);
-  const live = owner !== null && owner.pid !== process.pid && lockIsLive(owner);
-  if (records.every((record) => record.type !== 'run.started')) {
-    if (flags.json) process.stdout.write(`${JSON.stringify({ run: null, running: live })}\n`);
-    else process.stdout.write('No runs yet. Start one with `yoke run`.\n');
-    return 0;
-  }
-  const started = findRun(records);
-  const summary = summarizeRun(foldRun(records, started), records);
-  const running = live && summary.status === 'unfinished';
-  if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ ...summary, running, pid: running ? owner?.pid ?? null : null, tornTail: torn !== null })}\n`);
-    return 0;
-  }
-  process.stdout.write(`${renderStatus(summary, running, owner?.pid ?? null)}\n`);
-  return 0;
+/** Flags of `yoke status`. */
+export interface StatusFlags {
+  json: boolean;
+  watch?: boolean;
 }
 
-function renderStatus(summary: RunSummary, running: boolean, pid: number | null): string {
-  const lines = [`run ${summary.run} (${summary.mode}, machine ${summary.machine} v${summary.machineVersion ?? '?'})`];
-  lines.push(`  started   ${summary.startedAt}`);
-  lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
-  lines.push(`  state     ${summary.state}`);
-  if (summary.status === 'finished') {
-    lines.push(`  finished  ${summary.lastRecordAt}: ${summary.exitCode === 0 ? 'success' : summary.reason ?? 'unsuccessful'} (exit ${summary.exitCode ?? '?'})`);
-  } else if (summary.status === 'abandoned') {
-    lines.push('  abandoned (a fresh run replaced it)');
-  } else if (running) {
-    lines.push(`  running   yoke pid ${pid ?? '?'}, last record ${summary.lastRecordAt}`);
-  } else {
-    lines.push(`  stopped   ${summary.lastStop ?? 'unknown'} at ${summary.lastRecordAt}; \`yoke run\` resumes it`);
+/** Print the latest run's summary and liveness; with --watch, every second until Ctrl-C. */
+export async function statusCommand(flags: StatusFlags): Promise<number> {
+  const paths = await findProjectQuick(process.cwd());
+  const render = async (): Promise<string> => {
+    const report = await loadStatusReport(paths);
+    return flags.json ? JSON.stringify(statusJson(report)) : statusText(report);
+  };
+  if (!flags.watch) {
+    process.stdout.write(`${await render()}\n`);
+    return 0;
   }
-  return lines.join('\n');
+  return watch(render, flags.json);
+}
+
+/**
+ * Redraw every second: in place on a terminal (the previous block is erased), as plain repeated
+ * blocks (or one JSON line per refresh) otherwise. Ctrl-C ends it with exit 0.
+ */
+async function watch(render: () => Promise<string>, json: boolean): Promise<number> {
+  const tty = process.stdout.isTTY === true && !json;
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const stop = () => {
+    stopped = true;
+    wake?.();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  let shown = 0;
+  try {
+    while (!stopped) {
+      const text = await render();
+      if (tty) {
+        const width = Math.max(20, process.stdout.columns ?? 80);
+        const lines = text.split('\n').map((line) => (line.length >= width ? `${line.slice(0, width - 2)}…` : line));
+        const erase = shown > 0 ? `\x1b[${shown}A\x1b[0J` : '';
+        process.stdout.write(`${erase}${lines.join('\n')}\n`);
+        shown = lines.length;
+      } else {
+        process.stdout.write(json ? `${text}\n` : `${new Date().toISOString()}\n${text}\n\n`);
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 1000);
+      });
+      wake = null;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  return 0;
 }

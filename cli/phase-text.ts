@@ -1,0 +1,38 @@
+// What a run is doing right now, in a few words, from the effect it has in flight.
+import type { JournalRecord } from '../store/record.js';
+
+/** `worker agent`, `guard tests`, `committing`, … for an effect kind and its params. */
+export function describePhase(kind: string, params: unknown): string {
+  const p = (params ?? {}) as { role?: string; chunk?: number; kind?: string; name?: string; event?: string };
+  switch (kind) {
+    case 'agent.spawn':
+      return `${p.role ?? 'agent'}${p.role === 'scoper' && p.chunk !== undefined ? ` (chunk ${p.chunk})` : ''} agent`;
+    case 'check.run':
+      return `${p.kind ?? 'check'} ${p.name ?? '?'}`;
+    case 'commit.create':
+      return 'committing';
+    case 'boundary.scan':
+      return 'boundary check';
+    case 'spec.restore':
+      return 'restoring spec files';
+    case 'baseline.capture':
+      return 'capturing the baseline';
+    case 'hook.fire':
+      return `hook ${p.event ?? '?'}`;
+    default:
+      return kind;
+  }
+}
+
+/** The phase of `run` at the end of `records`: its last effect still in flight, or null. */
+export function currentPhase(records: readonly JournalRecord[], run: string): string | null {
+  const ended = new Set<string>();
+  for (let index = records.length - 1; index >= 0; index -= 1) {
+    const record = records[index] as JournalRecord;
+    if (record.run !== run) continue;
+    if (record.type === 'run.started' || record.type === 'run.finished' || record.type === 'run.interrupted' || record.type === 'run.paused') return null;
+    if (record.type === 'effect.completed' || record.type === 'effect.interrupted' || record.type === 'effect.failed') ended.add(record.payload.key);
+    if (record.type === 'effect.started') return ended.has(record.payload.key) ? null : describePhase(record.payload.kind, record.payload.params);
+  }
+  return null;
+}

@@ -1,0 +1,163 @@
+// Watches a run as `yoke run` drives it: keeps the heartbeat and the status view for `yoke status`,
+// and the facts the live status line shows.
+import type { OutputSink } from '../effects/handler.js';
+import type { EffectParams } from '../machines/effects.js';
+import type { LoopContext } from '../machines/loop.js';
+import { HeartbeatKeeper } from '../store/heartbeat-keeper.js';
+import { heartbeatPath } from '../store/heartbeat.js';
+import type { Journal } from '../store/journal.js';
+import type { JournalRecord } from '../store/record.js';
+import type { RunFold } from '../store/run-fold.js';
+import { summarizeRun } from '../store/run-summary.js';
+import { journalTail, statusViewPath, writeStatusView } from '../store/status-view.js';
+import { readLedger, totalUsage, type UsageTotals } from '../store/usage-ledger.js';
+import type { WorkspacePaths } from '../store/workspace-paths.js';
+import { describePhase } from './phase-text.js';
+import { statusLineText } from './status-line-text.js';
+
+/** The status view is rewritten at most this often while records flow (and always at the end). */
+const VIEW_INTERVAL_MS = 200;
+
+/** What the monitor needs: the workspace, the open journal and the run's fold (kept current by the runner). */
+export interface RunMonitorOptions {
+  paths: WorkspacePaths;
+  journal: Journal;
+  fold: RunFold;
+  /** may the status line use color? */
+  color: boolean;
+  now?: () => number;
+}
+
+/**
+ * One run's monitor. `onRecord` is fed every record the runner stages; `output` wraps the sink
+ * agents write to. The heartbeat costs a few small writes per agent call plus at most one a second
+ * while the agent talks; the view at most one per {@link VIEW_INTERVAL_MS}. Neither is ever fsynced:
+ * both are hints, and `yoke status` checks the view against the journal before trusting it.
+ */
+export class RunMonitor {
+  private readonly heartbeat: HeartbeatKeeper;
+  private readonly now: () => number;
+  private readonly agentRecords: JournalRecord[];
+  private usage: UsageTotals;
+  private phase: { key: string; text: string } | null = null;
+  private call: { key: string; startedAt: number; lastOutputAt: number | null } | null = null;
+  private viewTimer: NodeJS.Timeout | null = null;
+  private lastViewAt = 0;
+
+  constructor(private readonly options: RunMonitorOptions) {
+    this.now = options.now ?? Date.now;
+    this.heartbeat = new HeartbeatKeeper(heartbeatPath(options.paths.journalDir), options.fold.run, this.now);
+    this.agentRecords = options.journal.records.filter((record) => record.run === options.fold.run && isAgentRecord(record));
+    this.usage = totalUsage(readLedger(this.agentRecords));
+    this.scheduleView();
+  }
+
+  /** Wrap the output sink so agent output counts as a sign of life. */
+  output(sink: OutputSink): OutputSink {
+    const heard = () => {
+      if (!this.call) return;
+      this.call.lastOutputAt = this.now();
+      this.heartbeat.output();
+    };
+    return {
+      stdout: (chunk) => {
+        heard();
+        sink.stdout(chunk);
+      },
+      stderr: (chunk) => {
+        heard();
+        sink.stderr(chunk);
+      },
+    };
+  }
+
+  /** Fed every record the runner stages. */
+  onRecord(record: JournalRecord): void {
+    switch (record.type) {
+      case 'effect.started':
+        this.phase = { key: record.payload.key, text: describePhase(record.payload.kind, record.payload.params) };
+        if (record.payload.kind === 'agent.spawn') {
+          const params = record.payload.params as EffectParams<'agent.spawn'>;
+          this.call = { key: record.payload.key, startedAt: this.now(), lastOutputAt: null };
+          this.heartbeat.callStarted({ key: record.payload.key, role: params.role, iteration: params.iteration, startedAt: this.call.startedAt, idleTimeoutMs: params.idleTimeoutMs });
+          this.agentRecords.push(record);
+        }
+        break;
+      case 'process.spawned':
+        this.heartbeat.agentSpawned(record.payload.key, record.payload.pid, record.payload.startTime);
+        break;
+      case 'effect.completed':
+      case 'effect.interrupted':
+      case 'effect.failed':
+        if (this.phase?.key === record.payload.key) this.phase = null;
+        if (record.payload.kind === 'agent.spawn') {
+          if (this.call?.key === record.payload.key) this.call = null;
+          this.heartbeat.callEnded(record.payload.key);
+          this.agentRecords.push(record);
+          this.usage = totalUsage(readLedger(this.agentRecords));
+        }
+        break;
+      default:
+        break;
+    }
+    this.scheduleView();
+  }
+
+  /** The status line's text now. */
+  statusLine(): string {
+    const { fold } = this.options;
+    const context = fold.snapshot.context as Partial<LoopContext>;
+    const now = this.now();
+    return statusLineText({
+      mode: fold.started.payload.mode,
+      run: fold.run,
+      chunk: context.chunk ?? null,
+      iteration: context.iteration ?? null,
+      maxIterations: context.maxIterations ?? null,
+      unit: context.mode === 'goal' ? 'attempt' : 'iteration',
+      phase: this.phase?.text ?? null,
+      elapsedMs: now - Date.parse(fold.started.ts),
+      usage: this.usage,
+      silentMs: this.call ? now - (this.call.lastOutputAt ?? this.call.startedAt) : null,
+    }, this.options.color);
+  }
+
+  /** The run stopped being driven by this process: write the final view, remove the heartbeat. */
+  finish(): void {
+    if (this.viewTimer) clearTimeout(this.viewTimer);
+    this.viewTimer = null;
+    this.writeView();
+    this.heartbeat.stop();
+  }
+
+  private scheduleView(): void {
+    if (this.viewTimer) return;
+    const wait = Math.max(0, this.lastViewAt + VIEW_INTERVAL_MS - this.now());
+    this.viewTimer = setTimeout(() => {
+      this.viewTimer = null;
+      this.writeView();
+    }, wait);
+    this.viewTimer.unref();
+  }
+
+  /**
+   * Save the view of the journal as it is on disk. Records staged but not flushed yet make the tail
+   * check fail, and then nothing is written (a later write catches up).
+   */
+  private writeView(): void {
+    this.lastViewAt = this.now();
+    const { journal, fold, paths } = this.options;
+    try {
+      const tail = journalTail(paths.journal, journal.records.length, journal.headHash);
+      if (!tail) return;
+      const summary = summarizeRun(fold, journal.records);
+      writeStatusView(statusViewPath(paths.journalDir), { v: 1, summary, usage: this.usage, phase: this.phase?.text ?? null, journal: tail });
+    } catch {
+      // a cache: `yoke status` folds the journal instead
+    }
+  }
+}
+
+function isAgentRecord(record: JournalRecord): boolean {
+  return (record.type === 'effect.started' || record.type === 'effect.completed' || record.type === 'effect.interrupted') && record.payload.kind === 'agent.spawn';
+}
