@@ -19,6 +19,10 @@ export function describePhase(kind: string, params: unknown): string {
       return 'capturing the baseline';
     case 'hook.fire':
       return `hook ${p.event ?? '?'}`;
+    case 'wait.until': {
+      const until = (params as { until?: number } | null)?.until;
+      return `waiting out a rate limit${typeof until === 'number' ? ` until ${new Date(until).toISOString().slice(11, 19)} UTC` : ''}`;
+    }
     default:
       return kind;
   }

@@ -14,6 +14,10 @@ export function describeProgress(record: JournalRecord, fold: RunFold): string |
     case 'effect.started':
       if (record.payload.kind === 'agent.spawn') return `${where} ${roleOf(record.payload.params)} started`;
       if (record.payload.kind === 'commit.create') return `${where} committing`;
+      if (record.payload.kind === 'wait.until') {
+        const until = (record.payload.params as { until: number }).until;
+        return `${where} rate-limited: waiting until ${new Date(until).toISOString().slice(11, 19)} UTC, then the same call again (${Math.max(0, Math.round((until - Date.parse(record.ts)) / 1000))}s)`;
+      }
       return null;
     case 'effect.completed': {
       const status = fold.effects.get(record.payload.key);
@@ -21,7 +25,9 @@ export function describeProgress(record: JournalRecord, fold: RunFold): string |
       if (kind === 'agent.spawn') {
         const result = record.payload.result as EffectResult<'agent.spawn'>;
         const how = result.outcome === 'exited' ? `exited ${result.exitCode ?? '?'}` : result.outcome;
-        return `${where} ${roleOf(status?.request.request.params)} ${how} after ${seconds(result.durationMs)} (transcript .loop/${result.transcript})`;
+        // The adapter's classification, when it is news: `rate-limited (HTTP 429 …)`, `auth-error (…)`.
+        const classified = result.classification && result.classification !== 'ok' ? `, ${result.classification}${result.detail ? ` (${result.detail})` : ''}` : '';
+        return `${where} ${roleOf(status?.request.request.params)} ${how}${classified} after ${seconds(result.durationMs)} (transcript .loop/${result.transcript})`;
       }
       if (kind === 'check.run' && status?.request.request.kind === 'check.run') {
         const result = record.payload.result as EffectResult<'check.run'>;
