@@ -1,6 +1,6 @@
 // The executed paths have teeth: a runner whose effects or machine misbehave fails at the first
 // step where the real world or the real state leaves the path (each run stops at its first failure).
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { HandlerTable } from '../../effects/handler.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles.js';
@@ -15,9 +15,17 @@ afterAll(() => removeWorld(scratch));
 async function firstFailure(machine: 'loop' | 'brute', model: ExecutionModel | undefined, runs: { machine?: Lifecycle['machine']; handlers?: HandlerTable }): Promise<string> {
   if (!model) throw new Error('no such model');
   const template = makeTemplate(scratch, machine);
-  const result = await runPathModel(LIFECYCLES[machine] as Lifecycle, { ...model, histories: false }, { template, scratch, planFile: 'plan.md', runs, firstFailureOnly: true });
-  removeWorld(template.root);
-  return result.report.failures[0] ?? '(no failure)';
+  // the world's wall clock, as in the path suites (a rate-limited call ends at its sample's moment)
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    const result = await runPathModel(LIFECYCLES[machine] as Lifecycle, { ...model, histories: false }, {
+      template, scratch, planFile: 'plan.md', runs, firstFailureOnly: true, setClock: (now) => vi.setSystemTime(now),
+    });
+    return result.report.failures[0] ?? '(no failure)';
+  } finally {
+    vi.useRealTimers();
+    removeWorld(template.root);
+  }
 }
 
 describe('a broken runner fails the executed paths', () => {
@@ -34,5 +42,16 @@ describe('a broken runner fails the executed paths', () => {
   it('a machine that runs the checks past a boundary violation', async () => {
     const ignoresBoundary = loopMachine.provide({ guards: { boundaryBroken: () => false } });
     expect(await firstFailure('loop', LOOP_MODELS.checks, { machine: ignoresBoundary })).toMatch(/^(the runner started check\.run|the real machine is at)/);
+  }, 120_000);
+
+  it('an agent call that loses the retry-after its agent reported', async () => {
+    const spawn = handlers['agent.spawn'];
+    const broken = { ...handlers, 'agent.spawn': { ...spawn, execute: async (...args: Parameters<typeof spawn.execute>) => ({ ...(await spawn.execute(...args)), retryAfterMs: null }) } };
+    expect(await firstFailure('loop', LOOP_MODELS.setbacks, { handlers: broken })).toMatch(/^AGENT_EXITED outcome is .*"rate-limited",null,null,.*expected .*"rate-limited",null,1,/);
+  }, 120_000);
+
+  it('a machine that takes an authentication failure for a call that worked', async () => {
+    const ignoresAuth = loopMachine.provide({ guards: { agentAuthFailed: () => false } });
+    expect(await firstFailure('loop', LOOP_MODELS.setbacks, { machine: ignoresAuth })).toMatch(/^the real machine is at \{"state":"readingNotes".*\n {2}the path's machine is at \{"state":"workerAgentHold"/);
   }, 120_000);
 });

@@ -76,3 +76,11 @@ export const BUDGET_SAMPLES: Record<string, Sample> = {
   'BUDGET_RAISED(wall-minutes 10)': { event: { type: 'BUDGET_RAISED', dimension: 'wall-minutes', value: 10 } },
   'BUDGET_RAISED(attempts 3)': { event: { type: 'BUDGET_RAISED', dimension: 'attempts', value: 3 } },
 };
+
+/**
+ * Agent setbacks the executed paths (tests/model/) produce with a real `cmd` agent: a rate limit
+ * whose API asks for a 1 ms wait, so the real `wait.until` stays tiny (the call ends at T0).
+ */
+export const SETBACK_SAMPLES: Record<string, Sample> = {
+  'AGENT_EXITED(rate-limited, retry 1 ms)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'rate-limited', retryAfterMs: 1, endedAt: T0 } } },
+};

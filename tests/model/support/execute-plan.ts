@@ -7,7 +7,8 @@
 // journal (as `yoke run` after an interruption). After every journaled event the step is checked
 // (support/step-checks.ts). Outside inputs are journaled the way the CLI does it while no runner
 // works; an interrupted agent call is a SIGINT while the agent hangs, and the resumed runner
-// journals the interruption (`surface` policy).
+// journals the interruption (`surface` policy). A run held for its agent (an authentication
+// failure) pauses by itself; the next drive journals AGENT_RETRY on its own, as `yoke run` does.
 import { ulid } from 'ulid';
 import { settleHooks } from '../../../effects/fire-hook.js';
 import type { HandlerTable } from '../../../effects/handler.js';
@@ -15,12 +16,12 @@ import { handlers as realHandlers } from '../../../effects/registry.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest } from '../../../machines/effects.js';
 import type { Lifecycle } from '../../../machines/lifecycles.js';
-import type { WorkInput } from '../../../machines/work-context.js';
+import type { WorkContext, WorkInput } from '../../../machines/work-context.js';
 import { foldRun, runStarts } from '../../../store/journal-runs.js';
 import { Journal } from '../../../store/journal.js';
 import type { JournalRecord } from '../../../store/record.js';
 import { RunFold } from '../../../store/run-fold.js';
-import { driveRun } from '../../../store/runner.js';
+import { driveRun, type DriveResult } from '../../../store/runner.js';
 import { cloneWorld, copyJournal, removeWorld, type ModelWorld } from './model-world.js';
 import { eventProblem, fileProblems, projection, requestProblem } from './step-checks.js';
 import { describeNode, type PlanNode } from './world-plan.js';
@@ -115,9 +116,11 @@ class Executor {
   }
 
   private prepare(node: PlanNode, world: ModelWorld): void {
-    if (node.step.kind === 'clock') {
-      if (!this.o.setClock) throw new Error('a CLOCK_READ sample needs setClock');
-      this.o.setClock(node.step.now);
+    // the wall clock the step reads: a CLOCK_READ's reading, or the moment an agent's call ends (its `endedAt`)
+    const now = node.step.kind === 'clock' ? node.step.now : node.step.kind === 'agent' ? node.step.action.exit.endedAt : undefined;
+    if (now !== undefined) {
+      if (!this.o.setClock) throw new Error(`${node.name} needs setClock`);
+      this.o.setClock(now);
     }
     prepareStep(world, node.step, this.o.planFile);
   }
@@ -211,11 +214,11 @@ class Executor {
             pending = [...expected.emitted];
             const only = onlyChild(expected);
             next = only;
-            if (only && only.step.kind !== 'external') {
+            if (only && only.step.kind !== 'external' && only.step.kind !== 'resume') {
               this.prepare(only, world);
               return;
             }
-            // Stop here (a branch, the path's end, or an outside input next), unless the run ends or holds by itself.
+            // Stop here (a branch, the path's end, an outside input or a resume next), unless the run ends or holds by itself.
             const holds = fold.active && fold.snapshot.hasTag('paused') && fold.outstanding.length === 0;
             if (fold.active && !holds) controller.abort('SIGINT');
             return;
@@ -232,8 +235,9 @@ class Executor {
         }
       };
       this.report.drives += 1;
+      let drive: DriveResult | null = null;
       try {
-        await driveRun(fold, {
+        drive = await driveRun(fold, {
           journal, lifecycle: this.o.lifecycle, handlers: this.o.runs?.handlers ?? realHandlers, root: world.project, loopDir: world.loopDir,
           output: { stdout: () => undefined, stderr: () => undefined },
           warn: (message) => this.report.warnings.push(message),
@@ -252,6 +256,15 @@ class Executor {
       if (next === step) {
         this.fail(step, 'the runner stopped before journaling this step');
         return null;
+      }
+      // a run held for its agent: the next drive (`yoke run` again) journals AGENT_RETRY itself
+      if (next?.step.kind === 'resume') {
+        const heldFor = (cursor.snapshot.context as WorkContext).heldFor;
+        if (drive?.kind !== 'paused' || drive.reason !== heldFor) {
+          this.fail(next, `the run was to be held for its agent (${json(heldFor)}), but the runner ended its drive with ${json(drive)}`);
+          return null;
+        }
+        continue;
       }
       if (next && next.step.kind !== 'external') {
         this.fail(next, 'the runner stopped in the middle of a chain');

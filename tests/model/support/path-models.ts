@@ -15,9 +15,9 @@ import { makeCheckResult, makeConfig, makeInput } from '../../machines/support/l
 import { makeJudgedInput, makeModeConfig } from '../../machines/support/judged-input.js';
 import { serializeWork, type Sample } from '../../machines/support/work-graph.js';
 import type { ExecutionModel } from './run-path-models.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
+import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, SETBACK_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
 
-const ALL = { ...ITERATION_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES };
+const ALL = { ...ITERATION_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES, ...SETBACK_SAMPLES };
 
 /** The named samples (throws on a name no sample has). */
 function pick(...names: string[]): Record<string, Sample> {
@@ -44,6 +44,14 @@ const WORKER = ['AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', '
 const CHECKS = ['CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)'];
 const JUDGE = ['VERDICT_STAMP', 'VERDICT(PASS)', 'VERDICT(FAIL)', 'NOTES_RESET'];
 const SCOPER = ['SAGA_NOTES(DONE)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'SUB_PLAN(blank)', 'FILE_READ(notes)'];
+/**
+ * An agent call that hits a rate limit (the API asks for 1 ms: the real wait stays tiny) or cannot
+ * authenticate (the run holds until the next `yoke run` journals AGENT_RETRY). Tried at every
+ * agent call of the model, whatever its role.
+ */
+const SETBACKS = ['AGENT_EXITED(rate-limited, retry 1 ms)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_RETRY'];
+/** The plumbing of a setbacks model: no SET_MAX_ITERATIONS (the other models take it; here it would only add a path per vertex). */
+const SETBACK_PLUMBING = PLUMBING.filter((name) => name !== 'SET_MAX_ITERATIONS(1)');
 /** A hook fired on entry of the first state, one on an iteration's transition, and one on entry of a final state (each is a real process). */
 const HOOKS = ['hook run-start echo', 'hook iteration-end echo', 'hook bailout echo'];
 
@@ -89,6 +97,15 @@ export const LOOP_MODELS: Record<string, ExecutionModel> = {
     makeInput(makeConfig(['max-iterations 2', 'commit off', 'budget tokens 50', 'budget wall-minutes 1'])),
     PLUMBING, ['AGENT_EXITED(60 tokens, $0.60)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(tokens 1000)', 'BUDGET_RAISED(wall-minutes 10)'],
   ),
+  /**
+   * the worker's call hits a rate limit (waits, then the same call again) or cannot authenticate
+   * (held until the next drive retries it); a budget raise while the run is held for its agent
+   * changes the ceiling and leaves the hold to the retry
+   */
+  setbacks: model(
+    makeInput(makeConfig(['max-iterations 1', 'commit off', 'budget tokens 50'])),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'BUDGET_RAISED(tokens 55)'], SETBACKS,
+  ),
 };
 
 export const BRUTE_MODELS: Record<string, ExecutionModel> = {
@@ -108,6 +125,11 @@ export const BRUTE_MODELS: Record<string, ExecutionModel> = {
     PLUMBING, ['AGENT_EXITED', 'AGENT_INTERRUPTED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)'],
     ['CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(wall-minutes 10)'],
   ),
+  /** the worker's and the judge's calls hit a rate limit or cannot authenticate; each retries its own call */
+  setbacks: model(
+    makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off'])),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)'], SETBACKS,
+  ),
 };
 
 export const SAGA_MODELS: Record<string, ExecutionModel> = {
@@ -121,6 +143,11 @@ export const SAGA_MODELS: Record<string, ExecutionModel> = {
     makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off', 'budget wall-minutes 1'])),
     PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'FILE_READ(notes)'],
     ['CLOCK_READ(T0)', 'CLOCK_READ(T0+2m)', 'BUDGET_RAISED(wall-minutes 10)'],
+  ),
+  /** the scoper's, the worker's and the judge's calls hit a rate limit or cannot authenticate; each retries its own call */
+  setbacks: model(
+    makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off'])),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'FILE_READ(notes)'], SETBACKS,
   ),
 };
 
@@ -139,6 +166,11 @@ export const GOAL_MODELS: Record<string, ExecutionModel> = {
   budget: model(
     goalInput(['max-iterations 2', 'accept tests npm test', 'commit off', 'budget attempts 1', 'budget wall-minutes 10']),
     PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(fail)', 'CLOCK_READ(T0)', 'BUDGET_RAISED(attempts 3)'],
+  ),
+  /** the worker's call hits a rate limit or cannot authenticate: neither burns the attempt */
+  setbacks: model(
+    goalInput(['max-iterations 1', 'accept tests npm test', 'commit off']),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)'], SETBACKS,
   ),
 };
 

@@ -30,6 +30,7 @@ export function projection(snapshot: AnyMachineSnapshot): unknown {
     budgets: c.budgets, spent: [c.spent.attempts, c.spent.tokens, c.spent.costUsd, c.spent.unknownUsage], clock: [c.runStartedAt, c.now, c.clockFresh], blockedOn: c.blockedOn,
     outcome: c.outcome, saga: [c.chunk, c.sagaDone, c.subPlanBlank, c.sagaLog.map((e) => e.chunk)],
     goal: [c.lastFingerprint, c.fingerprintRepeats],
+    setbacks: [c.rateLimits, c.waitUntil, c.heldFor, c.holdDetail],
   };
 }
 
@@ -59,7 +60,13 @@ export function eventProblem(sample: MachineEvent, real: MachineEvent): string |
   switch (sample.type) {
     case 'AGENT_EXITED': {
       const r = (real as typeof sample).result;
-      return same('outcome', [sample.result.outcome, sample.result.exitCode, sample.result.usage], [r.outcome, r.exitCode, r.usage]);
+      const s = sample.result;
+      // what the sample leaves open is what the world's scripted call produces: `ok` for exit 0, yoke's own verdict otherwise
+      const classification = s.classification ?? (s.outcome === 'exited' ? (s.exitCode === 0 ? 'ok' : 'crashed') : s.outcome);
+      // the setback facts the machine reads, where the sample fixes them
+      const fixed = (key: 'detail' | 'retryAfterMs' | 'endedAt'): unknown => (s[key] === undefined ? null : r[key]);
+      return same('outcome', [s.outcome, s.exitCode, s.usage, classification, s.detail ?? null, s.retryAfterMs ?? null, s.endedAt ?? null],
+        [r.outcome, r.exitCode, r.usage, r.classification, fixed('detail'), fixed('retryAfterMs'), fixed('endedAt')]);
     }
     case 'NOTES_READ':
       return same('first line', sample.result.firstLine, (real as typeof sample).result.firstLine);

@@ -16,6 +16,9 @@ import { requestsOf } from '../../machines/support/loop-driver.js';
 /** Events only the outside world journals (`yoke budget`, `yoke run --max-iterations`), never an effect's result. */
 export const EXTERNAL_EVENTS = new Set(['BUDGET_RAISED', 'SET_MAX_ITERATIONS']);
 
+/** Events the runner journals by itself when a drive starts (AGENT_RETRY: `yoke run` on a run held for its agent), never an effect's result. */
+export const RESUME_EVENTS = new Set(['AGENT_RETRY']);
+
 /** A judge that leaves verdict.md exactly as it was before the call. */
 export const UNTOUCHED = '(untouched)';
 
@@ -44,7 +47,9 @@ export type WorldStep =
   | { kind: 'check'; name: string; exitCode: number; excerpt: string }
   | { kind: 'clock'; now: number }
   /** journaled by the operator's command while no runner works */
-  | { kind: 'external' };
+  | { kind: 'external' }
+  /** journaled by the next runner itself as its drive starts (the run is held for its agent) */
+  | { kind: 'resume' };
 
 /** One node of the pure fold of a path prefix (shared by every path with that prefix). */
 interface FoldNode {
@@ -120,7 +125,7 @@ function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: Readonly
 function foldChild(machine: AnyStateMachine, parent: FoldNode, event: MachineEvent): FoldNode {
   const known = parent.children.get(event);
   if (known) return known;
-  const external = EXTERNAL_EVENTS.has(event.type);
+  const external = EXTERNAL_EVENTS.has(event.type) || RESUME_EVENTS.has(event.type);
   const answered = external ? null : (parent.pending.find((r) => awaitsEvent(r)) ?? null);
   if (!external) {
     const expected = answered ? COMPLETION_EVENT[answered.kind] : null;
@@ -136,6 +141,7 @@ function foldChild(machine: AnyStateMachine, parent: FoldNode, event: MachineEve
 
 function stepOf(event: MachineEvent, answered: EffectRequest | null, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null): WorldStep {
   if (EXTERNAL_EVENTS.has(event.type)) return { kind: 'external' };
+  if (RESUME_EVENTS.has(event.type)) return { kind: 'resume' };
   if (answered?.kind === 'agent.spawn') {
     if (event.type === 'AGENT_INTERRUPTED') return { kind: 'interrupt', role: answered.params.role };
     if (event.type === 'AGENT_EXITED') return { kind: 'agent', action: actionOf(answered.params.role, event.result, later, stampBefore) };

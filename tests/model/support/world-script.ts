@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shq } from '../../support/shell-agent.js';
+import type { EffectResult } from '../../../machines/effects.js';
 import { UNTOUCHED, type AgentAction, type WorldStep } from './world-plan.js';
 import type { ModelWorld } from './model-world.js';
 
@@ -54,20 +55,34 @@ function workerScript(action: AgentAction, planFile: string | null): string[] {
   return lines;
 }
 
+/** Outcomes a `cmd` agent may report about its own call (effects/usage-file.ts); the rest are yoke's to decide. */
+const REPORTABLE = new Set(['ok', 'auth-error', 'server-error', 'rate-limited', 'permission-denied', 'max-turns', 'crashed']);
+
+/** The call reports that it could not do its work (a rate limit, an authentication failure…): it leaves the workspace alone. */
+export const reportsSetback = (exit: EffectResult<'agent.spawn'>): boolean => exit.classification !== undefined && exit.classification !== 'ok';
+
+/** What the agent writes to $YOKE_USAGE_FILE: its usage, and the outcome of its call when the sample names a setback. */
 function usageJson(action: AgentAction): string | null {
-  const usage = action.exit.usage;
-  if (usage === null) return null;
-  const fields = {
+  const { usage, classification, detail, retryAfterMs } = action.exit;
+  const fields: Record<string, unknown> = usage === null ? {} : {
     input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_read_tokens: usage.cacheReadTokens,
     cache_write_tokens: usage.cacheWriteTokens, cost_usd: usage.costUsd, model: usage.model,
   };
-  return JSON.stringify(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)));
+  if (reportsSetback(action.exit)) {
+    if (!REPORTABLE.has(classification ?? '')) throw new Error(`a cmd agent cannot report the outcome ${String(classification)}; yoke decides it`);
+    Object.assign(fields, { outcome: classification, detail, retry_after_seconds: retryAfterMs === null || retryAfterMs === undefined ? null : retryAfterMs / 1000 });
+  }
+  const said = Object.entries(fields).filter(([, v]) => v !== null && v !== undefined);
+  return usage === null && said.length === 0 ? null : JSON.stringify(Object.fromEntries(said));
 }
 
 /** The shell of one agent call. */
 export function agentStep(action: AgentAction, planFile: string | null): string {
   const lines: string[] = [];
-  switch (action.role) {
+  switch (reportsSetback(action.exit) ? null : action.role) {
+    case null:
+      lines.push(': could not work, and says why in the usage file');
+      break;
     case 'worker':
       lines.push(...workerScript(action, planFile));
       break;
@@ -108,6 +123,7 @@ export function prepareStep(world: ModelWorld, step: WorldStep, planFile: string
     case 'clock':
     case 'effect':
     case 'external':
+    case 'resume':
       return;
   }
 }
