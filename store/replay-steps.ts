@@ -1,7 +1,7 @@
 // Folds one recorded run into the steps `yoke replay` shows. Pure: the journal's records go in,
 // views come out; nothing is executed (this module cannot reach an effect executor, and
 // tests/store/replay-imports.test.ts keeps it that way).
-import { getInitialMicrosteps, getMicrosteps, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { getInitialMicrosteps, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import type { MachineEvent } from '../machines/effect-events.js';
 import type { EffectKind, EffectResult, Usage } from '../machines/effects.js';
 import { describeRequest, describeResult, reportedDuration, reportedUsage } from './effect-summary.js';
@@ -125,7 +125,7 @@ export function replayRun(records: readonly JournalRecord[], started: StartedRec
         const cause = record.payload.cause === null ? undefined : fold.effects.get(record.payload.cause);
         steps.push({
           ...base(record), event: record.payload.event.type, from: stateText(before.value), to: stateText(fold.snapshot.value),
-          via: viaStates(machine, before, record.payload.event as MachineEvent),
+          via: viaStates(fold, before, record.payload.event as MachineEvent),
           effect: cause ? stepEffect(cause, startTimes, resultTimes) : null,
           usage: cause?.completed ? reportedUsage(cause.request.request, cause.completed.result) : null,
           requested: (step?.requests ?? []).map((keyed) => ({ key: keyed.key, label: describeRequest(keyed.request) })),
@@ -202,9 +202,9 @@ function initialVia(machine: AnyStateMachine, input: unknown): string[] {
   return values.slice(0, -1);
 }
 
-function viaStates(machine: AnyStateMachine, before: AnyMachineSnapshot, event: MachineEvent): string[] {
+function viaStates(fold: RunFold, before: AnyMachineSnapshot, event: MachineEvent): string[] {
   if (before.status !== 'active') return [];
-  const values = getMicrosteps(machine, before, event).map(([snapshot]) => stateText(snapshot.value));
+  const values = fold.stepper.microsteps(before, event).map((snapshot) => stateText(snapshot.value));
   return values.slice(0, -1);
 }
 

@@ -6,12 +6,12 @@
 // interruption) produces; an interruption only for a kind whose policy surfaces it; and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
-import { INTERRUPTION_EVENT, completionEvent, interruptionEvent } from '../machines/effect-events.js';
-import type { EffectKind, EffectResult } from '../machines/effects.js';
+import { INTERRUPTION_EVENT } from '../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import { lifecycleForRun } from './machine-versions.js';
 import type { JournalRecord, RecordType } from './record.js';
-import { RunFold, type KeyedRequest } from './run-fold.js';
+import { canonical, outcomeEvent, RunFold, type KeyedRequest } from './run-fold.js';
+import { sameJson } from './same-json.js';
 import { stateText } from './state-text.js';
 import { YokeError } from './yoke-error.js';
 
@@ -105,7 +105,7 @@ function check(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<st
       if (!next || next.key !== key) {
         return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
       }
-      if (status.request.request.kind !== kind || firstDifference(params, status.request.request.params) !== null) {
+      if (status.request.request.kind !== kind || !sameJson(params, status.request.request.params, canonical)) {
         return at(`today's machine requests effect ${key} with another ${status.request.request.kind === kind ? 'params' : 'kind'} than the journal`, journaled, requestOf(status.request));
       }
       return null;
@@ -133,11 +133,9 @@ function check(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<st
       if (cause === null) return null;
       const status = fold.effects.get(cause);
       if (!status) return at(`event ${record.payload.event.type} answers effect ${cause}, which today's machine never requests`, record.payload.event, null, cause);
-      const expected = status.completed
-        ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
-        : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
+      const expected = outcomeEvent(status);
       if (expected === null) return at(`event ${record.payload.event.type} answers effect ${cause}, which has no journaled outcome that tells the machine anything`, record.payload.event, null, cause);
-      if (firstDifference(record.payload.event, expected) !== null) {
+      if (!sameJson(record.payload.event, expected, canonical)) {
         return at(`event ${record.payload.event.type} is not what the journaled outcome of effect ${cause} produces`, record.payload.event, expected, cause);
       }
       return null;
