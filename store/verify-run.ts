@@ -50,21 +50,47 @@ export interface Verification {
 }
 
 /** Verify one run of `records` (the whole journal) against today's machine for its recorded version. */
-export function verifyRun(records: readonly JournalRecord[], started: StartedRecord): Verification {
-  const verdict: Verification = {
-    run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
-    status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
-  };
-  let fold: RunFold;
-  try {
-    fold = new RunFold(lifecycleForRun(started).machine, started);
-  } catch (error) {
-    if (!(error instanceof YokeError)) throw error;
-    return { ...verdict, status: 'refused', refusal: error.message };
-  }
-  const startedKeys = new Set<string>();
+export function verifyRun(records: Iterable<JournalRecord>, started: StartedRecord): Verification {
+  const verifier = new RunVerifier(started);
   for (const record of records) {
-    if (record.seq <= started.seq || record.run !== started.run) continue;
+    if (verifier.settled) break;
+    verifier.feed(record);
+  }
+  return verifier.verdict();
+}
+
+/**
+ * The same verification told one record at a time, so a journal can be streamed through it (and
+ * through one verifier per run at once): `feed` every record in journal order, then `verdict()`.
+ */
+export class RunVerifier {
+  private readonly result: Verification;
+  private readonly fold: RunFold | null = null;
+  private readonly startedKeys = new Set<string>();
+
+  constructor(readonly started: StartedRecord) {
+    this.result = {
+      run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
+      status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
+    };
+    try {
+      this.fold = new RunFold(lifecycleForRun(started).machine, started);
+    } catch (error) {
+      if (!(error instanceof YokeError)) throw error;
+      this.result.status = 'refused';
+      this.result.refusal = error.message;
+    }
+  }
+
+  /** Diverged or refused: later records change nothing. */
+  get settled(): boolean {
+    return this.result.status !== 'verified';
+  }
+
+  /** Check and fold the next record of the journal (records of other runs are skipped). */
+  feed(record: JournalRecord): void {
+    const { fold, started, startedKeys } = this;
+    if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
     let divergence = check(fold, record, startedKeys);
     if (!divergence) {
       try {
@@ -74,14 +100,22 @@ export function verifyRun(records: readonly JournalRecord[], started: StartedRec
         divergence = { seq: record.seq, record: record.type, key: keyOf(record), what: error.message, path: null, journal: record.payload, machine: null };
       }
     }
-    if (divergence) return { ...verdict, status: 'diverged', divergence, finished: fold.finished !== null };
+    if (divergence) {
+      this.result.status = 'diverged';
+      this.result.divergence = divergence;
+      return;
+    }
     if (record.type === 'effect.started') {
-      verdict.effects += startedKeys.has(record.payload.key) ? 0 : 1;
+      this.result.effects += startedKeys.has(record.payload.key) ? 0 : 1;
       startedKeys.add(record.payload.key);
     }
-    if (record.type === 'event' && record.payload.cause !== null) verdict.events += 1;
+    if (record.type === 'event' && record.payload.cause !== null) this.result.events += 1;
   }
-  return { ...verdict, finished: fold.finished !== null };
+
+  /** The verdict on the records fed so far. */
+  verdict(): Verification {
+    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null };
+  }
 }
 
 /** Check one record against the fold of everything before it; null when it agrees. */
