@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { readJournalFile } from '../store/journal-file.js';
 import { findRun, foldRun } from '../store/journal-runs.js';
 import { Journal } from '../store/journal.js';
+import { replayRssBench } from './replay-rss-bench.js';
+import { resumeBench } from './resume-bench.js';
 import { stashBench } from './stash-bench.js';
+import { verifyBench } from './verify-bench.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 
 const quick = process.argv.includes('--quick');
@@ -94,6 +97,9 @@ try {
   resumeFold();
   iterationOverhead();
   stashBench(work, yoke, quick, report);
+  resumeBench(work, quick, report);
+  verifyBench(work, quick, report);
+  await replayRssBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

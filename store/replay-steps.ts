@@ -115,12 +115,20 @@ export class RunReplay {
   /** the fold's last transition, set by its `onStep` during `apply()` */
   private told: FoldStep | null = null;
   private lastElapsedMs = 0;
+  /** usage of the effects the fold has forgotten */
+  private readonly usage = new UsageTotals();
 
-  constructor(readonly started: StartedRecord, private readonly emit: (step: ReplayStep) => void) {
+  /** `forgetSettled`: let the fold drop settled effects (see RunFold), for journals of any length. */
+  constructor(readonly started: StartedRecord, private readonly emit: (step: ReplayStep) => void, forgetSettled = false) {
     this.machine = lifecycleForRun(started).machine;
     this.startedAt = Date.parse(started.ts);
     this.fold = new RunFold(this.machine, started, (step) => {
       this.told = step;
+    }, !forgetSettled ? undefined : (status) => {
+      // A settled effect is shown already; keep only its share of the totals.
+      this.usage.add(status);
+      this.startTimes.delete(status.request.key);
+      this.resultTimes.delete(status.request.key);
     });
     this.push({
       ...this.base(started), event: 'run.started', from: null, to: stateText(this.fold.snapshot.value),
@@ -136,7 +144,9 @@ export class RunReplay {
 
   /** How the run ended, or where it stands after the records fed so far. */
   outcome(): ReplayOutcome {
-    return outcomeOf(this.fold, this.lastElapsedMs);
+    const totals = this.usage.copy();
+    for (const status of this.fold.effects.values()) totals.add(status);
+    return outcomeOf(this.fold, totals, this.lastElapsedMs);
   }
 
   /** Fold the next record of the journal (records of other runs are skipped). */
@@ -247,34 +257,43 @@ function viaStates(fold: RunFold, before: AnyMachineSnapshot, event: MachineEven
   return values.slice(0, -1);
 }
 
-function outcomeOf(fold: RunFold, durationMs: number): ReplayOutcome {
-  let agentCalls = 0;
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let costUsd = 0;
-  let unknownUsage = 0;
-  let unknownCost = 0;
-  for (const status of fold.effects.values()) {
-    if (status.request.request.kind !== 'agent.spawn' || !status.completed) continue;
-    agentCalls += 1;
+/** Agent calls and what they reported, summed over effect statuses. */
+class UsageTotals {
+  agentCalls = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  costUsd = 0;
+  unknownUsage = 0;
+  unknownCost = 0;
+
+  add(status: EffectStatus): void {
+    if (status.request.request.kind !== 'agent.spawn' || !status.completed) return;
+    this.agentCalls += 1;
     const usage = reportedUsage(status.request.request, status.completed.result);
-    if (!usage || usage.inputTokens === null || usage.outputTokens === null) unknownUsage += 1;
-    inputTokens += usage?.inputTokens ?? 0;
-    outputTokens += usage?.outputTokens ?? 0;
-    if (usage?.costUsd === null || usage?.costUsd === undefined) unknownCost += 1;
-    costUsd += usage?.costUsd ?? 0;
+    if (!usage || usage.inputTokens === null || usage.outputTokens === null) this.unknownUsage += 1;
+    this.inputTokens += usage?.inputTokens ?? 0;
+    this.outputTokens += usage?.outputTokens ?? 0;
+    if (usage?.costUsd === null || usage?.costUsd === undefined) this.unknownCost += 1;
+    this.costUsd += usage?.costUsd ?? 0;
   }
+
+  copy(): UsageTotals {
+    return Object.assign(new UsageTotals(), this);
+  }
+}
+
+function outcomeOf(fold: RunFold, totals: UsageTotals, durationMs: number): ReplayOutcome {
   return {
     status: fold.finished ? 'finished' : fold.abandoned ? 'abandoned' : 'unfinished',
     state: stateText(fold.snapshot.value),
     exitCode: fold.finished?.exitCode ?? null,
     reason: fold.finished?.reason ?? null,
-    agentCalls,
-    inputTokens,
-    outputTokens,
-    costUsd,
-    unknownUsage,
-    unknownCost,
+    agentCalls: totals.agentCalls,
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens,
+    costUsd: totals.costUsd,
+    unknownUsage: totals.unknownUsage,
+    unknownCost: totals.unknownCost,
     durationMs,
   };
 }

@@ -43,11 +43,21 @@ export class RunFold {
   lastSeq: number;
   /** pure transitions of `machine` (one inert actor scope for the whole fold) */
   readonly stepper: MachineStepper;
+  /** keys settled by the last `apply()`, dropped at the next one (only with `forget`) */
+  private settled: string[] = [];
 
+  /**
+   * `forget`, when given, makes the fold forget each effect once it is settled (its outcome told
+   * to the machine, or nothing to tell): the status is handed to `forget` and dropped from
+   * `effects` at the next `apply()`, so a streamed fold of a long run keeps only what is still
+   * open. A later record about a forgotten effect is then refused as one about an effect the
+   * machine never requested. Views that read `effects` afterwards (summaries) must not pass it.
+   */
   constructor(
     readonly machine: AnyStateMachine,
     readonly started: Extract<JournalRecord, { type: 'run.started' }>,
     private readonly onStep?: (step: FoldStep) => void,
+    private readonly forget?: (status: EffectStatus) => void,
   ) {
     this.stepper = new MachineStepper(machine, started.payload.input);
     const [snapshot, actions] = this.stepper.initial(started.payload.input);
@@ -68,6 +78,7 @@ export class RunFold {
 
   /** Apply the next record of this run. Throws a `workspace` YokeError when it contradicts the fold. */
   apply(record: JournalRecord): void {
+    if (this.settled.length > 0) this.dropSettled();
     this.lastSeq = record.seq;
     switch (record.type) {
       case 'event':
@@ -186,6 +197,17 @@ export class RunFold {
 
   private resolve(key: string): void {
     this.outstanding = this.outstanding.filter((keyed) => keyed.key !== key);
+    if (this.forget) this.settled.push(key);
+  }
+
+  private dropSettled(): void {
+    for (const key of this.settled) {
+      const status = this.effects.get(key);
+      if (!status) continue;
+      this.forget?.(status);
+      this.effects.delete(key);
+    }
+    this.settled = [];
   }
 
   private expect(record: JournalRecord, key: string): EffectStatus {

@@ -74,7 +74,8 @@ export class RunVerifier {
       status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
     };
     try {
-      this.fold = new RunFold(lifecycleForRun(started).machine, started);
+      // Settled effects are forgotten: a streamed verification keeps only what is still open.
+      this.fold = new RunFold(lifecycleForRun(started).machine, started, undefined, (status) => void this.startedKeys.delete(status.request.key));
     } catch (error) {
       if (!(error instanceof YokeError)) throw error;
       this.result.status = 'refused';

@@ -75,7 +75,7 @@ function streamTimeline(path: string, prefix: string | undefined, json: boolean)
     ? (step: ReplayStep) => out.write(JSON.stringify({ kind: 'step', run: started.run ?? '', ...step }))
     : (step: ReplayStep) => out.write(renderStep(step));
   if (!json) for (const line of renderHeader(runHeader(started))) out.write(line);
-  const replay = new RunReplay(started, (step) => void emit(step));
+  const replay = new RunReplay(started, (step) => void emit(step), true);
   try {
     withVerifyHint(() => {
       for (const record of new JournalStream(path, scan.validBytes)) replay.feed(record);
