@@ -134,7 +134,7 @@ function wellFormedEnvelope(value: unknown): value is Envelope {
     && Number.isSafeInteger(r.v) && (r.v as number) <= SCHEMA_VERSION
     && Number.isSafeInteger(r.seq) && (r.seq as number) > 0
     && typeof r.id === 'string' && ULID_PATTERN.test(r.id)
-    && typeof r.ts === 'string' && TIME_PATTERN.test(r.ts) && isoRoundTrips(r.ts)
+    && typeof r.ts === 'string' && TIME_PATTERN.test(r.ts) && realInstant(r.ts)
     && (r.run === null || typeof r.run === 'string')
     && (r.machine === null || typeof r.machine === 'string')
     && (r.mv === null || Number.isSafeInteger(r.mv))
@@ -143,10 +143,15 @@ function wellFormedEnvelope(value: unknown): value is Envelope {
     && typeof r.prev === 'string' && HASH_PATTERN.test(r.prev);
 }
 
-/** A real instant written by `toISOString` (no 30 February, no hour 24). */
-function isoRoundTrips(ts: string): boolean {
-  const time = Date.parse(ts);
-  return Number.isFinite(time) && new Date(time).toISOString() === ts;
+/** A real instant in the form `TIME_PATTERN` matched (no 30 February, no hour 24, no second 60). */
+function realInstant(ts: string): boolean {
+  const year = Number(ts.slice(0, 4));
+  const month = Number(ts.slice(5, 7));
+  const day = Number(ts.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return month >= 1 && month <= 12 && day >= 1 && day <= days
+    && Number(ts.slice(11, 13)) <= 23 && Number(ts.slice(14, 16)) <= 59 && Number(ts.slice(17, 19)) <= 59;
 }
 
 function describe(error: z.ZodError): string {
