@@ -1,15 +1,15 @@
 // `npm run bench [-- --quick]`: yoke's own costs, each as a ratio measured in the same run.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readJournalFile } from '../store/journal-file.js';
-import { findRun, foldRun } from '../store/journal-runs.js';
 import { Journal } from '../store/journal.js';
 import { iterationBench } from './iteration-bench.js';
+import { replayRssBench } from './replay-rss-bench.js';
+import { resumeBench } from './resume-bench.js';
 import { stashBench } from './stash-bench.js';
 import { startupBench } from './startup-bench.js';
-import { writeSyntheticRun } from './synthetic-run.js';
+import { verifyBench } from './verify-bench.js';
 
 const quick = process.argv.includes('--quick');
 const yoke = resolve(fileURLToPath(import.meta.url), '..', '..', 'cli', 'main.js');
@@ -43,29 +43,15 @@ function journalAppend(): void {
   ]);
 }
 
-function resumeFold(): void {
-  const iterations = quick ? 1000 : 10_000;
-  const path = join(work, 'synthetic.jsonl');
-  const records = writeSyntheticRun(path, iterations);
-  const raw = time(() => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown).length);
-  const full = time(() => {
-    const { records: parsed } = readJournalFile(path);
-    return foldRun(parsed, findRun(parsed));
-  });
-  report(`resume: verify + fold a ${iterations}-iteration journal (${records} records)`, [
-    `raw JSON.parse of every line: ${raw.ms.toFixed(0)} ms`,
-    `yoke read (schema + hash chain) and fold through the machine: ${full.ms.toFixed(0)} ms (${Math.round(records / (full.ms / 1000))} records/s)`,
-    `ratio to raw JSON.parse: ${(full.ms / raw.ms).toFixed(1)}x`,
-  ]);
-}
-
 try {
   process.stdout.write(`yoke benchmarks${quick ? ' (--quick: small sizes, to prove they run)' : ''}\n`);
   journalAppend();
-  resumeFold();
   iterationBench(work, yoke, quick, report);
   stashBench(work, yoke, quick, report);
   startupBench(work, yoke, quick, report);
+  resumeBench(work, quick, report);
+  verifyBench(work, quick, report);
+  await replayRssBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -43,8 +43,11 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
   }
 }
 
-/** Write a journal of one loop run that ends after `iterations` iterations; returns its record count. */
-export function writeSyntheticRun(path: string, iterations: number): number {
+/**
+ * Write a journal of one loop run that ends after `iterations` iterations; returns its record
+ * count. With `finished: false` the closing `run.finished` is left out (a run `yoke run` resumes).
+ */
+export function writeSyntheticRun(path: string, iterations: number, options: { finished?: boolean } = {}): number {
   const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf');
   if (!parsed.config) throw new Error('bench config invalid');
   const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
@@ -67,6 +70,10 @@ export function writeSyntheticRun(path: string, iterations: number): number {
       count += 1;
     }
     if (count % 5000 < 3) journal.flush();
+  }
+  if (options.finished === false) {
+    journal.close();
+    return count;
   }
   stage({ type: 'run.finished', payload: { state: 'done', exitCode: 0, reason: 'done' } });
   journal.close();

@@ -3,13 +3,18 @@ import type { ReplayedRun, ReplayOutcome, ReplayStep } from '../store/replay-ste
 
 /** Render a replayed run as aligned lines. */
 export function renderTimeline(replayed: ReplayedRun): string[] {
-  const lines = [
-    `run ${replayed.run} (${replayed.mode}, machine ${replayed.machine} v${replayed.version ?? '?'}), started ${replayed.startedAt}`,
-    `${'seq'.padStart(6)} ${'time'.padStart(8)}  ${'state'.padEnd(34)}  ${'event'.padEnd(20)}  effect`,
-  ];
+  const lines = renderHeader(replayed);
   for (const step of replayed.steps) lines.push(renderStep(step));
   lines.push(renderOutcome(replayed.outcome));
   return lines;
+}
+
+/** The run's line and the column heads (`yoke replay` streams the steps after them). */
+export function renderHeader(replayed: Pick<ReplayedRun, 'run' | 'mode' | 'machine' | 'version' | 'startedAt'>): string[] {
+  return [
+    `run ${replayed.run} (${replayed.mode}, machine ${replayed.machine} v${replayed.version ?? '?'}), started ${replayed.startedAt}`,
+    `${'seq'.padStart(6)} ${'time'.padStart(8)}  ${'state'.padEnd(34)}  ${'event'.padEnd(20)}  effect`,
+  ];
 }
 
 /** One step: seq, time since start, state before → after, event, and the effect it reports on. */

@@ -1,6 +1,7 @@
 // Reading and validating a journal file: JSON Lines, a hash chain, consecutive sequence numbers.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { JournalLineReader } from './journal-lines.js';
 import { checkRecord, GENESIS_HASH, type JournalRecord } from './record.js';
 import { YokeError } from './yoke-error.js';
 
@@ -41,29 +42,80 @@ export function readJournalFile(path: string): JournalContents {
 /** Parse journal bytes (exported for tests and benchmarks). */
 export function parseJournal(buffer: Buffer, path: string): JournalContents {
   const records: JournalRecord[] = [];
-  let lastHash = GENESIS_HASH;
+  const chain = new JournalChain(path);
   let offset = 0;
   let lineNumber = 0;
   while (offset < buffer.length) {
     lineNumber += 1;
     const newline = buffer.indexOf(0x0a, offset);
     if (newline === -1) {
-      return { records, lastHash, validBytes: offset, torn: { line: lineNumber, bytes: buffer.length - offset } };
+      return { records, lastHash: chain.lastHash, validBytes: offset, torn: { line: lineNumber, bytes: buffer.length - offset } };
     }
-    const line = buffer.toString('utf8', offset, newline);
-    const record = parseLine(line, path, lineNumber);
-    const expectedSeq = records.length + 1;
-    if (record.seq !== expectedSeq) {
-      throw refuse(path, lineNumber, `sequence number ${record.seq} where ${expectedSeq} was expected`);
-    }
-    if (record.prev !== lastHash) {
-      throw refuse(path, lineNumber, 'its prev hash does not match the line before it (the chain is broken)');
-    }
-    records.push(record);
-    lastHash = hashLine(line);
+    records.push(chain.accept(buffer.toString('utf8', offset, newline), lineNumber));
     offset = newline + 1;
   }
-  return { records, lastHash, validBytes: offset, torn: null };
+  return { records, lastHash: chain.lastHash, validBytes: offset, torn: null };
+}
+
+/**
+ * The checks every journal line passes, one line at a time: valid JSON, a valid record, the next
+ * sequence number, and a `prev` equal to the hash of the line before. Throws a `workspace`
+ * YokeError naming the line otherwise.
+ */
+export class JournalChain {
+  lastHash = GENESIS_HASH;
+  seq = 0;
+
+  constructor(readonly path: string) {}
+
+  /** Check line `lineNumber` (its text without the newline) and return its record. */
+  accept(line: string, lineNumber: number): JournalRecord {
+    const record = parseLine(line, this.path, lineNumber);
+    const expectedSeq = this.seq + 1;
+    if (record.seq !== expectedSeq) {
+      throw refuse(this.path, lineNumber, `sequence number ${record.seq} where ${expectedSeq} was expected`);
+    }
+    if (record.prev !== this.lastHash) {
+      throw refuse(this.path, lineNumber, 'its prev hash does not match the line before it (the chain is broken)');
+    }
+    this.seq = expectedSeq;
+    this.lastHash = hashLine(line);
+    return record;
+  }
+}
+
+/**
+ * A journal's records, checked like `readJournalFile` does but streamed: one record at a time,
+ * the file read through a fixed-size buffer, nothing kept. After iterating, `torn` and
+ * `validBytes` describe the tail as `readJournalFile` would. `limitBytes` stops at an earlier
+ * length (e.g. where a first pass ended, while a live run keeps appending).
+ */
+export class JournalStream implements Iterable<JournalRecord> {
+  private readonly lines: JournalLineReader;
+  private chain: JournalChain;
+
+  constructor(readonly path: string, limitBytes?: number, chunkBytes?: number) {
+    this.lines = new JournalLineReader(path, limitBytes, chunkBytes);
+    this.chain = new JournalChain(path);
+  }
+
+  get torn(): { line: number; bytes: number } | null {
+    return this.lines.torn;
+  }
+
+  get validBytes(): number {
+    return this.lines.validBytes;
+  }
+
+  get lastHash(): string {
+    return this.chain.lastHash;
+  }
+
+  *[Symbol.iterator](): Iterator<JournalRecord> {
+    const chain = new JournalChain(this.path);
+    this.chain = chain;
+    for (const line of this.lines) yield chain.accept(line.text, line.number);
+  }
 }
 
 function parseLine(line: string, path: string, lineNumber: number): JournalRecord {

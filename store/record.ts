@@ -91,8 +91,19 @@ export type RecordDraft = {
   [T in RecordType]: { type: T; run: string | null; machine: string | null; mv: number | null; payload: Payload<T> };
 }[RecordType];
 
-/** Validate a parsed line; returns the record or a one-sentence reason. */
+/**
+ * Validate a parsed line; returns the record or a one-sentence reason. Every line of a journal
+ * passes here, so a well-formed envelope is recognized by hand first (`wellFormedEnvelope` accepts
+ * only what `envelopeSchema` accepts); anything else goes through the schema, which words the reason.
+ * The payload is checked against its type's schema either way, once.
+ */
 export function checkRecord(value: unknown): { record: JournalRecord } | { error: string } {
+  if (wellFormedEnvelope(value)) {
+    const payload = payloadSchemas[value.type].safeParse(value.payload);
+    if (!payload.success) return { error: `${value.type} payload: ${describe(payload.error)}` };
+    value.payload = payload.data;
+    return { record: value as JournalRecord };
+  }
   const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) return { error: describe(envelope.error) };
   if (envelope.data.v > SCHEMA_VERSION) {
@@ -101,6 +112,46 @@ export function checkRecord(value: unknown): { record: JournalRecord } | { error
   const payload = payloadSchemas[envelope.data.type].safeParse(envelope.data.payload);
   if (!payload.success) return { error: `${envelope.data.type} payload: ${describe(payload.error)}` };
   return { record: { ...envelope.data, payload: payload.data } as JournalRecord };
+}
+
+const ENVELOPE_KEYS = 10;
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const KNOWN_TYPES = new Set<string>(RECORD_TYPES);
+
+type Envelope = z.infer<typeof envelopeSchema> & Record<string, unknown>;
+
+/**
+ * The envelope exactly as yoke writes it: the ten fields (no others) with valid values, a schema
+ * version this yoke reads, and a timestamp in `Date.prototype.toISOString` form. A subset of what
+ * `envelopeSchema` accepts; false means "ask the schema", not "invalid".
+ */
+function wellFormedEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const r = value as Record<string, unknown>;
+  return Object.keys(r).length === ENVELOPE_KEYS
+    && Number.isSafeInteger(r.v) && (r.v as number) <= SCHEMA_VERSION
+    && Number.isSafeInteger(r.seq) && (r.seq as number) > 0
+    && typeof r.id === 'string' && ULID_PATTERN.test(r.id)
+    && typeof r.ts === 'string' && TIME_PATTERN.test(r.ts) && realInstant(r.ts)
+    && (r.run === null || typeof r.run === 'string')
+    && (r.machine === null || typeof r.machine === 'string')
+    && (r.mv === null || Number.isSafeInteger(r.mv))
+    && typeof r.type === 'string' && KNOWN_TYPES.has(r.type)
+    && 'payload' in r && r.payload !== undefined
+    && typeof r.prev === 'string' && HASH_PATTERN.test(r.prev);
+}
+
+/** A real instant in the form `TIME_PATTERN` matched (no 30 February, no hour 24, no second 60). */
+function realInstant(ts: string): boolean {
+  const year = Number(ts.slice(0, 4));
+  const month = Number(ts.slice(5, 7));
+  const day = Number(ts.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return month >= 1 && month <= 12 && day >= 1 && day <= days
+    && Number(ts.slice(11, 13)) <= 23 && Number(ts.slice(14, 16)) <= 59 && Number(ts.slice(17, 19)) <= 59;
 }
 
 function describe(error: z.ZodError): string {

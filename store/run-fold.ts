@@ -1,8 +1,10 @@
 // Folds one run's journal records through its machine: the state, and which effects are owed.
-import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { awaitsEvent, completionEvent, interruptionEvent, machineEventSchema } from '../machines/effect-events.js';
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { awaitsEvent, completionEvent, interruptionEvent, machineEventSchema, type MachineEvent } from '../machines/effect-events.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from '../machines/effects.js';
+import { MachineStepper } from './machine-stepper.js';
 import type { JournalRecord, Payload } from './record.js';
+import { sameJson } from './same-json.js';
 import { YokeError } from './yoke-error.js';
 
 /** An effect request with its stable idempotency key `<run>/<seq>/<index>`. */
@@ -39,13 +41,26 @@ export class RunFold {
   abandoned = false;
   /** every record applied, for views */
   lastSeq: number;
+  /** pure transitions of `machine` (one inert actor scope for the whole fold) */
+  readonly stepper: MachineStepper;
+  /** keys settled by the last `apply()`, dropped at the next one (only with `forget`) */
+  private settled: string[] = [];
 
+  /**
+   * `forget`, when given, makes the fold forget each effect once it is settled (its outcome told
+   * to the machine, or nothing to tell): the status is handed to `forget` and dropped from
+   * `effects` at the next `apply()`, so a streamed fold of a long run keeps only what is still
+   * open. A later record about a forgotten effect is then refused as one about an effect the
+   * machine never requested. Views that read `effects` afterwards (summaries) must not pass it.
+   */
   constructor(
     readonly machine: AnyStateMachine,
     readonly started: Extract<JournalRecord, { type: 'run.started' }>,
     private readonly onStep?: (step: FoldStep) => void,
+    private readonly forget?: (status: EffectStatus) => void,
   ) {
-    const [snapshot, actions] = initialTransition(machine, started.payload.input);
+    this.stepper = new MachineStepper(machine, started.payload.input);
+    const [snapshot, actions] = this.stepper.initial(started.payload.input);
     this.snapshot = snapshot;
     this.lastSeq = started.seq;
     this.register(started.seq, actions);
@@ -63,13 +78,14 @@ export class RunFold {
 
   /** Apply the next record of this run. Throws a `workspace` YokeError when it contradicts the fold. */
   apply(record: JournalRecord): void {
+    if (this.settled.length > 0) this.dropSettled();
     this.lastSeq = record.seq;
     switch (record.type) {
       case 'event':
         return this.applyEvent(record);
       case 'effect.started': {
         const status = this.expect(record, record.payload.key);
-        if (status.request.request.kind !== record.payload.kind || canonical(status.request.request.params) !== canonical(record.payload.params)) {
+        if (status.request.request.kind !== record.payload.kind || !sameJson(status.request.request.params, record.payload.params, canonical)) {
           throw this.diverged(record, `effect ${record.payload.key} was journaled as ${record.payload.kind} with other parameters than today's machine requests`);
         }
         status.attempts += 1;
@@ -121,28 +137,49 @@ export class RunFold {
 
   private applyEvent(record: Extract<JournalRecord, { type: 'event' }>): void {
     if (!this.active) throw this.diverged(record, 'an event after the machine reached a final state');
+    const event = this.expectedOutcome(record) ?? this.checkEvent(record);
+    const before = this.snapshot;
+    const [snapshot, actions] = this.stepper.step(this.snapshot, event);
+    this.snapshot = snapshot;
+    const firstNew = this.outstanding.length;
+    this.register(record.seq, actions);
+    this.onStep?.({ record, before, after: snapshot, requests: this.outstanding.slice(firstNew) });
+  }
+
+  /**
+   * The common case, checked without parsing the event again: it answers an effect whose outcome
+   * was journaled (and validated) and is exactly the event that outcome produces. Returns that
+   * event, or null to let `checkEvent` decide (and word the refusal).
+   */
+  private expectedOutcome(record: Extract<JournalRecord, { type: 'event' }>): MachineEvent | null {
+    const cause = record.payload.cause;
+    if (cause === null) return null;
+    const status = this.effects.get(cause);
+    if (!status || status.consumed) return null;
+    const expected = outcomeEvent(status);
+    if (expected === null || !sameJson(expected, record.payload.event, canonical)) return null;
+    status.consumed = true;
+    this.resolve(cause);
+    return expected;
+  }
+
+  /** Validate an event record in full; throws naming what does not fit. */
+  private checkEvent(record: Extract<JournalRecord, { type: 'event' }>): MachineEvent {
     const parsed = machineEventSchema.safeParse(record.payload.event);
     if (!parsed.success) throw this.diverged(record, `event ${record.payload.event.type} is not one this machine knows`);
     if (record.payload.cause !== null) {
       const status = this.expect(record, record.payload.cause);
       // The event must be exactly what the cause's outcome produces, and be told only once:
       // a duplicated or substituted event would be folded as a different fact.
-      const expected = status.completed
-        ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
-        : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
+      const expected = outcomeEvent(status);
       if (status.consumed) throw this.diverged(record, `the machine was already told the outcome of effect ${status.request.key}`);
-      if (expected === null || canonical(expected) !== canonical(parsed.data)) {
+      if (expected === null || !sameJson(expected, parsed.data, canonical)) {
         throw this.diverged(record, `event ${parsed.data.type} is not the outcome journaled for effect ${status.request.key}`);
       }
       status.consumed = true;
       this.resolve(record.payload.cause);
     }
-    const before = this.snapshot;
-    const [snapshot, actions] = transition(this.machine, this.snapshot, parsed.data);
-    this.snapshot = snapshot;
-    const firstNew = this.outstanding.length;
-    this.register(record.seq, actions);
-    this.onStep?.({ record, before, after: snapshot, requests: this.outstanding.slice(firstNew) });
+    return parsed.data;
   }
 
   private register(seq: number, actions: ReadonlyArray<{ type: string; params?: unknown }>): void {
@@ -160,6 +197,17 @@ export class RunFold {
 
   private resolve(key: string): void {
     this.outstanding = this.outstanding.filter((keyed) => keyed.key !== key);
+    if (this.forget) this.settled.push(key);
+  }
+
+  private dropSettled(): void {
+    for (const key of this.settled) {
+      const status = this.effects.get(key);
+      if (!status) continue;
+      this.forget?.(status);
+      this.effects.delete(key);
+    }
+    this.settled = [];
   }
 
   private expect(record: JournalRecord, key: string): EffectStatus {
@@ -174,6 +222,24 @@ export class RunFold {
       `journal record ${record.seq} (${record.type}) does not fit run ${this.run}: ${why}; the journal was edited or written by an incompatible yoke — run \`yoke run --fresh\` to start a new run.`,
     );
   }
+}
+
+const outcomeEvents = new WeakMap<object, MachineEvent | null>();
+
+/**
+ * The event an effect's journaled outcome tells the machine (null: no outcome yet, or nothing to
+ * tell). Remembered per outcome, so checking an event and then folding it builds it once.
+ */
+export function outcomeEvent(status: EffectStatus): MachineEvent | null {
+  const outcome = status.completed ?? status.interrupted;
+  if (outcome === null) return null;
+  const known = outcomeEvents.get(outcome);
+  if (known !== undefined) return known;
+  const event = status.completed
+    ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
+    : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
+  outcomeEvents.set(outcome, event);
+  return event;
 }
 
 /** One fold step, for replay views. */

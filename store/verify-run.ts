@@ -6,12 +6,12 @@
 // interruption) produces; an interruption only for a kind whose policy surfaces it; and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
-import { INTERRUPTION_EVENT, completionEvent, interruptionEvent } from '../machines/effect-events.js';
-import type { EffectKind, EffectResult } from '../machines/effects.js';
+import { INTERRUPTION_EVENT } from '../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import { lifecycleForRun } from './machine-versions.js';
 import type { JournalRecord, RecordType } from './record.js';
-import { RunFold, type KeyedRequest } from './run-fold.js';
+import { canonical, outcomeEvent, RunFold, type KeyedRequest } from './run-fold.js';
+import { sameJson } from './same-json.js';
 import { stateText } from './state-text.js';
 import { YokeError } from './yoke-error.js';
 
@@ -50,21 +50,48 @@ export interface Verification {
 }
 
 /** Verify one run of `records` (the whole journal) against today's machine for its recorded version. */
-export function verifyRun(records: readonly JournalRecord[], started: StartedRecord): Verification {
-  const verdict: Verification = {
-    run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
-    status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
-  };
-  let fold: RunFold;
-  try {
-    fold = new RunFold(lifecycleForRun(started).machine, started);
-  } catch (error) {
-    if (!(error instanceof YokeError)) throw error;
-    return { ...verdict, status: 'refused', refusal: error.message };
-  }
-  const startedKeys = new Set<string>();
+export function verifyRun(records: Iterable<JournalRecord>, started: StartedRecord): Verification {
+  const verifier = new RunVerifier(started);
   for (const record of records) {
-    if (record.seq <= started.seq || record.run !== started.run) continue;
+    if (verifier.settled) break;
+    verifier.feed(record);
+  }
+  return verifier.verdict();
+}
+
+/**
+ * The same verification told one record at a time, so a journal can be streamed through it (and
+ * through one verifier per run at once): `feed` every record in journal order, then `verdict()`.
+ */
+export class RunVerifier {
+  private readonly result: Verification;
+  private readonly fold: RunFold | null = null;
+  private readonly startedKeys = new Set<string>();
+
+  constructor(readonly started: StartedRecord) {
+    this.result = {
+      run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
+      status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
+    };
+    try {
+      // Settled effects are forgotten: a streamed verification keeps only what is still open.
+      this.fold = new RunFold(lifecycleForRun(started).machine, started, undefined, (status) => void this.startedKeys.delete(status.request.key));
+    } catch (error) {
+      if (!(error instanceof YokeError)) throw error;
+      this.result.status = 'refused';
+      this.result.refusal = error.message;
+    }
+  }
+
+  /** Diverged or refused: later records change nothing. */
+  get settled(): boolean {
+    return this.result.status !== 'verified';
+  }
+
+  /** Check and fold the next record of the journal (records of other runs are skipped). */
+  feed(record: JournalRecord): void {
+    const { fold, started, startedKeys } = this;
+    if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
     let divergence = check(fold, record, startedKeys);
     if (!divergence) {
       try {
@@ -74,14 +101,22 @@ export function verifyRun(records: readonly JournalRecord[], started: StartedRec
         divergence = { seq: record.seq, record: record.type, key: keyOf(record), what: error.message, path: null, journal: record.payload, machine: null };
       }
     }
-    if (divergence) return { ...verdict, status: 'diverged', divergence, finished: fold.finished !== null };
+    if (divergence) {
+      this.result.status = 'diverged';
+      this.result.divergence = divergence;
+      return;
+    }
     if (record.type === 'effect.started') {
-      verdict.effects += startedKeys.has(record.payload.key) ? 0 : 1;
+      this.result.effects += startedKeys.has(record.payload.key) ? 0 : 1;
       startedKeys.add(record.payload.key);
     }
-    if (record.type === 'event' && record.payload.cause !== null) verdict.events += 1;
+    if (record.type === 'event' && record.payload.cause !== null) this.result.events += 1;
   }
-  return { ...verdict, finished: fold.finished !== null };
+
+  /** The verdict on the records fed so far. */
+  verdict(): Verification {
+    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null };
+  }
 }
 
 /** Check one record against the fold of everything before it; null when it agrees. */
@@ -105,7 +140,7 @@ function check(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<st
       if (!next || next.key !== key) {
         return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
       }
-      if (status.request.request.kind !== kind || firstDifference(params, status.request.request.params) !== null) {
+      if (status.request.request.kind !== kind || !sameJson(params, status.request.request.params, canonical)) {
         return at(`today's machine requests effect ${key} with another ${status.request.request.kind === kind ? 'params' : 'kind'} than the journal`, journaled, requestOf(status.request));
       }
       return null;
@@ -133,11 +168,9 @@ function check(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<st
       if (cause === null) return null;
       const status = fold.effects.get(cause);
       if (!status) return at(`event ${record.payload.event.type} answers effect ${cause}, which today's machine never requests`, record.payload.event, null, cause);
-      const expected = status.completed
-        ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
-        : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
+      const expected = outcomeEvent(status);
       if (expected === null) return at(`event ${record.payload.event.type} answers effect ${cause}, which has no journaled outcome that tells the machine anything`, record.payload.event, null, cause);
-      if (firstDifference(record.payload.event, expected) !== null) {
+      if (!sameJson(record.payload.event, expected, canonical)) {
         return at(`event ${record.payload.event.type} is not what the journaled outcome of effect ${cause} produces`, record.payload.event, expected, cause);
       }
       return null;

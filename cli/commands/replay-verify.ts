@@ -1,22 +1,53 @@
 // `yoke replay --verify [run | --all]`: re-derive every effect request with today's machines and
 // compare it with the journal. Exit 0 when every run agrees, 1 at a divergence, 3 when a run was
 // recorded by a machine version this yoke cannot fold.
-import { findRun, runStarts } from '../../store/journal-runs.js';
+import { JournalStream } from '../../store/journal-file.js';
+import { findRun } from '../../store/journal-runs.js';
 import type { JournalRecord } from '../../store/record.js';
-import { verifyRun, type Verification } from '../../store/verify-run.js';
+import { RunVerifier, type Verification } from '../../store/verify-run.js';
 import { EXIT } from '../exit-codes.js';
 
-/** Verify the chosen run (latest by default) or every run, print the verdicts, return the exit code. */
-export function verifyCommand(records: readonly JournalRecord[], prefix: string | undefined, flags: { json: boolean; all: boolean }): number {
-  // findRun refuses a journal without runs (exit 2), with --all too.
-  const starts = flags.all && runStarts(records).length > 0 ? runStarts(records) : [findRun(records, prefix)];
-  const verdicts = starts.map((started) => verifyRun(records, started));
+type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
+
+/**
+ * Verify the chosen run (latest by default) or every run, print the verdicts, return the exit code.
+ * The journal is streamed once: a verifier starts at each `run.started` that can be the chosen run
+ * (with no run given, a newer run replaces the one before), so memory holds folds, never records.
+ */
+export function verifyCommand(journal: Iterable<JournalRecord>, prefix: string | undefined, flags: { json: boolean; all: boolean }): number {
+  const starts: StartedRecord[] = [];
+  const verifiers = new Map<string, RunVerifier>();
+  const wanted = prefix?.toUpperCase();
+  for (const record of journal) {
+    if (record.type === 'run.started') {
+      starts.push(record);
+      if (!flags.all && wanted === undefined) verifiers.clear();
+      if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record));
+      continue;
+    }
+    for (const verifier of verifiers.values()) verifier.feed(record);
+  }
+  // findRun refuses a journal without runs (exit 2), with --all too, and an unknown or ambiguous prefix.
+  const chosen = flags.all && starts.length > 0 ? starts : [findRun(starts, prefix)];
+  const verdicts = chosen.map((started) => (verifiers.get(`${started.seq}`) ?? new RunVerifier(started)).verdict());
   for (const verdict of verdicts) {
     process.stdout.write(flags.json ? `${JSON.stringify(verdict)}\n` : `${renderVerdict(verdict).join('\n')}\n`);
   }
   if (verdicts.some((verdict) => verdict.status === 'diverged')) return EXIT.unsuccessful;
   if (verdicts.some((verdict) => verdict.status === 'refused')) return EXIT.workspace;
   return EXIT.ok;
+}
+
+/** `yoke replay --verify` on a journal file, streamed (a torn tail is left alone, as `readJournal` does). */
+export function verifyJournalFile(path: string, prefix: string | undefined, flags: { json: boolean; all: boolean }, warnTorn: (stream: JournalStream) => void): number {
+  const stream = new JournalStream(path);
+  return verifyCommand(recordsThen(stream, () => warnTorn(stream)), prefix, flags);
+}
+
+/** Yield `records`, then call `after` once they are exhausted. */
+function* recordsThen<T>(records: Iterable<T>, after: () => void): Generator<T> {
+  yield* records;
+  after();
 }
 
 /** A verdict as text: one line when it agrees, the divergence with both sides otherwise. */

@@ -1,15 +1,17 @@
 // `yoke replay`: a past run step by step, folded from the journal. Never runs an effect: the
 // modules it loads cannot reach an executor (tests/store/replay-imports.test.ts).
+import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readJournalFile, type JournalContents } from '../../store/journal-file.js';
+import { JournalStream, readJournalFile, type JournalContents } from '../../store/journal-file.js';
 import { findRun } from '../../store/journal-runs.js';
 import { lifecycleForRun } from '../../store/machine-versions.js';
-import { replayRun } from '../../store/replay-steps.js';
+import type { JournalRecord } from '../../store/record.js';
+import { replayRun, runHeader, RunReplay, type ReplayStep } from '../../store/replay-steps.js';
 import { RunFold, type FoldStep } from '../../store/run-fold.js';
 import { stateText } from '../../store/state-text.js';
 import { YokeError } from '../../store/yoke-error.js';
 import { findProject } from '../find-project.js';
-import { renderTimeline } from '../timeline.js';
+import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
 
 /** Flags of `yoke replay`. */
 export interface ReplayFlags {
@@ -32,11 +34,14 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   const modes = [flags.verify && '--verify', flags.at !== undefined && '--at', flags.html !== undefined && '--html'].filter(Boolean);
   if (modes.length > 1) throw new YokeError('usage', `${modes.join(' and ')} cannot be combined; use one at a time.`);
   if ((flags.live || flags.livePort !== undefined) && modes.length > 0) throw new YokeError('usage', `--live streams the step-by-step replay; it cannot be combined with ${modes.join(' or ')}.`);
-  const journal = readJournal(flags.journal);
   if (flags.verify) {
-    const { verifyCommand } = await import('./replay-verify.js');
-    return verifyCommand(journal.records, prefix, flags);
+    const { verifyJournalFile } = await import('./replay-verify.js');
+    return verifyJournalFile(journalPath(flags.journal), prefix, flags, warnIfTorn);
   }
+  if (flags.html === undefined && flags.at === undefined && !flags.live && flags.livePort === undefined) {
+    return streamTimeline(journalPath(flags.journal), prefix, flags.json);
+  }
+  const journal = readJournal(flags.journal);
   const started = findRun(journal.records, prefix);
   if (flags.html !== undefined) {
     const { replayHtmlCommand } = await import('./replay-html.js');
@@ -48,17 +53,81 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
     for (const step of replayed.steps) process.stdout.write(`${JSON.stringify({ kind: 'step', run: replayed.run, ...step })}\n`);
     process.stdout.write(`${JSON.stringify({ kind: 'outcome', run: replayed.run, ...replayed.outcome })}\n`);
   } else {
-    for (const line of renderTimeline(replayed)) process.stdout.write(`${line}\n`);
+    for (const line of [...renderHeader(replayed), ...replayed.steps.map(renderStep), renderOutcome(replayed.outcome)]) process.stdout.write(`${line}\n`);
   }
-  if (flags.live || flags.livePort !== undefined) await streamReplay(journal.records, started, flags.livePort);
+  await streamReplay(journal.records, started, flags.livePort);
   return 0;
+}
+
+/**
+ * The timeline (or `--json` steps) of one run, streamed: a first pass over the journal finds the
+ * runs (checking every record), a second folds the chosen one up to where the first pass ended and
+ * prints each step as it is folded. Memory holds the fold, never the journal or the steps.
+ */
+function streamTimeline(path: string, prefix: string | undefined, json: boolean): number {
+  const scan = new JournalStream(path);
+  const starts: Array<Extract<JournalRecord, { type: 'run.started' }>> = [];
+  for (const record of scan) if (record.type === 'run.started') starts.push(record);
+  warnIfTorn(scan);
+  const started = findRun(starts, prefix);
+  const out = new LineBuffer();
+  const emit = json
+    ? (step: ReplayStep) => out.write(JSON.stringify({ kind: 'step', run: started.run ?? '', ...step }))
+    : (step: ReplayStep) => out.write(renderStep(step));
+  if (!json) for (const line of renderHeader(runHeader(started))) out.write(line);
+  const replay = new RunReplay(started, (step) => void emit(step), true);
+  try {
+    withVerifyHint(() => {
+      for (const record of new JournalStream(path, scan.validBytes)) replay.feed(record);
+    });
+  } finally {
+    out.flush();
+  }
+  const outcome = replay.outcome();
+  out.write(json ? JSON.stringify({ kind: 'outcome', run: started.run ?? '', ...outcome }) : renderOutcome(outcome));
+  out.flush();
+  return 0;
+}
+
+/** Lines to stdout in blocks of about 64 KiB (one write per line is slow; one for all is big). */
+class LineBuffer {
+  private lines: string[] = [];
+  private bytes = 0;
+
+  write(line: string): void {
+    this.lines.push(line);
+    this.bytes += line.length + 1;
+    if (this.bytes >= 1 << 16) this.flush();
+  }
+
+  flush(): void {
+    if (this.lines.length === 0) return;
+    writeStdout(`${this.lines.join('\n')}\n`);
+    this.lines = [];
+    this.bytes = 0;
+  }
+}
+
+/** Write to stdout synchronously, whether it is a file, a pipe or a terminal. */
+function writeStdout(text: string): void {
+  const data = Buffer.from(text, 'utf8');
+  let written = 0;
+  while (written < data.length) {
+    try {
+      written += writeSync(1, data, written, data.length - written);
+    } catch (error) {
+      // A non-blocking pipe that is full: wait for the reader, then go on.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
 }
 
 /**
  * `--live`: fold the run again and send every machine step to the inspector relay, then close it.
  * The relay ends with yoke: a viewer sees the steps only if it is connected while they stream.
  */
-async function streamReplay(records: Parameters<typeof replayRun>[0], started: Parameters<typeof replayRun>[1], port: number | undefined): Promise<void> {
+async function streamReplay(records: readonly JournalRecord[], started: Parameters<typeof replayRun>[1], port: number | undefined): Promise<void> {
   const { startLiveInspector } = await import('../live-inspector.js');
   const { machine } = lifecycleForRun(started);
   const steps: FoldStep[] = [];
@@ -87,13 +156,21 @@ function withVerifyHint<T>(fold: () => T): T {
 
 /** The workspace's journal, or `--journal <file>`; a torn tail is mentioned, not repaired (read-only). */
 export function readJournal(file: string | undefined): JournalContents {
-  const path = file === undefined ? findProject(process.cwd()).journal : resolve(file);
+  const path = journalPath(file);
   const contents = readJournalFile(path);
-  if (contents.torn) process.stderr.write(`yoke: warning: ${path}:${contents.torn.line}: the last line is torn (a crash mid-write); it is ignored here and \`yoke run\` will remove it.\n`);
+  warnIfTorn({ path, torn: contents.torn });
   return contents;
 }
 
-function printStateAt(records: Parameters<typeof replayRun>[0], started: Parameters<typeof replayRun>[1], seq: number, json: boolean): number {
+function journalPath(file: string | undefined): string {
+  return file === undefined ? findProject(process.cwd()).journal : resolve(file);
+}
+
+function warnIfTorn({ path, torn }: { path: string; torn: { line: number } | null }): void {
+  if (torn) process.stderr.write(`yoke: warning: ${path}:${torn.line}: the last line is torn (a crash mid-write); it is ignored here and \`yoke run\` will remove it.\n`);
+}
+
+function printStateAt(records: readonly JournalRecord[], started: Parameters<typeof replayRun>[1], seq: number, json: boolean): number {
   if (seq < started.seq) throw new YokeError('usage', `run ${started.run ?? '?'} starts at seq ${started.seq}; give an --at of ${started.seq} or more.`);
   const last = records[records.length - 1]?.seq ?? 0;
   if (seq > last) throw new YokeError('usage', `the journal ends at seq ${last}; give an --at of ${last} or less.`);

@@ -5,7 +5,7 @@ import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles.js';
 import { readJournalFile } from '../../store/journal-file.js';
 import { findRun } from '../../store/journal-runs.js';
 import type { JournalRecord } from '../../store/record.js';
-import { replayRun } from '../../store/replay-steps.js';
+import { replayRun, RunReplay, type ReplayStep } from '../../store/replay-steps.js';
 import { memoryLoopInput } from '../support/memory-input.js';
 import { MemoryProcess, removeScratch, scratchDir } from '../support/memory-process.js';
 import { MemoryWorld } from '../support/memory-world.js';
@@ -78,5 +78,14 @@ describe('replayRun', () => {
     expect(replayed.fold.snapshot.value).toBe('working');
     expect(replayed.fold.outstanding[0]?.request.kind).toBe('agent.spawn');
     expect(replayed.steps.at(-1)?.seq).toBeLessThan(agentStart?.seq ?? 0);
+  });
+  it('streamed with settled effects forgotten, tells the same steps and the same outcome', () => {
+    const whole = replayRun(records, findRun(records));
+    const steps: ReplayStep[] = [];
+    const streamed = new RunReplay(findRun(records), (step) => void steps.push(step), true);
+    for (const record of records) streamed.feed(record);
+    expect(steps).toEqual(whole.steps);
+    expect(streamed.outcome()).toEqual(whole.outcome);
+    expect(streamed.fold.effects.size).toBeLessThan(whole.fold.effects.size);
   });
 });

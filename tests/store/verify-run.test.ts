@@ -108,4 +108,16 @@ describe('verifyRun', () => {
     expect(verdict.status).toBe('refused');
     expect(verdict.refusal).toMatch(/loop machine v99, but this yoke can fold v\d+ only/);
   });
+  it('still catches a duplicated event although the streamed fold forgot the settled effect', () => {
+    const event = records.find(isCheckEvent);
+    if (!event) throw new Error('no CHECK_FINISHED event');
+    const copy = JSON.parse(JSON.stringify(records)) as JournalRecord[];
+    const at = copy.findIndex((r) => r.seq === event.seq);
+    const duplicate = { ...(JSON.parse(JSON.stringify(event)) as JournalRecord) };
+    copy.splice(at + 1, 0, duplicate);
+    const renumbered = copy.map((record, index) => ({ ...record, seq: index + 1 })) as JournalRecord[];
+    const verdict = verify(renumbered);
+    expect(verdict.status).toBe('diverged');
+    expect(verdict.divergence).toMatchObject({ seq: event.seq + 1, record: 'event', key: event.type === 'event' ? event.payload.cause : null });
+  });
 });

@@ -1,0 +1,37 @@
+// Benchmark: `yoke replay --verify` streamed over a generated journal, in records per second and
+// as a ratio to a raw `JSON.parse` of the same file.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { JournalStream } from '../store/journal-file.js';
+import { findRun } from '../store/journal-runs.js';
+import type { JournalRecord } from '../store/record.js';
+import { RunVerifier } from '../store/verify-run.js';
+import { both, rawParse, timed } from './bench-timing.js';
+import { writeSyntheticRun } from './synthetic-run.js';
+
+/** Verify a ~100k-record journal (10k with --quick) the way `yoke replay --verify` does. */
+export function verifyBench(work: string, quick: boolean, report: (name: string, lines: string[]) => void): void {
+  const iterations = quick ? 500 : 4800;
+  const path = join(work, 'verify.jsonl');
+  const records = writeSyntheticRun(path, iterations);
+  const raw = timed(() => rawParse(readFileSync(path, 'utf8')));
+  const verify = timed(() => {
+    let verifier: RunVerifier | null = null;
+    const starts: Array<Extract<JournalRecord, { type: 'run.started' }>> = [];
+    for (const record of new JournalStream(path)) {
+      if (record.type === 'run.started') {
+        starts.push(record);
+        verifier = new RunVerifier(record);
+      } else verifier?.feed(record);
+    }
+    findRun(starts);
+    return verifier?.verdict();
+  });
+  rmSync(path);
+  if (verify.value?.status !== 'verified') throw new Error(`the synthetic journal did not verify: ${JSON.stringify(verify.value?.divergence)}`);
+  report(`replay --verify: stream, check and re-derive a ${records}-record journal (${iterations} iterations)`, [
+    `raw JSON.parse of every line: ${both(raw)} (${Math.round(records / (raw.ms / 1000))} records/s)`,
+    `verify (streamed):            ${both(verify)} (${Math.round(records / (verify.ms / 1000))} records/s wall, ${Math.round(records / (verify.cpuMs / 1000))} records/s CPU; target ≥ 100000)`,
+    `ratio to raw JSON.parse: ${(verify.ms / raw.ms).toFixed(2)}x wall, ${(verify.cpuMs / raw.cpuMs).toFixed(2)}x CPU`,
+  ]);
+}
