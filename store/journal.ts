@@ -2,8 +2,9 @@
 import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { monotonicFactory } from 'ulid';
+import { bufferedRandom } from './buffered-random.js';
 import { die, readFailpoint, type Failpoint } from './failpoint.js';
-import { hashLine, readJournalFile } from './journal-file.js';
+import { hashLine, readJournalFile, type JournalContents } from './journal-file.js';
 import { GENESIS_HASH, SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.js';
 
 /**
@@ -16,7 +17,7 @@ import { GENESIS_HASH, SCHEMA_VERSION, type JournalRecord, type RecordDraft } fr
 export class Journal {
   private readonly staged: string[] = [];
   private readonly failpoint: Failpoint | null;
-  private readonly ulid = monotonicFactory();
+  private readonly ulid = monotonicFactory(bufferedRandom());
   private flushedMtimeMs = 0;
   /** told about every record as it is staged (used for `--json` output) */
   listener: ((record: JournalRecord) => void) | null = null;
@@ -36,9 +37,11 @@ export class Journal {
   /**
    * Open (creating if needed) and verify the journal. A torn last line is cut off and a
    * `journal.repaired` record is appended; `warn` is told. Other damage throws (exit 3).
+   * `known` is a read of the same file taken just before (e.g. before the lock was taken): it is
+   * used instead of reading again only if the file still has the size, inode and mtime it had then.
    */
-  static open(path: string, warn: (message: string) => void, listener: ((record: JournalRecord) => void) | null = null): Journal {
-    const contents = readJournalFile(path);
+  static open(path: string, warn: (message: string) => void, listener: ((record: JournalRecord) => void) | null = null, known: KnownRead | null = null): Journal {
+    const contents = known !== null && unchangedSince(path, known) ? known.contents : readJournalFile(path);
     const created = contents.records.length === 0 && contents.torn === null;
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, 'a+');
@@ -57,6 +60,12 @@ export class Journal {
       });
     }
     return journal;
+  }
+
+  /** Read `path` and remember what the file looked like, for a later `open(…, known)`. */
+  static readKnown(path: string): KnownRead {
+    const stat = statOrNull(path);
+    return { contents: readJournalFile(path), stat };
   }
 
   /** Size in bytes of what is durable on disk (used by the tamper check). */
@@ -181,4 +190,26 @@ function fsyncDirectory(path: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A read of the journal and the file's identity when it was read. */
+export interface KnownRead {
+  contents: JournalContents;
+  stat: { size: number; ino: number; mtimeMs: number } | null;
+}
+
+function statOrNull(path: string): KnownRead['stat'] {
+  try {
+    const { size, ino, mtimeMs } = statSync(path);
+    return { size, ino, mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/** The file is exactly as it was when `known` was read (absent both times, or same size, inode and mtime). */
+function unchangedSince(path: string, known: KnownRead): boolean {
+  const now = statOrNull(path);
+  if (now === null || known.stat === null) return now === known.stat;
+  return now.size === known.stat.size && now.ino === known.stat.ino && now.mtimeMs === known.stat.mtimeMs;
 }

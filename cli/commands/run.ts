@@ -6,7 +6,6 @@ import { settleHooks } from '../../effects/fire-hook.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles.js';
 import type { WorkContext as LoopContext, WorkInput } from '../../machines/work-context.js';
-import { readJournalFile } from '../../store/journal-file.js';
 import { readFailpoint } from '../../store/failpoint.js';
 import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/journal-runs.js';
 import { Journal } from '../../store/journal.js';
@@ -44,7 +43,8 @@ export interface RunFlags extends OutputMode {
 export async function runCommand(flags: RunFlags, argv: string[]): Promise<number> {
   const paths = findProject(process.cwd());
   // Validate everything that can be validated before touching the workspace.
-  const existing = readJournalFile(paths.journal);
+  const known = Journal.readKnown(paths.journal);
+  const existing = known.contents;
   const resuming = !flags.fresh && unfinishedRun(existing.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
   if (config && !LIFECYCLES[config.mode]) {
@@ -74,7 +74,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   let monitor: RunMonitor | null = null;
   try {
     const listener = flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null;
-    journal = Journal.open(paths.journal, terminal.warn, listener);
+    // Read once: the read taken before the lock is reused if nobody wrote the file since.
+    journal = Journal.open(paths.journal, terminal.warn, listener, known);
     // A stash, clean or mode cut short by a crash is finished (or rolled back) before any run starts.
     const stashContext: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined) };
     const settled = settleStash(stashContext, foldStashIndex(journal.records, paths.journal));
