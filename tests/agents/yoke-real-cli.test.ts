@@ -70,13 +70,16 @@ async function ledger(ws: Workspace): Promise<{ total: LedgerTotals; byRole: Rec
   return JSON.parse(result.stdout) as { total: LedgerTotals; byRole: Record<string, LedgerTotals> };
 }
 
-/** Every journaled call's usage is exactly what the CLI printed in that call's transcript. */
-async function expectUsageAsReported(cli: AgentCliName, ws: Workspace, calls: AgentCall[]): Promise<void> {
+/** Every journaled call's usage is exactly what the CLI printed in that call's transcript; returns those reports. */
+async function expectUsageAsReported(cli: AgentCliName, ws: Workspace, calls: AgentCall[]): Promise<ReportedUsage[]> {
+  const reports: ReportedUsage[] = [];
   for (const call of calls) {
     const reported = cliReportedUsage(cli, await readFile(join(ws.path, '.loop', call.result.transcript), 'utf8'));
-    expect(reported, `${cli} reported usage in ${call.result.transcript}`).toBeDefined();
-    expect(call.result.usage).toMatchObject(reported!);
+    if (reported === undefined) throw new Error(`${cli} reported no usage in .loop/${call.result.transcript}`);
+    expect(call.result.usage).toMatchObject(reported);
+    reports.push(reported);
   }
+  return reports;
 }
 
 const usages = {
@@ -116,11 +119,11 @@ async function project(cli: AgentCliName, mode: 'loop' | 'brute', conf: string[]
 }
 
 const workspaces: Workspace[] = [];
-const timings: Array<{ cli: AgentCliName; name: string; ms: number; firstRequestMs: number | undefined }> = [];
+const timings: Array<{ cli: AgentCliName; name: string; ms: number; firstRequestMs: number | undefined; outcomes: string[] }> = [];
 
 afterAll(async () => {
   if (timings.length > 0) {
-    const rows = timings.map((t) => `  ${t.cli.padEnd(7)} ${t.name.padEnd(7)} ${Math.round(t.ms).toString().padStart(6)} ms  (first model request after ${t.firstRequestMs ?? '-'} ms)`);
+    const rows = timings.map((t) => `  ${t.cli.padEnd(7)} ${t.name.padEnd(8)} ${Math.round(t.ms).toString().padStart(6)} ms  (1st model request ${t.firstRequestMs ?? '-'} ms after the server started): ${t.outcomes.join('; ')}`);
     console.log(`yoke run with the real CLIs, wall time per case (server start excluded):\n${rows.join('\n')}`);
   }
   if (process.env.KEEP_E2E === '1') return;
@@ -130,12 +133,13 @@ afterAll(async () => {
 /** `yoke run` offline in `ws` with `cli` against `script`; never a hang (the mock's run is killed at 150 s). */
 async function yokeRun(cli: AgentCliName, name: string, ws: Workspace, script: MockScript): Promise<{ run: OfflineRunResult; records: JournalRecord[]; calls: AgentCall[] }> {
   const run = await runYokeOffline(cli, ws.path, ['run'], script);
-  timings.push({ cli, name, ms: run.commandMs, firstRequestMs: run.requests[0]?.atMs });
+  const records = await readJournal(ws);
+  const calls = agentCalls(records);
+  timings.push({ cli, name, ms: run.commandMs, firstRequestMs: run.requests[0]?.atMs, outcomes: calls.map((call) => `${call.result.classification}${call.result.detail === null ? '' : ` (${call.result.detail})`}`) });
   expect(run.timedOut, `yoke run timed out; stderr:\n${run.stderr}`).toBe(false);
   if (process.getuid?.() === 0) expect(run.isolated).toBe(true);
   expect(run.requests.every((request) => request.protocol !== null), 'every request reached a known endpoint').toBe(true);
-  const records = await readJournal(ws);
-  return { run, records, calls: agentCalls(records) };
+  return { run, records, calls };
 }
 
 const turnRequests = (run: OfflineRunResult): number => run.requests.filter((request) => request.kind === 'turn').length;
@@ -164,10 +168,11 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
       expect(ends(records)).toEqual([expect.objectContaining({ exitCode: 0 })]);
       expect(turnRequests(run)).toBe(3);
 
-      await expectUsageAsReported(cli, ws, calls);
+      const [reported] = await expectUsageAsReported(cli, ws, calls);
       const { total } = await ledger(ws);
       expect(total).toMatchObject({ calls: 1, unknownCalls: 0, ...scriptTotals(cli, [usages.code, usages.notes, usages.done]) });
-      // Only claude prices its own calls; the others' cost is unknown (no `price` directive here).
+      // Only claude prices its own calls (its `total_cost_usd`); the others' cost is unknown (no `price` here).
+      expect(total.costUsd).toBe(reported!.costUsd);
       if (cli === 'claude') expect(total.costUsd).toBeGreaterThan(0);
       else expect(total.costUsd).toBeNull();
     });
@@ -186,7 +191,7 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
       expect(byRole.judge).toMatchObject({ calls: 1, ...scriptTotals(cli, [usages.verdict, usages.pass]) });
     });
 
-    it.sequential('401: the run is held (exit 1, run.paused agent:auth-error) and stderr names the auth problem', async () => {
+    it.sequential('401: the run is held (exit 1, run.paused agent:auth-error), stderr names the auth problem; the next yoke run retries', async () => {
       const ws = await project(cli, 'loop', ['max-iterations 2']);
       const { run, records, calls } = await yokeRun(cli, '401', ws, [{ error: { status: 401, message: 'invalid x-api-key' } }]);
       expect(run.exitCode, run.stderr).toBe(1);
@@ -195,6 +200,12 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
       expect(ends(records)).toEqual([{ reason: 'agent:auth-error' }]);
       expect(run.stderr).toMatch(/could not authenticate/);
       expect(turnRequests(run)).toBe(1);
+
+      // credentials fixed: the next `yoke run` makes the same call again and finishes
+      const retried = await yokeRun(cli, '401→ok', ws, workerTurns);
+      expect(retried.run.exitCode, retried.run.stderr).toBe(0);
+      expect(retried.calls.map((call) => [call.role, call.iteration, call.result.classification])).toEqual([['worker', 1, 'auth-error'], ['worker', 1, 'ok']]);
+      expect(await ws.read('src/x.txt')).toBe('hello from the model\n');
     });
 
     it.sequential('500: a server error, the iteration counts (max-iterations 1 → exit 1)', async () => {
