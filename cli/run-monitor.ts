@@ -159,5 +159,6 @@ export class RunMonitor {
 }
 
 function isAgentRecord(record: JournalRecord): boolean {
-  return (record.type === 'effect.started' || record.type === 'effect.completed' || record.type === 'effect.interrupted') && record.payload.kind === 'agent.spawn';
+  // run.started carries the run's `price` directives, which the ledger applies like the machine does
+  return record.type === 'run.started' || ((record.type === 'effect.started' || record.type === 'effect.completed' || record.type === 'effect.interrupted') && record.payload.kind === 'agent.spawn');
 }

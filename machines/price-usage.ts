@@ -11,8 +11,9 @@ import type { Usage } from './effects.js';
  */
 export function pricedUsage(usage: Usage | null, prices: Config['prices']): Usage | null {
   if (usage === null || usage.costUsd !== null || usage.model === null) return usage;
-  const price = prices?.[usage.model];
+  // Own keys only: a model an agent names `constructor` or `__proto__` must not find a "price".
+  const price = prices && Object.hasOwn(prices, usage.model) ? prices[usage.model] : undefined;
   if (price === undefined || usage.inputTokens === null || usage.outputTokens === null) return usage;
   const cost = (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
-  return { ...usage, costUsd: Math.round(cost * 1e9) / 1e9 };
+  return Number.isFinite(cost) ? { ...usage, costUsd: Math.round(cost * 1e9) / 1e9 } : usage;
 }

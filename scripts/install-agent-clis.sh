@@ -18,10 +18,12 @@ clis=(
 
 # True when the binary runs and its --version output names the pinned version.
 works() {
-  local bin="$1" version="$2" out
+  local bin="$1" version="$2" out home status=0
   [ -x "$bin" ] || return 1
-  out="$(HOME="$(mktemp -d)" timeout 60 "$bin" --version </dev/null 2>/dev/null)" || return 1
-  [[ "$out" == *"$version"* ]]
+  home="$(mktemp -d)"
+  out="$(HOME="$home" timeout 60 "$bin" --version </dev/null 2>/dev/null)" || status=1
+  rm -rf "$home"
+  [ "$status" -eq 0 ] && [[ "$out" == *"$version"* ]]
 }
 
 failed=0

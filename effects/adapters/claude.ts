@@ -93,11 +93,11 @@ function claudeVerdict(result: Record<string, unknown>, end: ProcessEnd): Verdic
       return { classification, detail, retryAfterMs: classification === 'rate-limited' && text !== null ? retryAfterMs(text) : null };
     }
     const said = text ?? errors[0] ?? `${String(result.subtype)} (${describeExit(end)})`;
-    if (/^API Error/i.test(said)) {
-      const { classification, detail } = classifyErrorText(said);
-      const known = classification === 'crashed' ? 'server-error' : classification;
-      return { classification: known, detail, retryAfterMs: known === 'rate-limited' ? retryAfterMs(said) : null };
-    }
+    const { classification, detail } = classifyErrorText(said);
+    // An unrecognized `API Error` is still the API's (a connection failure); other recognized words
+    // (a usage limit, an invalid key) classify any error text; the rest is a crash.
+    const known = classification === 'crashed' && /^API Error/i.test(said) ? 'server-error' : classification;
+    if (known !== 'crashed') return { classification: known, detail, retryAfterMs: known === 'rate-limited' ? retryAfterMs(said) : null };
     return verdict('crashed', `claude reported an error: ${oneLine(said)}`);
   }
   const denials = Array.isArray(result.permission_denials) ? result.permission_denials.filter(isRecord) : [];

@@ -109,20 +109,33 @@ function geminiFailure(end: ProcessEnd, said: string | null, stderrText: string)
   const report = objectField(lastJsonDocument(stderrText), 'error');
   const code = countField(report, 'code');
   const message = said ?? stringField(report, 'message');
-  const status = code !== null && code >= 400 && code <= 599 ? code : statusInText(stderrText) ?? (message === null ? null : statusInText(message));
+  const reported = code !== null && code >= 400 && code <= 599 ? code : null;
+  const lastLine = message === null ? lastMeaningfulLine(stderrText) : oneLine(message);
+  // Without a final error report, gemini's own exit codes speak first: stderr also carries the
+  // retries it made on the way ("Attempt 1 failed with status 429"), which are not the failure.
+  if (reported === null && end.exitCode === EXIT_AUTH) return { classification: 'auth-error', detail: `gemini could not authenticate (exit ${EXIT_AUTH})${lastLine === null ? '' : `: ${lastLine}`}`, retryAfterMs: null };
+  if (reported === null && end.exitCode === EXIT_TURN_LIMIT) return { classification: 'max-turns', detail: `gemini reached its turn limit (exit ${EXIT_TURN_LIMIT})`, retryAfterMs: null };
+  const status = reported ?? (message === null ? null : statusInText(message)) ?? lastStatusInText(stderrText);
   if (status !== null) {
     const verdict = httpVerdict(status, message === null ? null : apiMessage(message));
     const wait = verdict.classification === 'rate-limited' ? retryAfterMs(stderrText) ?? (message === null ? null : retryAfterMs(message)) : null;
     return { ...verdict, retryAfterMs: wait };
   }
-  const lastLine = message === null ? lastMeaningfulLine(stderrText) : oneLine(message);
-  if (end.exitCode === EXIT_AUTH) return { classification: 'auth-error', detail: `gemini could not authenticate (exit ${EXIT_AUTH})${lastLine === null ? '' : `: ${lastLine}`}`, retryAfterMs: null };
-  if (end.exitCode === EXIT_TURN_LIMIT) return { classification: 'max-turns', detail: `gemini reached its turn limit (exit ${EXIT_TURN_LIMIT})`, retryAfterMs: null };
   if (message !== null) {
     const verdict = classifyErrorText(message);
     return { ...verdict, retryAfterMs: verdict.classification === 'rate-limited' ? retryAfterMs(message) : null };
   }
   return { classification: 'crashed', detail: `${describeExit(end)} without a result${lastLine === null ? '' : `: ${lastLine}`}`, retryAfterMs: null };
+}
+
+/** The HTTP status named last in `text` (the failure, not a retry logged before it), or null. */
+function lastStatusInText(text: string): number | null {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const status = statusInText(lines[i] ?? '');
+    if (status !== null) return status;
+  }
+  return statusInText(text);
 }
 
 // eslint-disable-next-line no-control-regex -- the escape character is exactly what is matched

@@ -18,5 +18,6 @@ describe('pricedUsage', () => {
     expect(pricedUsage(usage({ model: null }), prices)?.costUsd).toBeNull();
     expect(pricedUsage(null, prices)).toBeNull();
     expect(pricedUsage(usage({}), undefined)?.costUsd).toBeNull(); // a journal from before `price`
+    for (const model of ['constructor', '__proto__', 'toString']) expect(pricedUsage(usage({ model }), prices)?.costUsd).toBeNull();
   });
 });

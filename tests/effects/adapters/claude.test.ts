@@ -94,6 +94,13 @@ describe('claude output: failures without the samples', () => {
     expect(feed(createClaudeParser(), { stdout: JSON.stringify(other) }, exited(1))).toMatchObject({ classification: 'crashed', detail: 'claude reported an error: tool crashed' });
   });
 
+  it('a usage limit or an invalid key said in words (no API status) is classified by its words', () => {
+    const limit = { type: 'result', is_error: true, result: 'Claude AI usage limit reached|1764460800' };
+    expect(feed(createClaudeParser(), { stdout: JSON.stringify(limit) }, exited(1)).classification).toBe('rate-limited');
+    const key = { type: 'result', is_error: true, result: 'Invalid API key · Please run /login' };
+    expect(feed(createClaudeParser(), { stdout: JSON.stringify(key) }, exited(1)).classification).toBe('auth-error');
+  });
+
   it('process-level outcomes win over the result, and usage is kept', () => {
     const limits = { idleTimeoutMs: 1_200_000, timeoutMs: 5_400_000 };
     const idle = finishAgentCall(createClaudeParserFed(), { outcome: 'idle-timeout', exitCode: null, signal: 'SIGTERM', error: null }, limits);

@@ -62,3 +62,14 @@ describe('gemini output: cases the samples do not show', () => {
     expect(feed(createGeminiParser('gemini-2.5-pro'), {}, exited(1))).toEqual({ usage: null, classification: 'crashed', detail: 'exit 1 without a result', retryAfterMs: null });
   });
 });
+
+describe('gemini failures after retries it made itself', () => {
+  const retried = 'Attempt 1 failed with status 429. Retrying with backoff...\n';
+  const parse = (stderr: string, code: number) => feed(createGeminiParser(null), { stderr }, exited(code));
+
+  it('a retried 429 is not the failure: the turn limit (exit 53) or the last status named decides', () => {
+    expect(parse(retried, 53).classification).toBe('max-turns');
+    expect(parse(`${retried}Error: request failed with status 500\n`, 244)).toMatchObject({ classification: 'server-error' });
+    expect(parse(`${retried}Error: request failed with status 400\n`, 144)).toMatchObject({ classification: 'crashed' });
+  });
+});
