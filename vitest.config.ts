@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most tests wait on real processes (git, agents, the CLIs), not the CPU: on a 2-core machine
+    // vitest's default (cores - 1 = one worker) leaves it idle; three workers keep it busy.
+    maxWorkers: 3,
     reporters: ['default'],
   },
 });
