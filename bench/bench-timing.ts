@@ -36,3 +36,9 @@ export function rawParse(text: string): number {
   }
   return count;
 }
+
+/** `target ≤ 1.5x: met` / `NOT met (why)`; under --quick the sizes are too small to judge. */
+export function verdict(target: string, met: boolean, quick: boolean, why = 'see docs/performance.md'): string {
+  if (quick) return `target ${target}: not judged with --quick`;
+  return met ? `target ${target}: met` : `target ${target}: NOT met (${why})`;
+}

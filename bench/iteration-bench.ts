@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { verdict } from './bench-timing.js';
 
 type Report = (name: string, lines: string[]) => void;
 
@@ -109,7 +110,7 @@ export function iterationBench(work: string, yoke: string, quick: boolean, repor
     );
   }
   const median = [...ratios].sort((a, b) => a.ratio - b.ratio)[Math.floor(ratios.length / 2)] ?? { ratio: NaN, overhead: NaN };
-  lines.push(`median: ratio ${median.ratio.toFixed(2)}x, about ${median.overhead.toFixed(0)} ms of yoke per iteration (target ≤ 1.5x)`);
+  lines.push(`median: ratio ${median.ratio.toFixed(2)}x, about ${median.overhead.toFixed(0)} ms of yoke per iteration (${verdict('≤ 1.5x', median.ratio <= 1.5, quick, 'fsyncs and node-started processes per iteration; see docs/performance.md')})`);
   const kinds = [...effectTimes(journal)].sort((a, b) => b[1].total - a[1].total);
   lines.push(`last yoke run, mean ms per effect (journal timestamps, write-ahead fsync included): ${kinds.map(([kind, t]) => `${kind} ${(t.total / t.count).toFixed(1)}`).join(', ')}`);
   report(`per-iteration overhead: ${iterations} iterations, \`cmd\` agent, \`true\` guard, commit each (${rounds} round${rounds === 1 ? '' : 's'})`, lines);
