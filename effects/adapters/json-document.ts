@@ -1,5 +1,5 @@
 // Finding a pretty-printed JSON object at the end of a CLI's output (gemini's json mode and its errors).
-import { isRecord } from './json-line-splitter.js';
+import { parseObject } from './json-line-splitter.js';
 
 /**
  * The last JSON object in `text` that runs to its end: the whole text when it is one, else the
@@ -7,24 +7,13 @@ import { isRecord } from './json-line-splitter.js';
  * after other output such as a stack trace). Null when there is none.
  */
 export function lastJsonDocument(text: string): Record<string, unknown> | null {
-  const whole = tryParse(text);
+  const whole = parseObject(text);
   if (whole !== null) return whole;
   const lines = text.split('\n');
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     if (lines[i]?.trimEnd() !== '{') continue;
-    const found = tryParse(lines.slice(i).join('\n'));
+    const found = parseObject(lines.slice(i).join('\n'));
     if (found !== null) return found;
   }
   return null;
-}
-
-function tryParse(text: string): Record<string, unknown> | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return null;
-  try {
-    const value: unknown = JSON.parse(trimmed);
-    return isRecord(value) ? value : null;
-  } catch {
-    return null;
-  }
 }

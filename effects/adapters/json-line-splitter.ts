@@ -50,7 +50,7 @@ export class JsonLineSplitter {
   }
 }
 
-/** The JSON object on this line, or null when it is anything else. */
+/** The JSON object `text` is (one line or a whole document), or null when it is anything else. */
 export function parseObject(line: string): Record<string, unknown> | null {
   const trimmed = line.trim();
   if (!trimmed.startsWith('{')) return null;
