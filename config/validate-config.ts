@@ -49,4 +49,18 @@ export function validateConfig(draft: ConfigDraft, issues: IssueCollector): void
   checkRequired(draft, issues);
   checkGuardAfterReferences(draft, issues);
   checkModeApplicability(draft, issues);
+  checkIdleTimeoutForBuiltIns(draft, issues);
+}
+
+/** Below this, a built-in CLI can be killed while it starts: it prints nothing until its first answer. */
+const CLI_STARTUP_MS = 30_000;
+
+/** A warning when `idle-timeout` is so short that claude, codex or gemini may be killed before they say anything. */
+function checkIdleTimeoutForBuiltIns(draft: ConfigDraft, issues: IssueCollector): void {
+  const idle = draft.scalars.idleTimeoutMs;
+  const line = draft.firstLines.get('idle-timeout');
+  if (idle === undefined || idle === 0 || idle >= CLI_STARTUP_MS || line === undefined) return;
+  const builtIn = [draft.scalars.agent, draft.scalars.judgeAgent, draft.scalars.scoperAgent].find((agent) => agent !== undefined && agent.kind !== 'cmd');
+  if (builtIn === undefined) return;
+  issues.warning(line, 1, `\`idle-timeout\` of ${idle / 1000}s may kill ${builtIn.kind} before its first output`, 'the agent CLIs print nothing while they start (up to 15 s on a busy machine); use 30s or more');
 }

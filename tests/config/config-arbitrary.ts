@@ -42,7 +42,8 @@ const settings = fc.tuple(
   ...(['maxIterations', 'judgeEvery', 'maxJudgeFailures', 'maxChunks'] as const).map((key) => optional(
     count.map((n) => scalar(`${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${n}`, key, n)),
   )),
-  optional(duration.map((d) => scalar(`idle-timeout ${d.text}`, 'idleTimeoutMs', d.ms))),
+  // a legal idle-timeout that draws no warning: off, or long enough for any agent CLI to start (30 s)
+  optional(duration.filter((d) => d.ms === 0 || d.ms >= 30_000).map((d) => scalar(`idle-timeout ${d.text}`, 'idleTimeoutMs', d.ms))),
   optional(duration.map((d) => scalar(`guard-timeout ${d.text}`, 'guardTimeoutMs', d.ms))),
   optional(duration.map((d) => scalar(`agent-timeout ${d.text}`, 'agentTimeoutMs', d.ms))),
   optional(fc.constantFrom('off', 'done', 'each' as const).map((c) => scalar(`commit ${c}`, 'commit', c))),

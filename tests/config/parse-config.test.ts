@@ -147,3 +147,14 @@ describe('directives that do not apply to the mode', () => {
     expect(issues).toMatchObject([{ severity: 'warning', line: 4, column: 7 }]);
   });
 });
+
+describe('idle-timeout and the built-in agents', () => {
+  it('warns when idle-timeout is shorter than a CLI may take to start, for built-in agents only', () => {
+    const warned = parse('mode loop\nagent claude\nidle-timeout 10s');
+    expect(warned.config).not.toBeNull();
+    expect(warned.issues).toMatchObject([{ severity: 'warning', line: 3, message: expect.stringMatching(/may kill claude before its first output/) as unknown }]);
+    expect(parse('mode loop\nagent cmd ./a.sh\nidle-timeout 10s').issues).toEqual([]);
+    expect(parse('mode loop\nagent codex\nidle-timeout 30s').issues).toEqual([]);
+    expect(parse('mode loop\nagent gemini\nidle-timeout 0').issues).toEqual([]);
+  });
+});
