@@ -2,26 +2,20 @@
 // --fresh, --max-iterations, --help everywhere, usage errors, and YOKE_DEBUG. Built CLI, real git,
 // the scripted fake agent.
 import { mkdir } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectRefusal, stackLines } from '../support/cli-expect.js';
 import { agentCalls, grandchildPids, writeScript, type FakeScript } from '../support/fake-agent-script.js';
 import { appendTornLine, journalLines, rewriteJournal } from '../support/journal-edit.js';
 import { journalPath, readJournal, type JournalRecord } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
-import { isAlive, killQuietly, waitUntil } from '../support/process-liveness.js';
+import { isAlive, waitUntil } from '../support/process-liveness.js';
 import { snapshotTree } from '../support/tree-snapshot.js';
+import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 30_000;
-const workspaces: Workspace[] = [];
-const leftoverPids: number[] = [];
-
-afterEach(async () => {
-  killQuietly(leftoverPids.splice(0));
-  if (process.env.KEEP_E2E === '1') return;
-  await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
-});
+const { workspaces, leftoverPids } = cleanupAfterEach();
 
 async function setup(script: FakeScript, conf: string[] = [...confHead(3), 'commit off']) {
   const made = await makeLoopWorkspace({ conf, script });

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stashId, treeHash, type StashEntry } from '../../store/stash-entry.js';
 import { expectRefusal } from '../support/cli-expect.js';
 import { agentCalls } from '../support/fake-agent-script.js';
@@ -12,20 +12,14 @@ import { journalPath, readJournal } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
 import { loopNames, loopSnapshot, writeTree } from '../support/loop-tree.js';
-import { killQuietly, waitUntil } from '../support/process-liveness.js';
+import { waitUntil } from '../support/process-liveness.js';
 import { makeStashWorkspace, readIndex, yokeJson, yokeOk, type EntryJson } from '../support/stash-workspace.js';
 import { snapshotTree } from '../support/tree-snapshot.js';
+import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 30_000;
-const workspaces: Workspace[] = [];
-const leftoverPids: number[] = [];
-
-afterEach(async () => {
-  killQuietly(leftoverPids.splice(0));
-  if (process.env.KEEP_E2E === '1') return;
-  await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
-});
+const { workspaces, leftoverPids } = cleanupAfterEach();
 
 async function setup(tree: Parameters<typeof makeStashWorkspace>[0] = {}) {
   const ws = await makeStashWorkspace(tree);

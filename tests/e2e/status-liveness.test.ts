@@ -2,30 +2,17 @@
 // the scripted fake agent, kill -9 and SIGSTOP; the heartbeat is a hint and never breaks status.
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentCalls, type FakeScript } from '../support/fake-agent-script.js';
 import { readJournal } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
-import { isAlive, killQuietly, waitUntil } from '../support/process-liveness.js';
+import { isAlive, waitUntil } from '../support/process-liveness.js';
+import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 45_000;
-const workspaces: Workspace[] = [];
-const leftoverPids: number[] = [];
-
-afterEach(async () => {
-  for (const pid of leftoverPids) {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      // gone
-    }
-  }
-  killQuietly(leftoverPids.splice(0));
-  if (process.env.KEEP_E2E === '1') return;
-  await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
-});
+const { workspaces, leftoverPids } = cleanupAfterEach();
 
 async function setup(script: FakeScript, conf: string[] = [...confHead(3), 'commit off']) {
   const made = await makeLoopWorkspace({ conf, script });
