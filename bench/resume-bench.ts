@@ -2,8 +2,8 @@
 // record and the hash chain), find the unfinished run, fold it through the machine.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRun, foldRun, unfinishedRun } from '../store/journal-runs.js';
-import { Journal } from '../store/journal.js';
+import { findRun, foldRun, unfinishedRun } from '../store/fold/journal-runs.js';
+import { Journal } from '../store/journal/file/journal.js';
 import { both, rawParse, timed, verdict } from './bench-timing.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 

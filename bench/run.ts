@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Journal } from '../store/journal.js';
+import { Journal } from '../store/journal/file/journal.js';
 import { iterationBench } from './iteration-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
 import { resumeBench } from './resume-bench.js';

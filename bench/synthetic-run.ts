@@ -2,10 +2,10 @@
 import { parseConfig } from '../config/parse-config.js';
 import { completionEvent } from '../machines/effect-events.js';
 import type { EffectKind, EffectRequest, EffectResult } from '../machines/effects.js';
-import { LOOP_MACHINE_VERSION, loopMachine, type LoopContext, type LoopInput } from '../machines/loop.js';
-import { Journal } from '../store/journal.js';
-import type { JournalRecord, RecordDraft } from '../store/record.js';
-import { RunFold } from '../store/run-fold.js';
+import { LOOP_MACHINE_VERSION, loopMachine, type LoopContext, type LoopInput } from '../machines/lifecycles/loop.js';
+import { Journal } from '../store/journal/file/journal.js';
+import type { JournalRecord, RecordDraft } from '../store/journal/record.js';
+import { RunFold } from '../store/fold/run-fold.js';
 
 const SHA = 'a'.repeat(64);
 

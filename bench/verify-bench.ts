@@ -2,10 +2,10 @@
 // as a ratio to a raw `JSON.parse` of the same file.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { JournalStream } from '../store/journal-file.js';
-import { findRun } from '../store/journal-runs.js';
-import type { JournalRecord } from '../store/record.js';
-import { RunVerifier } from '../store/verify-run.js';
+import { JournalStream } from '../store/journal/file/journal-file.js';
+import { findRun } from '../store/fold/journal-runs.js';
+import type { JournalRecord } from '../store/journal/record.js';
+import { RunVerifier } from '../store/projections/verify-run.js';
 import { both, rawParse, timed, verdict } from './bench-timing.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 

@@ -1,6 +1,6 @@
 // The message for a held run: by one of its budgets (call admission refused the next agent call) or by its agent.
 import type { BudgetDimension } from '../config/types.js';
-import type { WorkContext } from '../machines/work-context.js';
+import type { WorkContext } from '../machines/work/work-context.js';
 
 /** What was spent on a dimension, as the user configures it (minutes, dollars, tokens, attempts). */
 export function spentOn(context: WorkContext, dimension: BudgetDimension): number {

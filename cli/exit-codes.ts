@@ -1,5 +1,5 @@
 // The only place errors become exit codes (DESIGN §5).
-import { YokeError } from '../store/yoke-error.js';
+import { YokeError } from '../errors/yoke-error.js';
 
 export const EXIT = {
   ok: 0,

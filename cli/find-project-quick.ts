@@ -1,7 +1,7 @@
 // Finding the project root without spawning git, for commands that must start fast.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { workspacePaths, type WorkspacePaths } from '../store/workspace-paths.js';
+import { workspacePaths, type WorkspacePaths } from '../store/session/workspace-paths.js';
 
 /** Variables that change how git finds a repository: with any of them set, ask git itself. */
 const GIT_DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];

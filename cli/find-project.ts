@@ -1,7 +1,7 @@
 // Locates the project (the git work tree containing the current folder).
 import { execFileSync } from 'node:child_process';
-import { workspacePaths, type WorkspacePaths } from '../store/workspace-paths.js';
-import { YokeError } from '../store/yoke-error.js';
+import { workspacePaths, type WorkspacePaths } from '../store/session/workspace-paths.js';
+import { YokeError } from '../errors/yoke-error.js';
 
 /** The workspace for `cwd`; refuses (exit 3) outside a git work tree. */
 export function findProject(cwd: string): WorkspacePaths {

@@ -4,8 +4,8 @@ import { relative } from 'node:path';
 import { formatIssue } from '../config/format-issue.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { Config, ConfigIssue } from '../config/types.js';
-import type { WorkspacePaths } from '../store/workspace-paths.js';
-import { YokeError } from '../store/yoke-error.js';
+import type { WorkspacePaths } from '../store/session/workspace-paths.js';
+import { YokeError } from '../errors/yoke-error.js';
 
 /** Parse the workspace's config; returns every issue, and the config when there is no error. */
 export function checkConfig(paths: WorkspacePaths): { file: string; config: Config | null; issues: ConfigIssue[] } {

@@ -1,5 +1,5 @@
 // What a run is doing right now, in a few words, from the effect it has in flight.
-import type { JournalRecord } from '../store/record.js';
+import type { JournalRecord } from '../store/journal/record.js';
 
 /** `worker agent`, `guard tests`, `committing`, … for an effect kind and its params. */
 export function describePhase(kind: string, params: unknown): string {

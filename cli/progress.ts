@@ -1,9 +1,9 @@
 // Turns journal records into the human progress lines `yoke run` prints.
 import type { EffectResult } from '../machines/effects.js';
-import type { LoopContext } from '../machines/loop.js';
-import type { JournalRecord } from '../store/record.js';
-import type { RunFold } from '../store/run-fold.js';
-import { stateText } from '../store/state-text.js';
+import type { LoopContext } from '../machines/lifecycles/loop.js';
+import type { JournalRecord } from '../store/journal/record.js';
+import type { RunFold } from '../store/fold/run-fold.js';
+import { stateText } from '../store/fold/state-text.js';
 
 /** One line for a record worth telling a human about, or null. */
 export function describeProgress(record: JournalRecord, fold: RunFold): string | null {

@@ -1,5 +1,5 @@
 // Prints an error as one clear sentence on stderr (a stack trace only with YOKE_DEBUG=1).
-import { YokeError } from '../store/yoke-error.js';
+import { YokeError } from '../errors/yoke-error.js';
 
 /** Write `error` to stderr the way users should see it. */
 export function reportError(error: unknown): void {

@@ -2,16 +2,16 @@
 // and the facts the live status line shows.
 import type { OutputSink } from '../effects/handler.js';
 import type { EffectParams } from '../machines/effects.js';
-import type { LoopContext } from '../machines/loop.js';
-import { HeartbeatKeeper } from '../store/heartbeat-keeper.js';
-import { heartbeatPath } from '../store/heartbeat.js';
-import type { Journal } from '../store/journal.js';
-import type { JournalRecord } from '../store/record.js';
-import type { RunFold } from '../store/run-fold.js';
-import { summarizeRun } from '../store/run-summary.js';
-import { journalTail, statusViewPath, writeStatusView } from '../store/status-view.js';
-import { readLedger, totalUsage, type UsageTotals } from '../store/usage-ledger.js';
-import type { WorkspacePaths } from '../store/workspace-paths.js';
+import type { LoopContext } from '../machines/lifecycles/loop.js';
+import { HeartbeatKeeper } from '../store/liveness/heartbeat-keeper.js';
+import { heartbeatPath } from '../store/liveness/heartbeat.js';
+import type { Journal } from '../store/journal/file/journal.js';
+import type { JournalRecord } from '../store/journal/record.js';
+import type { RunFold } from '../store/fold/run-fold.js';
+import { summarizeRun } from '../store/projections/run-summary.js';
+import { journalTail, statusViewPath, writeStatusView } from '../store/journal/file/status-view.js';
+import { readLedger, totalUsage, type UsageTotals } from '../store/projections/usage-ledger.js';
+import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { describePhase } from './phase-text.js';
 import { statusLineText } from './status-line-text.js';
 

@@ -1,6 +1,6 @@
 // How stash entries and stash outcomes read on the terminal and in --json.
-import type { IndexEntry } from '../store/stash-index.js';
-import type { SettleReport } from '../store/stash-recovery.js';
+import type { IndexEntry } from '../store/stash/stash-index.js';
+import type { SettleReport } from '../store/stash/stash-recovery.js';
 
 /** The id as shown: its first 12 hex digits (any unambiguous prefix works with checkout). */
 export function shortId(id: string): string {

@@ -1,16 +1,16 @@
 // What every command that changes `.loop/` through the stash does around its work: refuse early
 // without touching anything, then hold the lock, open the journal, settle an interrupted stash
 // operation, and hand over the fresh index.
-import { readFailpoint } from '../store/failpoint.js';
-import { readJournalFile } from '../store/journal-file.js';
-import { unfinishedRun } from '../store/journal-runs.js';
-import { Journal } from '../store/journal.js';
-import { foldStashIndex, type StashIndex } from '../store/stash-index.js';
-import type { StashContext } from '../store/stash-operation.js';
-import { settleStash } from '../store/stash-recovery.js';
-import { acquireLock, lockIsLive, readLock } from '../store/workspace-lock.js';
-import type { WorkspacePaths } from '../store/workspace-paths.js';
-import { YokeError } from '../store/yoke-error.js';
+import { readFailpoint } from '../store/journal/failpoint.js';
+import { readJournalFile } from '../store/journal/file/journal-file.js';
+import { unfinishedRun } from '../store/fold/journal-runs.js';
+import { Journal } from '../store/journal/file/journal.js';
+import { foldStashIndex, type StashIndex } from '../store/stash/stash-index.js';
+import type { StashContext } from '../store/stash/stash-operation.js';
+import { settleStash } from '../store/stash/stash-recovery.js';
+import { acquireLock, lockIsLive, readLock } from '../store/journal/file/workspace-lock.js';
+import type { WorkspacePaths } from '../store/session/workspace-paths.js';
+import { YokeError } from '../errors/yoke-error.js';
 import { findProject } from './find-project.js';
 import { settleLines } from './stash-format.js';
 import { warn } from './terminal.js';

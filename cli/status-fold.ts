@@ -1,11 +1,11 @@
 // The slow path of `yoke status`: read and verify the whole journal, fold the latest run, and save
 // the result as the status view so the next `yoke status` takes the fast path.
-import { readJournalFile } from '../store/journal-file.js';
-import { findRun, foldRun } from '../store/journal-runs.js';
-import { summarizeRun } from '../store/run-summary.js';
-import { journalTail, statusViewPath, writeStatusView, type StatusView } from '../store/status-view.js';
-import { readLedger, totalUsage } from '../store/usage-ledger.js';
-import type { WorkspacePaths } from '../store/workspace-paths.js';
+import { readJournalFile } from '../store/journal/file/journal-file.js';
+import { findRun, foldRun } from '../store/fold/journal-runs.js';
+import { summarizeRun } from '../store/projections/run-summary.js';
+import { journalTail, statusViewPath, writeStatusView, type StatusView } from '../store/journal/file/status-view.js';
+import { readLedger, totalUsage } from '../store/projections/usage-ledger.js';
+import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { currentPhase } from './phase-text.js';
 
 /** The latest run's view from a full fold (null when there is no run); a corrupt journal throws (exit 3). */

@@ -1,5 +1,5 @@
 // The live status line's text: mode, run, iteration, phase, elapsed, tokens, cost, agent silence.
-import type { UsageTotals } from '../store/usage-ledger.js';
+import type { UsageTotals } from '../store/projections/usage-ledger.js';
 import { compact } from './status-text.js';
 
 /** The facts one status line shows. */

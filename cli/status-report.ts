@@ -1,12 +1,12 @@
 // Everything `yoke status` shows, loaded cheaply: the status view when it matches the journal's
 // tail, else a full fold (loaded on demand), plus the lock and the heartbeat for liveness.
 import { statSync } from 'node:fs';
-import { isSameProcess } from '../effects/process-identity.js';
-import { heartbeatPath, readHeartbeat } from '../store/heartbeat.js';
-import { judgeLiveness, type Liveness } from '../store/run-liveness.js';
-import { readTrustedStatusView, statusViewPath, type StatusView } from '../store/status-view.js';
-import { readLock } from '../store/workspace-lock.js';
-import type { WorkspacePaths } from '../store/workspace-paths.js';
+import { isSameProcess } from '../effects/process/process-identity.js';
+import { heartbeatPath, readHeartbeat } from '../store/liveness/heartbeat.js';
+import { judgeLiveness, type Liveness } from '../store/liveness/run-liveness.js';
+import { readTrustedStatusView, statusViewPath, type StatusView } from '../store/journal/file/status-view.js';
+import { readLock } from '../store/journal/file/workspace-lock.js';
+import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 
 /** The latest run with its liveness, or `run: null` when the journal has none. */
 export type StatusReport =

@@ -1,6 +1,6 @@
 // `yoke status` as text and as JSON, from a loaded report.
-import type { Liveness } from '../store/run-liveness.js';
-import type { UsageTotals } from '../store/usage-ledger.js';
+import type { Liveness } from '../store/liveness/run-liveness.js';
+import type { UsageTotals } from '../store/projections/usage-ledger.js';
 import type { StatusReport } from './status-report.js';
 
 /** The human form: one block of lines. */

@@ -1,5 +1,5 @@
 // A replayed run as text: a header, one line per step, and the outcome (`yoke replay`, `yoke demo`).
-import type { ReplayedRun, ReplayOutcome, ReplayStep } from '../store/replay-steps.js';
+import type { ReplayedRun, ReplayOutcome, ReplayStep } from '../store/projections/replay-steps.js';
 
 /** Render a replayed run as aligned lines. */
 export function renderTimeline(replayed: ReplayedRun): string[] {

@@ -1,19 +1,19 @@
 // The executor for every effect kind a machine can request (completeness checked by the compiler).
 import type { HandlerTable } from './handler.js';
-import { captureBaseline } from './capture-baseline.js';
-import { createCommit } from './create-commit.js';
-import { fireHook } from './fire-hook.js';
-import { inspectFile } from './inspect-file.js';
-import { readClock } from './read-clock.js';
-import { readLoopFile } from './read-loop-file.js';
-import { readNotes } from './read-notes.js';
-import { resetNotes } from './reset-notes.js';
-import { restoreSpec } from './restore-spec.js';
-import { runCheck } from './run-check.js';
-import { scanBoundary } from './scan-boundary.js';
-import { spawnAgent } from './spawn-agent.js';
-import { waitUntil } from './wait-until.js';
-import { writeLoopFile } from './write-loop-file.js';
+import { captureBaseline } from './handlers/baseline-capture.js';
+import { createCommit } from './handlers/commit-create.js';
+import { fireHook } from './handlers/hook-fire.js';
+import { inspectFile } from './handlers/file-inspect.js';
+import { readClock } from './handlers/clock-read.js';
+import { readLoopFile } from './handlers/file-read.js';
+import { readNotes } from './handlers/notes-read.js';
+import { resetNotes } from './handlers/notes-reset.js';
+import { restoreSpec } from './handlers/spec-restore.js';
+import { runCheck } from './handlers/check-run.js';
+import { scanBoundary } from './handlers/boundary-scan.js';
+import { spawnAgent } from './handlers/agent-spawn.js';
+import { waitUntil } from './handlers/wait-until.js';
+import { writeLoopFile } from './handlers/file-write.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
 export const handlers: HandlerTable = {

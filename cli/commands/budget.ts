@@ -1,11 +1,11 @@
 // `yoke budget --tokens N …`: raise (or set) ceilings of the unfinished run, as journaled events.
 import { BUDGET_VALUE_PARSERS } from '../../config/read-budget-directive.js';
 import { BUDGET_DIMENSIONS, type BudgetDimension } from '../../config/types.js';
-import type { WorkContext } from '../../machines/work-context.js';
-import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/journal-runs.js';
-import { Journal } from '../../store/journal.js';
-import { acquireLock } from '../../store/workspace-lock.js';
-import { YokeError } from '../../store/yoke-error.js';
+import type { WorkContext } from '../../machines/work/work-context.js';
+import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
+import { Journal } from '../../store/journal/file/journal.js';
+import { acquireLock } from '../../store/journal/file/workspace-lock.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { spentOn } from '../budget-hold.js';
 import { findProject } from '../find-project.js';
 import { warn } from '../terminal.js';

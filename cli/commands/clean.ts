@@ -1,9 +1,9 @@
 // `yoke clean`: stash everything, then start over from the mode's templates, keeping the spec files.
 import type { Mode } from '../../config/types.js';
-import { readModeTag } from '../../store/mode-tag.js';
-import { performStashOp } from '../../store/stash-operation.js';
-import { checkStashable, visibleNames } from '../../store/stash-scan.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { readModeTag } from '../../store/stash/mode-tag.js';
+import { performStashOp } from '../../store/stash/stash-operation.js';
+import { checkStashable, visibleNames } from '../../store/stash/stash-scan.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { modeTemplates } from '../canon.js';
 import { entryJson, entryLabel, shortId } from '../stash-format.js';
 import { withStashSession, type StashPreview } from '../stash-session.js';

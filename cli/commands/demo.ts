@@ -3,10 +3,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readJournalFile } from '../../store/journal-file.js';
-import { findRun } from '../../store/journal-runs.js';
-import { replayRun } from '../../store/replay-steps.js';
-import { workspacePaths } from '../../store/workspace-paths.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import { findRun } from '../../store/fold/journal-runs.js';
+import { replayRun } from '../../store/projections/replay-steps.js';
+import { workspacePaths } from '../../store/session/workspace-paths.js';
 import { canonDir } from '../canon.js';
 import { renderTimeline } from '../timeline.js';
 

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { modeSchema } from '../../config/types.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { modeTemplates } from '../canon.js';
 import { findProject } from '../find-project.js';
 

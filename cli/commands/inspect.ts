@@ -1,8 +1,8 @@
 // `yoke inspect [machine]`: a lifecycle machine as Mermaid, DOT, JSON, an offline HTML page, or a
 // config for Stately Studio. Reads no workspace and runs nothing.
 import { writeFileSync } from 'node:fs';
-import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles/registry.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { renderDot } from '../graph/dot.js';
 import { machineGraph, type MachineGraph } from '../graph/machine-graph.js';
 import { renderMermaid } from '../graph/mermaid.js';

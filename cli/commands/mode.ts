@@ -1,9 +1,9 @@
 // `yoke mode <mode>`: stash the current files (tagged with the old mode), then fresh-init the new one.
 import { modeSchema } from '../../config/types.js';
-import { readModeTag } from '../../store/mode-tag.js';
-import { performStashOp } from '../../store/stash-operation.js';
-import { checkStashable } from '../../store/stash-scan.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { readModeTag } from '../../store/stash/mode-tag.js';
+import { performStashOp } from '../../store/stash/stash-operation.js';
+import { checkStashable } from '../../store/stash/stash-scan.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { modeTemplates } from '../canon.js';
 import { entryJson, entryLabel, shortId } from '../stash-format.js';
 import { withStashSession, type StashPreview } from '../stash-session.js';

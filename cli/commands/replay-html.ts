@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { machineGraph } from '../graph/machine-graph.js';
 import { replayPage } from '../graph/replay-page.js';
-import { lifecycleForRun } from '../../store/machine-versions.js';
-import type { JournalRecord } from '../../store/record.js';
-import { replayRun } from '../../store/replay-steps.js';
+import { lifecycleForRun } from '../../store/fold/machine-versions.js';
+import type { JournalRecord } from '../../store/journal/record.js';
+import { replayRun } from '../../store/projections/replay-steps.js';
 
 /** Replay the run and write its page to `file`; says where it went on stderr. */
 export async function replayHtmlCommand(records: readonly JournalRecord[], started: Extract<JournalRecord, { type: 'run.started' }>, file: string): Promise<number> {

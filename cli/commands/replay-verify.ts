@@ -1,10 +1,10 @@
 // `yoke replay --verify [run | --all]`: re-derive every effect request with today's machines and
 // compare it with the journal. Exit 0 when every run agrees, 1 at a divergence, 3 when a run was
 // recorded by a machine version this yoke cannot fold.
-import { JournalStream } from '../../store/journal-file.js';
-import { findRun } from '../../store/journal-runs.js';
-import type { JournalRecord } from '../../store/record.js';
-import { RunVerifier, type Verification } from '../../store/verify-run.js';
+import { JournalStream } from '../../store/journal/file/journal-file.js';
+import { findRun } from '../../store/fold/journal-runs.js';
+import type { JournalRecord } from '../../store/journal/record.js';
+import { RunVerifier, type Verification } from '../../store/projections/verify-run.js';
 import { EXIT } from '../exit-codes.js';
 
 type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;

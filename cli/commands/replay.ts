@@ -2,14 +2,14 @@
 // modules it loads cannot reach an executor (tests/store/replay-imports.test.ts).
 import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { JournalStream, readJournalFile, type JournalContents } from '../../store/journal-file.js';
-import { findRun } from '../../store/journal-runs.js';
-import { lifecycleForRun } from '../../store/machine-versions.js';
-import type { JournalRecord } from '../../store/record.js';
-import { replayRun, runHeader, RunReplay, type ReplayStep } from '../../store/replay-steps.js';
-import { RunFold, type FoldStep } from '../../store/run-fold.js';
-import { stateText } from '../../store/state-text.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { JournalStream, readJournalFile, type JournalContents } from '../../store/journal/file/journal-file.js';
+import { findRun } from '../../store/fold/journal-runs.js';
+import { lifecycleForRun } from '../../store/fold/machine-versions.js';
+import type { JournalRecord } from '../../store/journal/record.js';
+import { replayRun, runHeader, RunReplay, type ReplayStep } from '../../store/projections/replay-steps.js';
+import { RunFold, type FoldStep } from '../../store/fold/run-fold.js';
+import { stateText } from '../../store/fold/state-text.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { findProject } from '../find-project.js';
 import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
 

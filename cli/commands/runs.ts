@@ -1,8 +1,8 @@
 // `yoke runs`: every run in the journal, oldest first.
-import { readJournalFile } from '../../store/journal-file.js';
-import { foldRun, runStarts } from '../../store/journal-runs.js';
-import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/run-summary.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import { foldRun, runStarts } from '../../store/fold/journal-runs.js';
+import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/projections/run-summary.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { findProject } from '../find-project.js';
 
 /** One line (or one JSON object) per run. */

@@ -1,6 +1,6 @@
 // `yoke stash list`: the stash index, newest first, folded from the journal (never changes anything).
-import { readJournalFile } from '../../store/journal-file.js';
-import { foldStashIndex, type IndexEntry } from '../../store/stash-index.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import { foldStashIndex, type IndexEntry } from '../../store/stash/stash-index.js';
 import { findProject } from '../find-project.js';
 import { entryJson, humanBytes, shortId } from '../stash-format.js';
 

@@ -1,9 +1,9 @@
 // `yoke stash [push] [-m <message>]`, `yoke stash pop`, `yoke stash checkout <prefix>`.
-import { readModeTag } from '../../store/mode-tag.js';
-import { entryToPop, resolveStashPrefix, type IndexEntry, type StashIndex } from '../../store/stash-index.js';
-import { checkPoppable, checkRestorable, performStashOp } from '../../store/stash-operation.js';
-import { checkStashable, visibleNames } from '../../store/stash-scan.js';
-import { YokeError } from '../../store/yoke-error.js';
+import { readModeTag } from '../../store/stash/mode-tag.js';
+import { entryToPop, resolveStashPrefix, type IndexEntry, type StashIndex } from '../../store/stash/stash-index.js';
+import { checkPoppable, checkRestorable, performStashOp } from '../../store/stash/stash-operation.js';
+import { checkStashable, visibleNames } from '../../store/stash/stash-scan.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { entryJson, entryLabel, shortId } from '../stash-format.js';
 import { withStashSession } from '../stash-session.js';
 

@@ -1,6 +1,6 @@
 // `yoke usage`: what the agents spent, by run, role and model (unknown stays unknown).
-import { readJournalFile } from '../../store/journal-file.js';
-import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } from '../../store/usage-ledger.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } from '../../store/projections/usage-ledger.js';
 import { findProject } from '../find-project.js';
 
 /** Print totals, or with --json the totals plus every call. */

@@ -1,6 +1,6 @@
 // `yoke replay --html`: one offline page with the machine diagram and the run's path drawn on it,
 // the figures per state, and the event timeline.
-import type { ReplayedRun, ReplayStep } from '../../store/replay-steps.js';
+import type { ReplayedRun, ReplayStep } from '../../store/projections/replay-steps.js';
 import { renderOutcome } from '../timeline.js';
 import { renderDot } from './dot.js';
 import { escapeHtml, htmlPage } from './html-page.js';

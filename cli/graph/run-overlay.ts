@@ -1,6 +1,6 @@
 // A replayed run laid over its machine's graph: which arrows it took and how often, and per state
 // the visits, the time spent there, and the agent calls, tokens and cost of the effects it ran.
-import type { ReplayedRun } from '../../store/replay-steps.js';
+import type { ReplayedRun } from '../../store/projections/replay-steps.js';
 import type { DotOverlay } from './dot.js';
 import { drawnEdges, type DrawnEdge } from './drawn-edges.js';
 import { lineage, stateByPath, type MachineGraph } from './machine-graph.js';

@@ -1,6 +1,6 @@
 // What an adapter reads back from one agent call: usage as the CLI reported it, and how the call ended.
 import type { AgentClassification, Usage } from '../../machines/effects.js';
-import type { ProcessGroupResult } from '../process-group.js';
+import type { ProcessGroupResult } from '../process/process-group.js';
 
 /** How the agent's process ended, as the process runner saw it. */
 export type ProcessEnd = Pick<ProcessGroupResult, 'outcome' | 'exitCode' | 'signal' | 'error'>;

@@ -149,7 +149,7 @@ describe.concurrent('budgets and usage', () => {
     expect(await readJournal(ws)).toEqual([]);
   }, TIMEOUT);
 
-  // BUG (reported): machines/work-context.ts budgetBreached() refuses a judge call once
+  // BUG (reported): machines/work/work-context.ts budgetBreached() refuses a judge call once
   // `spent.attempts + 1 > budgets.attempts`, although a judge call spends no attempt: with
   // `budget attempts 1` the only attempt says DONE and the run is held instead of being judged.
   it('attempts: the judge of the last attempt is still called', async () => {

@@ -153,7 +153,7 @@ describe.concurrent('spec §4: the saga', () => {
     expect((await ws.read('.loop/saga-log.md')).match(/^## Chunk \d+$/gm)).toEqual(['## Chunk 1', '## Chunk 2']);
   }, TIMEOUT);
 
-  // BUG (reported): machines/saga.ts writingLog renders saga-log.md from this run's chunks only
+  // BUG (reported): machines/lifecycles/saga.ts writingLog renders saga-log.md from this run's chunks only
   // (renderSagaLog(context.sagaLog)), so a log already in .loop/ when the saga starts (a previous
   // saga's, kept because yoke never clears it) is replaced at the first chunk's end.
   it('4.5 a saga-log.md that exists when the saga starts is appended to, never replaced', async () => {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modeTemplates } from '../../cli/canon.js';
-import { treeHash, type StashEntry } from '../../store/stash-entry.js';
+import { treeHash, type StashEntry } from '../../store/stash/stash-entry.js';
 import { expectRefusal } from '../support/cli-expect.js';
 import { journalLines } from '../support/journal-edit.js';
 import { journalPath } from '../support/journal-records.js';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stashId, treeHash, type StashEntry } from '../../store/stash-entry.js';
+import { stashId, treeHash, type StashEntry } from '../../store/stash/stash-entry.js';
 import { expectRefusal } from '../support/cli-expect.js';
 import { agentCalls } from '../support/fake-agent-script.js';
 import { rewriteJournal } from '../support/journal-edit.js';

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournalFile } from '../../store/journal-file.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
 import { expectRefusal } from '../support/cli-expect.js';
 import { agentCalls, grandchildPids, type FakeScript } from '../support/fake-agent-script.js';
 import { appendTornLine, editRecord, journalLines, rewriteLine } from '../support/journal-edit.js';

@@ -14,12 +14,12 @@ import fc from 'fast-check';
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { BudgetDimension } from '../../config/types.js';
-import { bruteMachine } from '../../machines/brute.js';
+import { bruteMachine } from '../../machines/lifecycles/brute.js';
 import type { MachineEvent } from '../../machines/effect-events.js';
 import type { EffectRequest, Usage } from '../../machines/effects.js';
-import { loopMachine } from '../../machines/loop.js';
-import { sagaMachine } from '../../machines/saga.js';
-import type { WorkContext, WorkInput } from '../../machines/work-context.js';
+import { loopMachine } from '../../machines/lifecycles/loop.js';
+import { sagaMachine } from '../../machines/lifecycles/saga.js';
+import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
 import { admissionProblem, bookEvent, bookRequests, openBook, tokensOf, type BudgetBook } from './support/budget-book.js';
 import { feed, refold, runOn, type FoldState, type World } from './support/fold-driver.js';
 import { makeJudgedInput, makeModeConfig } from './support/judged-input.js';
@@ -292,7 +292,7 @@ describe('budgets: call admission, scripted', () => {
     expect(run.context.blockedOn).toBe('wall-minutes');
   });
 
-  // BUG (reported): machines/work-context.ts budgetBreached() applies `spent.attempts + 1 >
+  // BUG (reported): machines/work/work-context.ts budgetBreached() applies `spent.attempts + 1 >
   // budgets.attempts` to judge and scoper admissions too, although they spend no attempt
   // (work-loop.ts gateStates(..., countsAsAttempt = false)). With `budget attempts 2` the second
   // attempt says DONE and the run is held at judgeHold ("2 of 2 spent") instead of being judged.

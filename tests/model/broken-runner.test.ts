@@ -3,8 +3,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { HandlerTable } from '../../effects/handler.js';
 import { handlers } from '../../effects/registry.js';
-import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles.js';
-import { loopMachine } from '../../machines/loop.js';
+import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles/registry.js';
+import { loopMachine } from '../../machines/lifecycles/loop.js';
 import { makeTemplate, removeWorld, scratchRoot } from './support/model-world.js';
 import { BRUTE_MODELS, LOOP_MODELS } from './support/path-models.js';
 import { runPathModel, type ExecutionModel } from './support/run-path-models.js';

@@ -1,6 +1,6 @@
 // Crash tests: kill -9 yoke right after each kind of journal record, run `yoke run` again, and the
 // run ends exactly as an uncrashed one: same files, same exit code, same commits, and no completed
-// agent call or guard executed twice. Crashes are injected with YOKE_FAILPOINT (store/failpoint.ts)
+// agent call or guard executed twice. Crashes are injected with YOKE_FAILPOINT (store/journal/failpoint.ts)
 // so every crash lands at an exact journal position.
 //
 // The scripted agent behaves like a real one: it looks at the files before acting, so a call that

@@ -1,6 +1,6 @@
 // Inputs for runs in a MemoryWorld: a parsed loop config and the input `yoke run` would journal.
 import { parseConfig } from '../../config/parse-config.js';
-import type { LoopInput } from '../../machines/loop.js';
+import type { LoopInput } from '../../machines/lifecycles/loop.js';
 
 /** A loop input from yoke.conf lines after `mode loop` and an agent line; throws on any config issue. */
 export function memoryLoopInput(lines: readonly string[]): LoopInput {

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EffectAborted, type EffectContext } from '../../effects/handler.js';
 import type { EffectKind } from '../../machines/effects.js';
-import type { Lifecycle } from '../../machines/lifecycles.js';
-import { Journal } from '../../store/journal.js';
-import { lifecycleForRun } from '../../store/machine-versions.js';
-import type { JournalRecord, RecordDraft } from '../../store/record.js';
-import { RunFold } from '../../store/run-fold.js';
-import { driveRun, type DriveResult } from '../../store/runner.js';
+import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import { Journal } from '../../store/journal/file/journal.js';
+import { lifecycleForRun } from '../../store/fold/machine-versions.js';
+import type { JournalRecord, RecordDraft } from '../../store/journal/record.js';
+import { RunFold } from '../../store/fold/run-fold.js';
+import { driveRun, type DriveResult } from '../../store/fold/runner.js';
 import type { ExecutionGate, MemoryWorld } from './memory-world.js';
 
 /** Thrown inside a simulated process when it "dies". */

@@ -1,8 +1,8 @@
 // A finished loop run recorded by the real runner in a MemoryWorld, for replay and verify tests.
 import { join } from 'node:path';
-import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles.js';
-import { readJournalFile } from '../../store/journal-file.js';
-import type { JournalRecord } from '../../store/record.js';
+import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles/registry.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import type { JournalRecord } from '../../store/journal/record.js';
 import { memoryLoopInput } from './memory-input.js';
 import { MemoryProcess, removeScratch, scratchDir } from './memory-process.js';
 import { MemoryWorld } from './memory-world.js';

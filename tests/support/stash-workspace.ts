@@ -1,7 +1,7 @@
 // A git project whose `.loop/` holds a given tree, and running the stash commands on it.
 import { expect } from 'vitest';
-import { readJournalFile } from '../../store/journal-file.js';
-import { foldStashIndex, type StashIndex } from '../../store/stash-index.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import { foldStashIndex, type StashIndex } from '../../store/stash/stash-index.js';
 import { journalPath } from './journal-records.js';
 import { writeTree, type TreeSpec } from './loop-tree.js';
 import { makeWorkspace, runYoke, type Workspace } from './workspace.js';

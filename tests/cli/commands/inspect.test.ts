@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 import { expectRefusal } from '../../support/cli-expect.js';
 import { runYoke } from '../../support/workspace.js';
 

@@ -42,8 +42,8 @@ describe('replay and inspect reach no executor', () => {
   it('the scan follows lazy imports (it finds the --verify and --html modules)', () => {
     const { files } = reachable('cli/commands/replay.ts');
     expect(files).toContain('cli/commands/replay-verify.ts');
-    expect(files).toContain('store/verify-run.ts');
-    expect(files).toContain('store/replay-steps.ts');
+    expect(files).toContain('store/projections/verify-run.ts');
+    expect(files).toContain('store/projections/replay-steps.ts');
   });
 
   it('the scan would notice an executor: the run command does reach one', () => {

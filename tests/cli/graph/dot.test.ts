@@ -5,7 +5,7 @@ import { renderDot } from '../../../cli/graph/dot.js';
 import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { renderSvg } from '../../../cli/graph/render-svg.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 
 const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
 

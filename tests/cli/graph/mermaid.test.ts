@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { renderMermaid } from '../../../cli/graph/mermaid.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 
 const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
 

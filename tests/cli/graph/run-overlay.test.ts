@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { dotOverlay, runOverlay } from '../../../cli/graph/run-overlay.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
-import { readJournalFile } from '../../../store/journal-file.js';
-import { findRun } from '../../../store/journal-runs.js';
-import { replayRun } from '../../../store/replay-steps.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { readJournalFile } from '../../../store/journal/file/journal-file.js';
+import { findRun } from '../../../store/fold/journal-runs.js';
+import { replayRun } from '../../../store/projections/replay-steps.js';
 
 const golden = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden', `${name}.jsonl`);
 const loop = LIFECYCLES.loop as Lifecycle;

@@ -3,7 +3,7 @@ import { createMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { statelyConfig, statelyImportCode } from '../../../cli/graph/stately-config.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 
 const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
 

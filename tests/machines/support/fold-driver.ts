@@ -4,7 +4,7 @@
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { awaitsEvent, completionEvent, type MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectKind, EffectRequest, EffectResult } from '../../../machines/effects.js';
-import type { WorkInput } from '../../../machines/work-context.js';
+import type { WorkInput } from '../../../machines/work/work-context.js';
 import { requestsOf } from './loop-driver.js';
 
 /** Where a fold stands: the snapshot, the requests still owed a result, every request emitted. */

@@ -2,7 +2,7 @@
 // fixed prompt templates, and the spec files of that mode.
 import { parseConfig } from '../../../config/parse-config.js';
 import type { Config } from '../../../config/types.js';
-import type { WorkInput } from '../../../machines/work-context.js';
+import type { WorkInput } from '../../../machines/work/work-context.js';
 import { LOOP_DIR, WORKER_PROMPT } from './loop-driver.js';
 
 /** The judge and scoper templates every judged test input uses (the real ones live in canon/prompts/). */

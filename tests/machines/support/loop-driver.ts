@@ -1,6 +1,6 @@
 // Builders and a tiny pure driver for the loop machine: "events in → effects out" without I/O.
 //
-// `drive()` folds the machine the way store/runner.ts does (oldest outstanding request first,
+// `drive()` folds the machine the way store/fold/runner.ts does (oldest outstanding request first,
 // its result fed back as the completion event, fire-and-forget hooks answered but never fed),
 // with a scripted `responder` in place of the effect handlers.
 import { initialTransition, transition, type AnyStateMachine, type SnapshotFrom } from 'xstate';
@@ -8,7 +8,7 @@ import { parseConfig } from '../../../config/parse-config.js';
 import type { Config } from '../../../config/types.js';
 import { awaitsEvent, completionEvent, interruptionEvent, type MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectKind, EffectRequest, EffectResult } from '../../../machines/effects.js';
-import { loopMachine, type LoopInput, type LoopOutput } from '../../../machines/loop.js';
+import { loopMachine, type LoopInput, type LoopOutput } from '../../../machines/lifecycles/loop.js';
 
 /** A snapshot of the loop machine. */
 export type LoopSnapshot = SnapshotFrom<typeof loopMachine>;

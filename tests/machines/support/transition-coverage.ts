@@ -9,7 +9,7 @@ import {
   type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition, type StateValue,
 } from 'xstate';
 import type { MachineEvent } from '../../../machines/effect-events.js';
-import { loopMachine, type LoopInput } from '../../../machines/loop.js';
+import { loopMachine, type LoopInput } from '../../../machines/lifecycles/loop.js';
 import { replayAll } from './replay-paths.js';
 
 /** A machine's state nodes, root included (the loop machine's by default). */

@@ -3,8 +3,8 @@
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { MachineEvent } from '../../../machines/effect-events.js';
-import { checkPassed, gatesDone } from '../../../machines/guard-report.js';
-import { notesSayDone, type WorkContext, type WorkInput } from '../../../machines/work-context.js';
+import { checkPassed, gatesDone } from '../../../machines/work/guard-report.js';
+import { notesSayDone, type WorkContext, type WorkInput } from '../../../machines/work/work-context.js';
 
 /** A path as the events that drive it (the `xstate.init` pseudo-step dropped). */
 export type EventPath = MachineEvent[];

@@ -11,7 +11,7 @@ import type { Config } from '../../../config/types.js';
 import { COMPLETION_EVENT, type MachineEvent } from '../../../machines/effect-events.js';
 import { effectSchemas, type EffectRequest } from '../../../machines/effects.js';
 import { renderTemplate } from '../../../machines/render-template.js';
-import type { WorkInput } from '../../../machines/work-context.js';
+import type { WorkInput } from '../../../machines/work/work-context.js';
 import { admissionProblem, bookEvent, isSetback, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './budget-book.js';
 import { requestsOf } from './loop-driver.js';
 import { replayAll } from './replay-paths.js';

@@ -1,7 +1,7 @@
 // The suite every `tests/model/<machine>-paths.test.ts` runs: each model's paths executed for real
 // (one test per model), then the coverage of the machine by the executed paths.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 import { allStateNodes, allTransitions, missing } from '../../machines/support/transition-coverage.js';
 import { makeTemplate, removeWorld, scratchRoot } from './model-world.js';
 import { runPathModel, type ExecutionModel, type ModelResult } from './run-path-models.js';

@@ -10,18 +10,18 @@
 // journals the interruption (`surface` policy). A run held for its agent (an authentication
 // failure) pauses by itself; the next drive journals AGENT_RETRY on its own, as `yoke run` does.
 import { ulid } from 'ulid';
-import { settleHooks } from '../../../effects/fire-hook.js';
+import { settleHooks } from '../../../effects/handlers/hook-fire.js';
 import type { HandlerTable } from '../../../effects/handler.js';
 import { handlers as realHandlers } from '../../../effects/registry.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest } from '../../../machines/effects.js';
-import type { Lifecycle } from '../../../machines/lifecycles.js';
-import type { WorkContext, WorkInput } from '../../../machines/work-context.js';
-import { foldRun, runStarts } from '../../../store/journal-runs.js';
-import { Journal } from '../../../store/journal.js';
-import type { JournalRecord } from '../../../store/record.js';
-import { RunFold } from '../../../store/run-fold.js';
-import { driveRun, type DriveResult } from '../../../store/runner.js';
+import type { Lifecycle } from '../../../machines/lifecycles/registry.js';
+import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
+import { foldRun, runStarts } from '../../../store/fold/journal-runs.js';
+import { Journal } from '../../../store/journal/file/journal.js';
+import type { JournalRecord } from '../../../store/journal/record.js';
+import { RunFold } from '../../../store/fold/run-fold.js';
+import { driveRun, type DriveResult } from '../../../store/fold/runner.js';
 import { cloneWorld, copyJournal, removeWorld, type ModelWorld } from './model-world.js';
 import { eventProblem, fileProblems, projection, requestProblem } from './step-checks.js';
 import { describeNode, type PlanNode } from './world-plan.js';

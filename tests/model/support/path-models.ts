@@ -10,7 +10,7 @@
 // long as its event type is one the scripted world already produces.
 import type { AnyMachineSnapshot } from 'xstate';
 import { parseConfig } from '../../../config/parse-config.js';
-import type { WorkContext, WorkInput } from '../../../machines/work-context.js';
+import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
 import { makeCheckResult, makeConfig, makeInput } from '../../machines/support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../../machines/support/judged-input.js';
 import { serializeWork, type Sample } from '../../machines/support/work-graph.js';

@@ -5,8 +5,8 @@
 import type { AnyStateMachine } from 'xstate';
 import type { Config } from '../../../config/types.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
-import type { Lifecycle } from '../../../machines/lifecycles.js';
-import type { WorkInput } from '../../../machines/work-context.js';
+import type { Lifecycle } from '../../../machines/lifecycles/registry.js';
+import type { WorkInput } from '../../../machines/work/work-context.js';
 import { modeTemplates } from '../../../cli/canon.js';
 import { coverageOf, type Coverage } from '../../machines/support/transition-coverage.js';
 import { transitionPaths, type GraphModel } from '../../machines/support/work-graph.js';

@@ -10,7 +10,7 @@
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { awaitsEvent, COMPLETION_EVENT, type MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest, EffectResult, Role } from '../../../machines/effects.js';
-import type { WorkInput } from '../../../machines/work-context.js';
+import type { WorkInput } from '../../../machines/work/work-context.js';
 import { requestsOf } from '../../machines/support/loop-driver.js';
 
 /** Events only the outside world journals (`yoke budget`, `yoke run --max-iterations`), never an effect's result. */

@@ -55,7 +55,7 @@ function workerScript(action: AgentAction, planFile: string | null): string[] {
   return lines;
 }
 
-/** Outcomes a `cmd` agent may report about its own call (effects/usage-file.ts); the rest are yoke's to decide. */
+/** Outcomes a `cmd` agent may report about its own call (effects/adapters/usage-file.ts); the rest are yoke's to decide. */
 const REPORTABLE = new Set(['ok', 'auth-error', 'server-error', 'rate-limited', 'permission-denied', 'max-turns', 'crashed']);
 
 /** The call reports that it could not do its work (a rate limit, an authentication failure…): it leaves the workspace alone. */

@@ -1,0 +1,98 @@
+// `agent.spawn`: run one worker/judge/scoper agent call in its own process group (DESIGN §4).
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { EffectHandler } from '../handler.js';
+import { agentCall, finishAgentCall } from '../adapters/agent-adapter.js';
+import { runInProcessGroup } from '../process/process-group.js';
+import { safeKey } from '../fs/safe-key.js';
+import { openTranscript } from '../process/transcript.js';
+import { processVerdict } from '../adapters/process-verdict.js';
+import { readAgentReport } from '../adapters/usage-file.js';
+
+/**
+ * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
+ * its environment and its pid + start time recorded at once; stream its output live and into a
+ * new transcript while its adapter parses it; kill the whole group after `idleTimeoutMs` without
+ * output, after `timeoutMs` in total, or on abort. The result carries the usage the CLI reported
+ * (for `cmd`: $YOKE_USAGE_FILE) and the adapter's classification. Never re-executed after a crash
+ * (`surface`): the machine hears it was interrupted.
+ */
+export const spawnAgent: EffectHandler<'agent.spawn'> = {
+  policy: 'surface',
+  async execute(params, ctx) {
+    const { invocation, parser } = agentCall(params.agent, params.model);
+    const timeoutMs = params.timeoutMs ?? 0;
+    const loopDir = resolve(ctx.loopDir);
+    const key = safeKey(ctx.key);
+    const usageFile = join(loopDir, '.journal', 'usage', `${key}.json`);
+    await mkdir(dirname(usageFile), { recursive: true });
+    await rm(usageFile, { force: true }); // only what this call writes may count as its usage
+    const transcript = await openTranscript(
+      loopDir,
+      `${params.iteration}-${params.role}-${key}`,
+      `# yoke ${params.role} agent, iteration ${params.iteration}, call ${ctx.key}: ${invocation.command}`,
+    );
+    let run;
+    try {
+      run = await runInProcessGroup({
+        command: invocation.command,
+        cwd: ctx.root,
+        env: {
+          ...process.env,
+          ...invocation.env,
+          YOKE_ROLE: params.role,
+          YOKE_RUN: ctx.run,
+          YOKE_ITERATION: String(params.iteration),
+          YOKE_CALL: ctx.key,
+          YOKE_LOOP_DIR: loopDir,
+          YOKE_USAGE_FILE: usageFile,
+        },
+        stdin: params.prompt,
+        onStdout(chunk) {
+          ctx.output.stdout(chunk);
+          transcript.write(chunk);
+          parser.stdout(chunk);
+        },
+        onStderr(chunk) {
+          ctx.output.stderr(chunk);
+          transcript.write(chunk);
+          parser.stderr(chunk);
+        },
+        idleTimeoutMs: params.idleTimeoutMs,
+        timeoutMs,
+        signal: ctx.signal,
+        effect: 'agent.spawn',
+        onSpawn(pid, startTime) {
+          ctx.recordProcess({ pid, startTime });
+        },
+      });
+      if (run.error !== null) transcript.write(`# yoke could not start the agent: ${run.error}\n`);
+    } finally {
+      const failure = await transcript.close();
+      if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
+    }
+    const endedAt = Date.now();
+    const limits = { idleTimeoutMs: params.idleTimeoutMs, timeoutMs };
+    let outcome = finishAgentCall(parser, run, limits);
+    let usage = outcome.usage;
+    if (params.agent.kind === 'cmd') {
+      // A command reports through $YOKE_USAGE_FILE: its usage, and maybe how its call ended
+      // (a wrapper around a CLI that hit a rate limit); yoke's own timeouts and signals still win.
+      const report = await readAgentReport(usageFile, (message) => ctx.warn(message));
+      usage = report.usage;
+      if (report.outcome !== null && processVerdict(run, limits) === null) outcome = { ...outcome, ...report.outcome };
+    }
+    return {
+      outcome: run.outcome,
+      exitCode: run.exitCode,
+      signal: run.signal,
+      durationMs: run.durationMs,
+      usage,
+      transcript: transcript.relativePath,
+      classification: outcome.classification,
+      detail: outcome.detail,
+      retryAfterMs: outcome.retryAfterMs,
+      endedAt,
+    };
+  },
+};

@@ -1,0 +1,50 @@
+// `check.run`: run one guard, periodic or guard-after command and keep the end of its output.
+import { resolve } from 'node:path';
+import type { EffectHandler } from '../handler.js';
+import { OutputTail } from '../process/output-tail.js';
+import { runInProcessGroup } from '../process/process-group.js';
+
+/** How much of the combined output goes into guard-results.md. */
+export const EXCERPT_CHARS = 3_000;
+
+/**
+ * Run `sh -c command` in the project root in its own process group (stdin closed), killing the
+ * group after `timeoutMs` (0 = no limit) or on abort; stdout and stderr are streamed live and their
+ * combined last {@link EXCERPT_CHARS} characters kept as the excerpt. Safe to repeat (`retry`).
+ */
+export const runCheck: EffectHandler<'check.run'> = {
+  policy: 'retry',
+  async execute(params, ctx) {
+    const tail = new OutputTail(EXCERPT_CHARS);
+    const run = await runInProcessGroup({
+      command: params.command,
+      cwd: ctx.root,
+      env: {
+        ...process.env,
+        YOKE_RUN: ctx.run,
+        YOKE_ITERATION: String(params.iteration),
+        YOKE_LOOP_DIR: resolve(ctx.loopDir),
+      },
+      onStdout(chunk) {
+        ctx.output.stdout(chunk);
+        tail.push(chunk);
+      },
+      onStderr(chunk) {
+        ctx.output.stderr(chunk);
+        tail.push(chunk);
+      },
+      idleTimeoutMs: 0,
+      timeoutMs: params.timeoutMs,
+      signal: ctx.signal,
+      effect: 'check.run',
+    });
+    if (run.error !== null) tail.push(`yoke could not start the ${params.kind} "${params.name}": ${run.error}\n`);
+    return {
+      outcome: run.outcome,
+      exitCode: run.exitCode,
+      signal: run.signal,
+      durationMs: run.durationMs,
+      excerpt: tail.excerpt(),
+    };
+  },
+};

@@ -1,0 +1,153 @@
+// `commit.create`: commit the project's changes, marked with Yoke-Run / Yoke-Effect trailers.
+import { access, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { EffectContext, EffectHandler } from '../handler.js';
+import { gitError, gitExitCode, runGit, spawnGitScript } from '../git/run-git.js';
+
+/** Identity used when git has none configured, so a run never fails for lack of `user.name`. */
+const FALLBACK_NAME = 'yoke';
+const FALLBACK_EMAIL = 'yoke@localhost';
+
+/**
+ * `git add -A` (the project's and `.loop/.gitignore` decide what is left out; `.loop/.journal` and
+ * `.loop/.stash` never go in), then `git commit --no-verify` with the message, a blank line and the
+ * trailers `Yoke-Run: <run>` and `Yoke-Effect: <key>`. Result: the new commit's sha (read from the
+ * commit's own summary line), or null when nothing was staged. On restart (`reconcile`), a commit
+ * carrying this effect's trailer is found instead of committing twice.
+ */
+export const createCommit: EffectHandler<'commit.create'> = {
+  policy: 'reconcile',
+  async execute(params, ctx) {
+    // Asked once per project, alongside the first `git add`.
+    const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
+    known.catch(() => undefined);
+    const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
+    // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
+    // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
+    const unstage = !(await loopIgnoresPrivateFolders(ctx.loopDir));
+    const [git, identity] = await known;
+    // --cleanup=whitespace keeps lines starting with '#' (markdown headings in messages).
+    // core.abbrev=no makes the summary line `[branch <full sha>] subject` name the commit.
+    const args = [...(git.fullAbbrev ? ['-c', 'core.abbrev=no'] : []), 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
+    // With a merge in progress `git commit` would conclude it even with nothing staged: ask first.
+    if (await exists(git.mergeHead)) {
+      await runGit(ctx.root, ['add', '-A']);
+      if (unstage) await runGit(ctx.root, UNSTAGE_PRIVATE);
+      if (await nothingStaged(ctx.root)) return { sha: null };
+    }
+    const result = await spawnGitScript(ctx.root, ADD_THEN_COMMIT, [unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
+    if (result.exitCode === STAGING_FAILED) throw gitError(ctx.root, ['add', '-A'], result);
+    if (result.exitCode !== 0) {
+      if (result.exitCode !== null && (await nothingStaged(ctx.root))) return { sha: null };
+      throw gitError(ctx.root, args, result);
+    }
+    return { sha: summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim() };
+  },
+  async reconcile(_params, ctx) {
+    // null means "it never happened": the runner then executes the commit. `{ sha: null }` would
+    // claim a completed commit with nothing in it and silently lose the iteration's changes.
+    const sha = await findEffectCommit(ctx);
+    return sha === null ? null : { sha };
+  },
+};
+
+/** The sha of a commit (on any ref) whose message has the line `Yoke-Effect: <key>` exactly, else null. */
+async function findEffectCommit(ctx: EffectContext): Promise<string | null> {
+  const trailer = `Yoke-Effect: ${ctx.key}`;
+  const out = await runGit(ctx.root, ['log', '--all', '-z', '-F', `--grep=${trailer}`, '--format=%H%n%B']);
+  for (const entry of out.split('\0')) {
+    const [sha, ...lines] = entry.split('\n');
+    // --grep matches substrings (key …/1/0 would match …/1/01): insist on the whole line.
+    if (sha && lines.some((line) => line.trimEnd() === trailer)) return sha;
+  }
+  return null;
+}
+
+/** `git rm --cached` of yoke's private folders, for when `.loop/.gitignore` no longer ignores them. */
+const UNSTAGE_PRIVATE = ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.loop/.journal', '.loop/.stash'];
+
+/** Exit status of ADD_THEN_COMMIT when staging failed (git itself exits 0, 1, 128, 129 or 128+signal). */
+const STAGING_FAILED = 125;
+
+/**
+ * `git add -A`, the unstaging when `$1` is `unstage`, then `git <the rest>` (the commit, reading the
+ * message from stdin, which `git add` leaves alone): one process started by yoke instead of two.
+ */
+const ADD_THEN_COMMIT = `git add -A || exit ${STAGING_FAILED}
+if [ "$1" = unstage ]; then git ${UNSTAGE_PRIVATE.join(' ')} || exit ${STAGING_FAILED}; fi
+shift
+exec git "$@"`;
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
+}
+
+/** True when the index has nothing to commit relative to HEAD. */
+async function nothingStaged(root: string): Promise<boolean> {
+  return (await gitExitCode(root, ['diff', '--cached', '--quiet'])) === 0;
+}
+
+/**
+ * The commit named by `git commit`'s summary line (`[main (root-commit) <sha>] subject`), when it
+ * shows a full object id; else null and the caller asks `rev-parse`. Hooks' output goes to stderr,
+ * so the first stdout line is the summary. Branch names hold no spaces, so the first ` <hex>] ` is it.
+ */
+export function summarySha(stdout: string): string | null {
+  const first = stdout.split('\n', 1)[0] ?? '';
+  return /^\[.*? ([0-9a-f]{40}|[0-9a-f]{64})\]/.exec(first)?.[1] ?? null;
+}
+
+/** Does `.loop/.gitignore` list both `.journal/` and `.stash/` (as `yoke init` writes it)? */
+async function loopIgnoresPrivateFolders(loopDir: string): Promise<boolean> {
+  const text = await readFile(join(loopDir, '.gitignore'), 'utf8').catch(() => '');
+  const lines = new Set(text.split('\n').map((line) => line.trim()));
+  return ['.journal', '.stash'].every((name) => lines.has(`${name}/`) || lines.has(name) || lines.has(`/${name}/`) || lines.has(`/${name}`));
+}
+
+/** What commit.create needs to know about the repository and git (asked once per project). */
+interface GitFacts {
+  /** path of MERGE_HEAD (present while a merge is in progress) */
+  mergeHead: string;
+  /** git understands `core.abbrev=no` (2.31 and later) */
+  fullAbbrev: boolean;
+}
+
+const facts = new Map<string, Promise<GitFacts>>();
+
+function gitFacts(root: string): Promise<GitFacts> {
+  let known = facts.get(root);
+  if (!known) {
+    known = Promise.all([runGit(root, ['rev-parse', '--git-path', 'MERGE_HEAD']), runGit(root, ['version'])]).then(([mergeHead, version]) => {
+      const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+      return { mergeHead: resolve(root, mergeHead.trim()), fullAbbrev: major > 2 || (major === 2 && minor >= 31) };
+    });
+    known.catch(() => facts.delete(root));
+    facts.set(root, known);
+  }
+  return known;
+}
+
+const identities = new Map<string, Promise<Record<string, string>>>();
+
+/** GIT_AUTHOR_* / GIT_COMMITTER_* for whichever identity git cannot determine on its own (asked once per project). */
+function fallbackIdentity(root: string): Promise<Record<string, string>> {
+  let known = identities.get(root);
+  if (!known) {
+    known = probeIdentity(root);
+    identities.set(root, known);
+  }
+  return known;
+}
+
+async function probeIdentity(root: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  const roles = ['AUTHOR', 'COMMITTER'] as const;
+  const codes = await Promise.all(roles.map((role) => gitExitCode(root, ['var', `GIT_${role}_IDENT`])));
+  roles.forEach((role, i) => {
+    if (codes[i] !== 0) {
+      env[`GIT_${role}_NAME`] = FALLBACK_NAME;
+      env[`GIT_${role}_EMAIL`] = FALLBACK_EMAIL;
+    }
+  });
+  return env;
+}

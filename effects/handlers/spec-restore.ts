@@ -1,0 +1,37 @@
+// `spec.restore`: put every spec file back to its backed-up content, keeping whatever it displaces.
+import { rm, stat } from 'node:fs/promises';
+import type { EffectHandler } from '../handler.js';
+import { getBlob, putBlob } from '../fs/blob-store.js';
+import { loopPath } from '../fs/loop-path.js';
+import { readOptionalFile } from '../fs/read-optional-file.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
+
+/**
+ * Make each spec file equal its blob (remove it when the backup says absent). Content that differs is
+ * first stored as a blob and reported in `displaced`, so nothing is lost; `restored` lists (sorted)
+ * the files that changed. An existing file keeps its permission bits. Idempotent: a second run
+ * changes nothing.
+ */
+export const restoreSpec: EffectHandler<'spec.restore'> = {
+  policy: 'retry',
+  async execute(params, ctx) {
+    const restored: string[] = [];
+    const displaced: Record<string, string> = {};
+    for (const [name, hash] of Object.entries(params.specFiles)) {
+      const path = loopPath(ctx.loopDir, name);
+      const current = await readOptionalFile(path);
+      const wanted = hash === null ? null : await getBlob(ctx.loopDir, hash);
+      if (current === null && wanted === null) continue;
+      if (current !== null && wanted !== null && current.equals(wanted)) continue;
+      if (current !== null) displaced[name] = await putBlob(ctx.loopDir, current);
+      if (wanted === null) {
+        await rm(path, { force: true });
+      } else {
+        const mode = current === null ? undefined : (await stat(path)).mode & 0o7777;
+        await writeFileAtomic(path, wanted, mode);
+      }
+      restored.push(name);
+    }
+    return { restored: restored.sort(), displaced };
+  },
+};

@@ -1,0 +1,135 @@
+// The saga lifecycle (DESIGN §2, spec §4): a scoper cuts the specification into chunks; each chunk
+// runs as a brute loop (the same states, nested) with sub-plan.md as its plan.
+//
+// The scoper writes the next chunk to sub-plan.md, or `STATUS: DONE` to saga-notes.md (exit 0).
+// A blank sub-plan aborts (exit 1). A chunk that passes, bails out or hits max-iterations returns
+// control to the scoper, which may re-scope (spec 4.2). After each chunk, notes.md is read (a
+// journaled fact) and saga-log.md is rewritten from all chunks' notes, so the log is a view of
+// the journal, identical after a crash. `max-chunks` caps the saga.
+import { assign, enqueueActions } from 'xstate';
+import { request } from '../effects.js';
+import { renderTemplate } from '../render-template.js';
+import { renderSagaLog } from './saga-log.js';
+import { callLimits, freshIteration, hookRequests, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { gateStates, setbackStates, setbackTransitions, interrupted, startRun, workLoopStates } from '../work/work-loop.js';
+import { contextFromInput, externalInputs, workSetup } from '../work/work-setup.js';
+
+/** Bump when a change would make old journals fold differently. */
+export const SAGA_MACHINE_VERSION = 1;
+
+function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'bailout') {
+  return workSetup.createStateConfig({
+    type: 'final',
+    entry: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ outcome: outcome(context) });
+      for (const h of hookRequests(context.config, hook, context.iteration)) enqueue({ type: 'request', params: h });
+    }),
+  });
+}
+
+export const sagaMachine = workSetup.createMachine({
+  id: 'saga',
+  context: contextFromInput,
+  on: externalInputs,
+  initial: 'preparing',
+  states: {
+    preparing: {
+      ...startRun,
+      on: { BASELINE_CAPTURED: { target: 'readingSagaLog', actions: assign({ baseline: ({ event }) => event.result }) } },
+    },
+    // Spec 4.5: a log that exists when the saga starts is kept in front of the new entries.
+    readingSagaLog: {
+      entry: { type: 'request', params: () => request('file.read', { file: 'saga-log.md' }) },
+      on: { FILE_READ: { target: 'scoperRestoring', actions: assign({ sagaLogBefore: ({ event }) => event.result.content }) } },
+    },
+    scoperRestoring: {
+      entry: { type: 'request', params: ({ context }) => request('spec.restore', { specFiles: context.baseline?.specFiles ?? {} }) },
+      on: { SPEC_RESTORED: 'scoperGate' },
+    },
+    ...gateStates('scoper', 'scoping', false),
+    scoping: {
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('agent.spawn', {
+          role: 'scoper',
+          iteration: 0,
+          chunk: context.chunk + 1,
+          agent: context.config.scoperAgent ?? context.config.agent,
+          model: context.config.scoperModel ?? context.config.model ?? null,
+          prompt: renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir }),
+          ...callLimits(context.config),
+        }),
+      },
+      on: {
+        AGENT_EXITED: [...setbackTransitions('scoper'), {
+          target: 'readingSagaNotes',
+          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
+        }],
+        AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
+      },
+    },
+    ...setbackStates('scoper', 'scoperRestoring'),
+    // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
+    readingSagaNotes: {
+      entry: { type: 'request', params: () => request('file.inspect', { file: 'saga-notes.md' }) },
+      on: { FILE_INSPECTED: { target: 'routingScope', actions: assign({ sagaDone: ({ event }) => notesSayDone(event.result.firstLine) }) } },
+    },
+    routingScope: {
+      always: [
+        { guard: ({ context }) => context.sagaDone, target: 'sagaDone' },
+        { guard: ({ context }) => context.chunk >= context.config.maxChunks, target: 'chunkCap' },
+        { target: 'readingSubPlan' },
+      ],
+    },
+    readingSubPlan: {
+      entry: { type: 'request', params: () => request('file.inspect', { file: 'sub-plan.md' }) },
+      on: {
+        FILE_INSPECTED: [
+          // Spec 4.3: a brute loop never runs without a plan.
+          { guard: ({ event }) => event.result.blank, target: 'emptySubPlan', actions: assign({ subPlanBlank: true }) },
+          { target: 'snapshottingChunk' },
+        ],
+      },
+    },
+    // The chunk's plan is backed up now and restored before each of its iterations.
+    snapshottingChunk: {
+      entry: { type: 'request', params: () => request('baseline.capture', { specFiles: ['sub-plan.md'] }) },
+      on: {
+        BASELINE_CAPTURED: {
+          target: 'chunk',
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const chunk = context.chunk + 1;
+            enqueue.assign({
+              chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null,
+              chunkSpecFiles: event.result.specFiles,
+            });
+            for (const hook of hookRequests(context.config, 'iteration-start', 1)) enqueue({ type: 'request', params: hook });
+          }),
+        },
+      },
+    },
+    chunk: {
+      initial: 'restoring',
+      states: workLoopStates({ judged: true, terminal: false, planFile: 'sub-plan.md' }),
+      // Spec 4.2: pass, bailout or cap, control returns to the scoper.
+      onDone: 'loggingChunk',
+    },
+    loggingChunk: {
+      entry: { type: 'request', params: () => request('file.read', { file: 'notes.md' }) },
+      on: {
+        FILE_READ: {
+          target: 'writingLog',
+          actions: assign(({ context, event }) => ({ sagaLog: [...context.sagaLog, { chunk: context.chunk, notes: event.result.content ?? '' }] })),
+        },
+      },
+    },
+    writingLog: {
+      entry: { type: 'request', params: ({ context }) => request('file.write', { file: 'saga-log.md', content: renderSagaLog(context.sagaLog, context.sagaLogBefore) }) },
+      on: { FILE_WRITTEN: 'scoperRestoring' },
+    },
+    sagaDone: sagaEnd((c) => ({ exitCode: 0, reason: 'saga-done', iterations: c.iteration }), 'done'),
+    chunkCap: sagaEnd((c) => ({ exitCode: 1, reason: 'max-chunks', iterations: c.iteration }), 'bailout'),
+    emptySubPlan: sagaEnd((c) => ({ exitCode: 1, reason: 'empty-sub-plan', iterations: c.iteration }), 'bailout'),
+  },
+  output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-chunks', iterations: context.iteration },
+});

@@ -1,0 +1,78 @@
+// Renders `.loop/guard-results.md`: what the boundary check and every check said this iteration.
+import type { Violation } from '../boundary.js';
+import type { EffectResult } from '../effects.js';
+
+/** A check planned for this iteration (guards first, then each due periodic followed by its guard-afters). */
+export interface PlannedCheck {
+  kind: 'guard' | 'periodic' | 'guard-after' | 'accept';
+  name: string;
+  command: string;
+}
+
+/** A planned check with what it did. */
+export interface CheckOutcome extends PlannedCheck {
+  result: EffectResult<'check.run'>;
+}
+
+/** Did this check pass? (exit 0 within its time limit) */
+export function checkPassed(outcome: CheckOutcome): boolean {
+  return outcome.result.outcome === 'exited' && outcome.result.exitCode === 0;
+}
+
+/** Periodics are informational; guards and guard-afters gate DONE. */
+export function gatesDone(check: PlannedCheck): boolean {
+  return check.kind !== 'periodic';
+}
+
+/** Everything the report needs, all of it already journaled. */
+export interface GuardReportInput {
+  iteration: number;
+  maxIterations: number;
+  notesFirstLine: string | null;
+  changed: readonly string[];
+  violations: readonly Violation[];
+  checks: readonly CheckOutcome[];
+}
+
+/** The markdown the worker reads on its next turn (spec 1.3: nothing is swallowed). */
+export function renderGuardReport(input: GuardReportInput): string {
+  const lines = [`# Guard results — iteration ${input.iteration} of ${input.maxIterations}`, ''];
+  lines.push(`Notes status: ${input.notesFirstLine ?? '(notes.md missing or empty)'}`, '');
+  if (input.violations.length > 0) {
+    lines.push('## Boundary check: FAILED', '');
+    lines.push('These changes are outside the allowed boundary (see `allow` / `no-modify` in yoke.conf). Revert them:', '');
+    for (const violation of input.violations) {
+      const why = violation.rule === null ? 'not covered by any `allow` rule' : `protected by \`no-modify ${violation.rule}\``;
+      lines.push(`- \`${violation.path}\` — ${why}`);
+    }
+    lines.push('', 'All guards were skipped: guards never run on a state that breaks the boundary.', '');
+    return lines.join('\n');
+  }
+  lines.push(`## Boundary check: passed (${input.changed.length} changed path${input.changed.length === 1 ? '' : 's'} since the run started)`, '');
+  if (input.checks.length === 0) {
+    lines.push('No guards are configured.', '');
+    return lines.join('\n');
+  }
+  const gating = input.checks.filter(gatesDone);
+  const failed = gating.filter((check) => !checkPassed(check));
+  if (gating.length === 0) lines.push('No guards ran this iteration (periodic results below are informational).', '');
+  else lines.push(failed.length === 0 ? `All ${gating.length} guard(s) passed.` : `${failed.length} of ${gating.length} guard(s) FAILED: ${failed.map((c) => c.name).join(', ')}.`, '');
+  for (const check of input.checks) lines.push(...renderCheck(check));
+  return lines.join('\n');
+}
+
+function renderCheck(check: CheckOutcome): string[] {
+  const { result } = check;
+  const verdict = check.kind === 'periodic' ? 'ran (informational)' : checkPassed(check) ? 'PASS' : 'FAIL';
+  const how =
+    result.outcome === 'exited' ? (result.exitCode !== null ? `exit ${result.exitCode}` : `killed by ${result.signal ?? 'a signal'}`)
+    : result.outcome === 'timed-out' ? 'killed: guard-timeout reached'
+    : result.outcome === 'idle-timeout' ? 'killed: no output'
+    : 'could not start';
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  const lines = [`### ${check.kind} \`${check.name}\` — ${verdict} (${how}, ${seconds}s)`, '', `Command: \`${check.command}\``, ''];
+  const excerpt = result.excerpt.trimEnd();
+  if (excerpt.length > 0) lines.push('```text', excerpt.replace(/```/g, "'''"), '```', '');
+  else lines.push('(no output)', '');
+  return lines;
+}

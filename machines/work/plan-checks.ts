@@ -1,0 +1,18 @@
+// Which checks run in an iteration: guards, then each due periodic followed by its guard-afters.
+import type { Config } from '../../config/types.js';
+import type { PlannedCheck } from './guard-report.js';
+
+/** The checks to run this iteration, in order (periodics run when `iteration % every === 0`). */
+export function planChecks(config: Config, iteration: number): PlannedCheck[] {
+  // Goal: yoke's own acceptance criteria come first; they decide completion, not the worker.
+  const accepts: PlannedCheck[] = config.mode === 'goal' ? config.accepts.map((a) => ({ kind: 'accept', name: a.name, command: a.command })) : [];
+  const plan: PlannedCheck[] = [...accepts, ...config.guards.map((g): PlannedCheck => ({ kind: 'guard', name: g.name, command: g.command }))];
+  for (const periodic of config.periodics) {
+    if (iteration % periodic.every !== 0) continue;
+    plan.push({ kind: 'periodic', name: periodic.name, command: periodic.command });
+    for (const after of config.guardAfters) {
+      if (after.periodic === periodic.name) plan.push({ kind: 'guard-after', name: after.name, command: after.command });
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,210 @@
+// The context shared by the loop, brute and saga machines, and the pure rules that read it.
+import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
+import type { Violation } from '../boundary.js';
+import { request, type EffectRequest, type EffectResult, type Usage } from '../effects.js';
+import { pricedUsage } from '../price-usage.js';
+import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
+
+/** Everything a lifecycle needs, journaled in `run.started`. */
+export interface WorkInput {
+  config: Config;
+  /** canon/prompts/worker.md (plus the judged addendum in brute/saga) when the run started */
+  workerPrompt: string;
+  /** brute/saga: canon/prompts/judge.md */
+  judgePrompt?: string;
+  /** saga: canon/prompts/scoper.md */
+  scoperPrompt?: string;
+  /** goal: appended to the worker prompt after a second identical failure (canon/prompts/goal-diagnose.md) */
+  diagnosePrompt?: string;
+  /** absolute path of `.loop/` */
+  loopDir: string;
+  /** spec files (relative to .loop/) backed up at start and restored before every iteration */
+  specFiles: string[];
+}
+
+/** How a run ended; the CLI turns `exitCode` into the process status. */
+export interface RunOutput {
+  exitCode: 0 | 1;
+  reason: 'done' | 'judge-pass' | 'max-iterations' | 'judge-bailout' | 'saga-done' | 'empty-sub-plan' | 'max-chunks'
+    | 'goal-complete' | 'no-progress' | 'attempts';
+  iterations: number;
+}
+
+/** What was spent so far, for budgets (call admission) and `yoke status`. */
+export interface Spent {
+  /** worker calls admitted (an interrupted call counts: it was started) */
+  attempts: number;
+  /** input + output tokens of calls that reported usage */
+  tokens: number;
+  costUsd: number;
+  agentMs: number;
+  /** calls whose usage (or cost) is unknown: budgets cannot see them */
+  unknownUsage: number;
+}
+
+export interface WorkContext extends WorkInput {
+  mode: Mode;
+  maxIterations: number;
+  /** current iteration, 1-based (per chunk in saga) */
+  iteration: number;
+  baseline: EffectResult<'baseline.capture'> | null;
+  notesFirstLine: string | null;
+  changed: string[];
+  violations: Violation[];
+  plan: PlannedCheck[];
+  checks: CheckOutcome[];
+  /** completed worker calls (interrupted ones are not counted) */
+  agentCalls: number;
+  /** agent calls cut short by a crash or a signal */
+  interruptions: number;
+  /** brute: why the judge is being called now */
+  judgeTrigger: 'done' | 'cadence' | null;
+  /** brute: the last verdict read, and why a verdict was invalid */
+  verdict: 'PASS' | 'FAIL' | null;
+  verdictProblem: string | null;
+  /** brute: verdict.md's stamp just before the judge call (unchanged after it = no verdict written) */
+  verdictStampBefore: string | null;
+  consecutiveFailures: number;
+  judgments: number;
+  /** budgets: current ceilings (from yoke.conf, raised by `yoke budget`) and spending */
+  budgets: Partial<Record<BudgetDimension, number>>;
+  spent: Spent;
+  /** wall clock readings (only taken when a wall-minutes budget exists) */
+  runStartedAt: number | null;
+  now: number | null;
+  clockFresh: boolean;
+  /** the budget dimension the run is waiting on, if any */
+  blockedOn: BudgetDimension | null;
+  /** why the run is held other than by a budget (`agent:auth-error`), and the agent's own words */
+  heldFor: string | null;
+  holdDetail: string | null;
+  /** rate-limited agent calls in a row, and when the current wait ends (epoch ms) */
+  rateLimits: number;
+  waitUntil: number | null;
+  /** set on entering a final state (a chunk's outcome in saga, until the saga's own) */
+  outcome: RunOutput | null;
+  /** saga: the current chunk (0 before the first), and each finished chunk's notes for saga-log.md */
+  chunk: number;
+  sagaLog: Array<{ chunk: number; notes: string }>;
+  /** saga: saga-log.md as it was when the saga started (kept in front: the log is append-only) */
+  sagaLogBefore: string | null;
+  /** saga: the current chunk's plan, backed up when the chunk starts and restored every iteration */
+  chunkSpecFiles: Record<string, string | null>;
+  /** saga: what the scoper left: saga-notes.md says DONE; sub-plan.md is blank */
+  sagaDone: boolean;
+  subPlanBlank: boolean;
+  /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
+  lastFingerprint: string | null;
+  fingerprintRepeats: number;
+}
+
+/** The context a machine starts with. */
+export function initialContext(input: WorkInput): WorkContext {
+  return {
+    ...input,
+    mode: input.config.mode,
+    maxIterations: input.config.maxIterations,
+    iteration: 1,
+    baseline: null,
+    ...freshIteration(),
+    agentCalls: 0,
+    interruptions: 0,
+    judgeTrigger: null,
+    verdict: null,
+    verdictProblem: null,
+    verdictStampBefore: null,
+    consecutiveFailures: 0,
+    judgments: 0,
+    budgets: { ...input.config.budgets },
+    spent: { attempts: 0, tokens: 0, costUsd: 0, agentMs: 0, unknownUsage: 0 },
+    runStartedAt: null,
+    now: null,
+    clockFresh: false,
+    blockedOn: null,
+    heldFor: null,
+    holdDetail: null,
+    rateLimits: 0,
+    waitUntil: null,
+    outcome: null,
+    chunk: 0,
+    sagaLog: [],
+    sagaLogBefore: null,
+    chunkSpecFiles: {},
+    sagaDone: false,
+    subPlanBlank: false,
+    lastFingerprint: null,
+    fingerprintRepeats: 0,
+  };
+}
+
+/** Per-iteration fields, reset when an iteration starts. */
+export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'plan' | 'checks' | 'judgeTrigger'> {
+  return { notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], judgeTrigger: null };
+}
+
+/** `STATUS: DONE` on the first line of notes.md (surrounding whitespace tolerated). */
+export function notesSayDone(firstLine: string | null): boolean {
+  return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
+}
+
+/** Did this iteration pass the boundary and every gating check? */
+export function iterationPassed(context: WorkContext): boolean {
+  return context.violations.length === 0 && context.checks.filter(gatesDone).every(checkPassed);
+}
+
+/** Worker says DONE and the iteration passed (the judge, if any, still has to agree). */
+export function workerDone(context: WorkContext): boolean {
+  return notesSayDone(context.notesFirstLine) && iterationPassed(context);
+}
+
+/**
+ * The run (or chunk) succeeded. Goal: yoke's acceptance checks passed (the worker's claim does not
+ * count). Otherwise: the worker is done and, when judged, the judge said PASS.
+ */
+export function succeeded(context: WorkContext, judged: boolean): boolean {
+  if (context.mode === 'goal') return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
+  return workerDone(context) && (!judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
+}
+
+/** Hook requests for an event, in declaration order. */
+export function hookRequests(config: Config, event: HookEvent, iteration: number): EffectRequest[] {
+  return config.hooks.filter((h) => h.event === event).map((h) => request('hook.fire', { event, command: h.command, iteration }));
+}
+
+/** The first budget this call would break, or null when it may go ahead (call admission). */
+export function budgetBreached(context: WorkContext, countsAsAttempt = true): BudgetDimension | null {
+  const { budgets, spent } = context;
+  // Judge and scoper calls spend no attempt: the last attempt's DONE is still judged.
+  if (countsAsAttempt && budgets.attempts !== undefined && spent.attempts + 1 > budgets.attempts) return 'attempts';
+  if (budgets.tokens !== undefined && spent.tokens >= budgets.tokens) return 'tokens';
+  if (budgets['cost-usd'] !== undefined && spent.costUsd >= budgets['cost-usd']) return 'cost-usd';
+  if (budgets.minutes !== undefined && spent.agentMs >= budgets.minutes * 60_000) return 'minutes';
+  const wall = budgets['wall-minutes'];
+  if (wall !== undefined && context.now !== null && context.runStartedAt !== null && context.now - context.runStartedAt >= wall * 60_000) {
+    return 'wall-minutes';
+  }
+  return null;
+}
+
+/** The time limits of an agent call: `idle-timeout`, and `agent-timeout` when set (absent otherwise, as in older journals). */
+export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number } {
+  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}) };
+}
+
+/** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */
+export function spendCall(context: WorkContext, result: EffectResult<'agent.spawn'>): Spent {
+  return addUsage(context.spent, pricedUsage(result.usage, context.config.prices), result.durationMs);
+}
+
+/** Add one agent call's reported usage to what was spent. */
+export function addUsage(spent: Spent, usage: Usage | null, durationMs: number): Spent {
+  const tokens = usage && usage.inputTokens !== null && usage.outputTokens !== null ? usage.inputTokens + usage.outputTokens : null;
+  const cost = usage?.costUsd ?? null;
+  return {
+    attempts: spent.attempts,
+    tokens: spent.tokens + (tokens ?? 0),
+    costUsd: spent.costUsd + (cost ?? 0),
+    agentMs: spent.agentMs + durationMs,
+    unknownUsage: spent.unknownUsage + (tokens === null || cost === null ? 1 : 0),
+  };
+}

@@ -1,0 +1,56 @@
+// The XState setup shared by the loop, brute and saga machines: types, the `request` action, shared guards.
+import { assign, setup } from 'xstate';
+import type { MachineEvent } from '../effect-events.js';
+import { holdForAgent, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
+import type { EffectRequest } from '../effects.js';
+import { budgetBreached, initialContext, succeeded, type RunOutput, type WorkContext, type WorkInput } from './work-context.js';
+
+export const workSetup = setup({
+  types: {
+    input: {} as WorkInput,
+    context: {} as WorkContext,
+    events: {} as MachineEvent,
+    output: {} as RunOutput,
+  },
+  actions: {
+    /** Executed by the runner, never by XState: the machine only states what it needs. */
+    request: (_, _params: EffectRequest) => undefined,
+    /** `yoke budget …`: set the ceiling (accepted in any state). */
+    raiseBudget: assign(({ context, event }) => {
+      if (event.type !== 'BUDGET_RAISED') return {};
+      return { budgets: { ...context.budgets, [event.dimension]: event.value }, blockedOn: null, clockFresh: false };
+    }),
+    /** A rate-limited agent call: count it and decide when the wait ends. */
+    noteRateLimit: assign(({ context, event }, params: { role: SetbackRole }) =>
+      event.type === 'AGENT_EXITED' ? noteRateLimit(context, event.result, params.role) : {}),
+    /** An agent call that could not authenticate: hold the run. */
+    holdForAgent: assign(({ context, event }, params: { role: SetbackRole }) =>
+      event.type === 'AGENT_EXITED' ? holdForAgent(context, event.result, params.role) : {}),
+    /** An agent call that did its work ends a rate-limit streak. */
+    clearRateLimits: assign({ rateLimits: 0 }),
+    setMaxIterations: assign(({ context, event }) => ({ maxIterations: event.type === 'SET_MAX_ITERATIONS' ? event.max : context.maxIterations })),
+  },
+  guards: {
+    /** spec 1.4: the boundary scan found a path outside the boundary */
+    boundaryBroken: ({ context }) => context.violations.length > 0,
+    /** the run (or chunk) succeeded: worker done, guards passed, and (judged) the judge said PASS */
+    succeeded: ({ context }, params: { judged: boolean }) => succeeded(context, params.judged),
+    /** a wall-minutes budget exists and the clock was not read for this admission yet */
+    needsClock: ({ context }) => context.budgets['wall-minutes'] !== undefined && !context.clockFresh,
+    /** the agent call was refused by a rate limit / could not authenticate (its adapter says so) */
+    agentRateLimited: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'rate-limited',
+    agentAuthFailed: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'auth-error',
+    overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
+  },
+});
+
+/** Root-level handlers every lifecycle shares: external inputs accepted in any state. */
+export const externalInputs = {
+  SET_MAX_ITERATIONS: { actions: 'setMaxIterations' },
+  BUDGET_RAISED: { actions: 'raiseBudget' },
+} as const;
+
+/** The initial context, from the journaled input. */
+export function contextFromInput({ input }: { input: WorkInput }): WorkContext {
+  return initialContext(input);
+}

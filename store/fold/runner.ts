@@ -1,0 +1,175 @@
+// The durable runner: folds the journal, executes owed effects write-ahead, feeds results back.
+//
+// DESIGN §6 in one loop: for the oldest outstanding request, (1) if its result is journaled but
+// the machine was not told, journal the event; (2) if it started but never completed, apply the
+// kind's recovery policy; (3) otherwise journal `effect.started` durably, execute, journal
+// `effect.completed`. Records are staged and flushed together right before the next effect runs,
+// so one fsync covers "completed + event + next started" and nothing executes un-journaled.
+import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink } from '../../effects/handler.js';
+import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
+import { effectSchemas } from '../../machines/effects.js';
+import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import type { Journal } from '../journal/file/journal.js';
+import type { JournalRecord, RecordDraft } from '../journal/record.js';
+import type { KeyedRequest, RunFold } from './run-fold.js';
+import { stateText } from './state-text.js';
+import { YokeError } from '../../errors/yoke-error.js';
+
+/** How a drive ended. */
+export type DriveResult =
+  | { kind: 'finished'; exitCode: number; state: string; reason: string }
+  | { kind: 'interrupted'; signal: string }
+  /** waiting for an outside input (a budget raise): the run stays unfinished */
+  | { kind: 'paused'; reason: string; state: string };
+
+/** What the runner needs from its surroundings. */
+export interface RunnerOptions {
+  journal: Journal;
+  lifecycle: Lifecycle;
+  handlers: HandlerTable;
+  root: string;
+  loopDir: string;
+  output: OutputSink;
+  warn: (message: string) => void;
+  /** aborted with the signal name as reason on SIGINT/SIGTERM */
+  signal: AbortSignal;
+  /** called for every record staged (progress, `--json`) */
+  onRecord?: (record: JournalRecord) => void;
+  /** checks run around every agent call; throws when the journal or stash was touched */
+  guardAgentCall?: () => () => void;
+}
+
+/** Drive a run until its machine reaches a final state or a signal stops it. */
+export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<DriveResult> {
+  const stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>): JournalRecord => {
+    const record = options.journal.stage({
+      ...draft,
+      run: fold.run,
+      machine: options.lifecycle.name,
+      mv: options.lifecycle.version,
+    } as RecordDraft);
+    fold.apply(record);
+    options.onRecord?.(record);
+    return record;
+  };
+
+  if (fold.active && fold.snapshot.hasTag('paused') && heldFor(fold) !== null) {
+    // Held because its agent could not authenticate: being run again is the user's "try again".
+    stage({ type: 'event', payload: { cause: null, event: { type: 'AGENT_RETRY' } } });
+  }
+  for (;;) {
+    if (options.signal.aborted) return interrupted(options, stage);
+    const next = fold.outstanding[0];
+    if (!next) {
+      if (fold.active && fold.snapshot.hasTag('paused')) {
+        // Held by a budget (`yoke budget …` journals BUDGET_RAISED) or by its agent (the next
+        // `yoke run` journals AGENT_RETRY): not finished either way.
+        const context = fold.snapshot.context as { blockedOn?: string | null };
+        const reason = heldFor(fold) ?? `budget:${context.blockedOn ?? 'unknown'}`;
+        const last = options.journal.records[options.journal.records.length - 1];
+        if (!(last?.type === 'run.paused' && last.run === fold.run)) stage({ type: 'run.paused', payload: { reason } });
+        options.journal.flush();
+        return { kind: 'paused', reason, state: describeState(fold) };
+      }
+      if (fold.active) {
+        throw new YokeError('workspace', `run ${fold.run} is stuck: the machine is in ${describeState(fold)} but requested nothing; this is a bug in yoke — please report it with the journal.`);
+      }
+      const output = fold.snapshot.output as { exitCode: number; reason: string } | undefined;
+      const exitCode = output?.exitCode ?? 1;
+      const reason = output?.reason ?? 'unknown';
+      stage({ type: 'run.finished', payload: { state: describeState(fold), exitCode, reason } });
+      options.journal.flush();
+      return { kind: 'finished', exitCode, state: describeState(fold), reason };
+    }
+    const status = fold.effects.get(next.key);
+    if (!status) throw new Error(`no status for ${next.key}`);
+
+    if (status.completed) {
+      const event = completionEvent(next.request, status.completed.result as never);
+      if (event) stage({ type: 'event', payload: { cause: next.key, event } });
+      continue;
+    }
+    if (status.interrupted) {
+      const event = interruptionEvent(next.request, status.interrupted.reason);
+      if (event) stage({ type: 'event', payload: { cause: next.key, event } });
+      continue;
+    }
+
+    const handler = options.handlers[next.request.kind];
+    const context = effectContext(next, fold, options, stage);
+    if (status.attempts > 0) {
+      // Started before a crash or a signal, never completed: the kind's recovery policy decides.
+      if (handler.policy === 'surface') {
+        stage({ type: 'effect.interrupted', payload: { key: next.key, kind: next.request.kind, reason: 'yoke stopped while it ran' } });
+        continue;
+      }
+      if (handler.policy === 'reconcile' && handler.reconcile) {
+        options.journal.flush();
+        const found = await (handler as { reconcile(params: unknown, context: EffectContext): Promise<unknown> }).reconcile(next.request.params, context);
+        if (found !== null) {
+          stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
+          continue;
+        }
+      }
+    }
+
+    stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
+    options.journal.flush();
+    const release = next.request.kind === 'agent.spawn' ? options.guardAgentCall?.() : undefined;
+    let result: unknown;
+    try {
+      result = await (handler as { execute(params: unknown, context: EffectContext): Promise<unknown> }).execute(next.request.params, context);
+    } catch (error) {
+      if (error instanceof EffectAborted || options.signal.aborted) return interrupted(options, stage);
+      const message = error instanceof Error ? error.message : String(error);
+      stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message } });
+      options.journal.flush();
+      throw new YokeError('effect', `${next.request.kind} failed: ${message}; fix the cause and run \`yoke run\` again to retry it.`);
+    }
+    release?.();
+    const checked = effectSchemas[next.request.kind].result.safeParse(result);
+    if (!checked.success) throw new Error(`${next.request.kind} returned a result that does not match its schema: ${checked.error.message}`);
+    stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: checked.data } });
+  }
+}
+
+function effectContext(
+  next: KeyedRequest,
+  fold: RunFold,
+  options: RunnerOptions,
+  stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord,
+): EffectContext {
+  return {
+    root: options.root,
+    loopDir: options.loopDir,
+    run: fold.run,
+    key: next.key,
+    output: options.output,
+    signal: options.signal,
+    recordProcess: ({ pid, startTime }) => {
+      stage({ type: 'process.spawned', payload: { key: next.key, pid, startTime } });
+      options.journal.flush();
+    },
+    warn: options.warn,
+  };
+}
+
+function interrupted(
+  options: RunnerOptions,
+  stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord,
+): DriveResult {
+  const signal = typeof options.signal.reason === 'string' ? options.signal.reason : 'SIGINT';
+  stage({ type: 'run.interrupted', payload: { signal } });
+  options.journal.flush();
+  return { kind: 'interrupted', signal };
+}
+
+/** Why the run is held other than by a budget (`agent:auth-error`), or null. */
+function heldFor(fold: RunFold): string | null {
+  return (fold.snapshot.context as { heldFor?: string | null }).heldFor ?? null;
+}
+
+/** A state value as text: `checking`, `iteration.working`, … */
+export function describeState(fold: RunFold): string {
+  return stateText(fold.snapshot.value);
+}

@@ -1,0 +1,162 @@
+// The journal record: envelope schema and per-type payload schemas (DESIGN §6).
+import { z } from 'zod';
+import { modeSchema } from '../../config/types.js';
+import { modeTagSchema, stashEntrySchema, stashIdSchema, stashOpSchema } from '../stash/stash-entry.js';
+
+/** Bump when the record envelope or a payload changes incompatibly. */
+export const SCHEMA_VERSION = 1;
+/** `prev` of the first record in a journal. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+const keySchema = z.string().min(1);
+
+/** Payload schema per record type. Effect params/results are checked again per kind by the runner. */
+export const payloadSchemas = {
+  'run.started': z.object({
+    mode: z.string(),
+    /** the machine's input: parsed config, prompt templates, paths. */
+    input: z.unknown(),
+    /** how it was started: `yoke run`, `yoke demo`, … */
+    argv: z.array(z.string()),
+  }),
+  'run.resumed': z.object({ pid: z.number().int() }),
+  'run.abandoned': z.object({ reason: z.string() }),
+  'run.interrupted': z.object({ signal: z.string() }),
+  /** the machine waits for an outside input (e.g. `budget:tokens`); `yoke run` goes on once it arrives */
+  'run.paused': z.object({ reason: z.string() }),
+  'run.finished': z.object({ state: z.string(), exitCode: z.number().int(), reason: z.string() }),
+  event: z.object({ cause: keySchema.nullable(), event: z.object({ type: z.string() }).loose() }),
+  'effect.started': z.object({ key: keySchema, kind: z.string(), params: z.unknown(), attempt: z.number().int().positive() }),
+  'effect.completed': z.object({ key: keySchema, kind: z.string(), result: z.unknown() }),
+  'effect.interrupted': z.object({ key: keySchema, kind: z.string(), reason: z.string() }),
+  'effect.failed': z.object({ key: keySchema, kind: z.string(), message: z.string() }),
+  'process.spawned': z.object({ key: keySchema, pid: z.number().int(), startTime: z.string().nullable() }),
+  'journal.repaired': z.object({ line: z.number().int(), droppedBytes: z.number().int() }),
+  // Stash records (run: null) are the stash index; docs/stash.md describes the protocol.
+  /** a stash command's intent, durable before `.loop/` changes; `work` names its folder in `.loop/.stash/work/` */
+  'stash.begun': z.object({
+    op: stashOpSchema,
+    work: z.string().regex(/^[0-9a-f]{16}$/),
+    /** the entry this operation stashes first (its `stash.pushed` is in the same write) */
+    push: stashIdSchema.nullable(),
+    /** the entry it brings back (pop, checkout) */
+    restore: stashIdSchema.nullable(),
+    /** the files it writes after stashing (clean, mode) */
+    init: z.object({ mode: modeSchema, entries: z.array(stashEntrySchema) }).nullable(),
+  }),
+  /** a stash entry: one line of the index, never changed afterwards */
+  'stash.pushed': z.object({
+    id: stashIdSchema,
+    tree: stashIdSchema,
+    mode: modeTagSchema,
+    message: z.string().nullable(),
+    via: stashOpSchema,
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    entries: z.array(stashEntrySchema),
+  }),
+  /** the entry's files have left `.loop/` (they are objects now) */
+  'stash.cleared': z.object({ id: stashIdSchema }),
+  /** the entry's files are back in `.loop/` */
+  'stash.restored': z.object({ id: stashIdSchema, via: z.enum(['pop', 'checkout']) }),
+  /** the operation finished (`done`) or was undone before it changed anything (`rolled-back`) */
+  'stash.ended': z.object({ op: stashOpSchema, outcome: z.enum(['done', 'rolled-back']) }),
+} as const;
+
+export type RecordType = keyof typeof payloadSchemas;
+export const RECORD_TYPES = Object.keys(payloadSchemas) as RecordType[];
+export type Payload<T extends RecordType> = z.infer<(typeof payloadSchemas)[T]>;
+
+/** The envelope every journal line carries. */
+export const envelopeSchema = z.object({
+  v: z.number().int(),
+  seq: z.number().int().positive(),
+  id: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'not a ULID'),
+  ts: z.iso.datetime(),
+  run: z.string().nullable(),
+  machine: z.string().nullable(),
+  mv: z.number().int().nullable(),
+  type: z.enum(RECORD_TYPES as [RecordType, ...RecordType[]]),
+  payload: z.unknown(),
+  prev: z.string().regex(/^[0-9a-f]{64}$/, 'not a sha256 hex digest'),
+});
+
+/** A validated journal record, typed by its `type`. */
+export type JournalRecord = {
+  [T in RecordType]: Omit<z.infer<typeof envelopeSchema>, 'type' | 'payload'> & { type: T; payload: Payload<T> };
+}[RecordType];
+
+/** What a caller supplies to append; the journal fills seq, id, ts, prev and the schema version. */
+export type RecordDraft = {
+  [T in RecordType]: { type: T; run: string | null; machine: string | null; mv: number | null; payload: Payload<T> };
+}[RecordType];
+
+/**
+ * Validate a parsed line; returns the record or a one-sentence reason. Every line of a journal
+ * passes here, so a well-formed envelope is recognized by hand first (`wellFormedEnvelope` accepts
+ * only what `envelopeSchema` accepts); anything else goes through the schema, which words the reason.
+ * The payload is checked against its type's schema either way, once.
+ */
+export function checkRecord(value: unknown): { record: JournalRecord } | { error: string } {
+  if (wellFormedEnvelope(value)) {
+    const payload = payloadSchemas[value.type].safeParse(value.payload);
+    if (!payload.success) return { error: `${value.type} payload: ${describe(payload.error)}` };
+    value.payload = payload.data;
+    return { record: value as JournalRecord };
+  }
+  const envelope = envelopeSchema.safeParse(value);
+  if (!envelope.success) return { error: describe(envelope.error) };
+  if (envelope.data.v > SCHEMA_VERSION) {
+    return { error: `record schema version ${envelope.data.v} is newer than this yoke understands (${SCHEMA_VERSION}); upgrade yoke` };
+  }
+  const payload = payloadSchemas[envelope.data.type].safeParse(envelope.data.payload);
+  if (!payload.success) return { error: `${envelope.data.type} payload: ${describe(payload.error)}` };
+  return { record: { ...envelope.data, payload: payload.data } as JournalRecord };
+}
+
+const ENVELOPE_KEYS = 10;
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const KNOWN_TYPES = new Set<string>(RECORD_TYPES);
+
+type Envelope = z.infer<typeof envelopeSchema> & Record<string, unknown>;
+
+/**
+ * The envelope exactly as yoke writes it: the ten fields (no others) with valid values, a schema
+ * version this yoke reads, and a timestamp in `Date.prototype.toISOString` form. A subset of what
+ * `envelopeSchema` accepts; false means "ask the schema", not "invalid".
+ */
+function wellFormedEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const r = value as Record<string, unknown>;
+  return Object.keys(r).length === ENVELOPE_KEYS
+    && Number.isSafeInteger(r.v) && (r.v as number) <= SCHEMA_VERSION
+    && Number.isSafeInteger(r.seq) && (r.seq as number) > 0
+    && typeof r.id === 'string' && ULID_PATTERN.test(r.id)
+    && typeof r.ts === 'string' && TIME_PATTERN.test(r.ts) && realInstant(r.ts)
+    && (r.run === null || typeof r.run === 'string')
+    && (r.machine === null || typeof r.machine === 'string')
+    && (r.mv === null || Number.isSafeInteger(r.mv))
+    && typeof r.type === 'string' && KNOWN_TYPES.has(r.type)
+    && 'payload' in r && r.payload !== undefined
+    && typeof r.prev === 'string' && HASH_PATTERN.test(r.prev);
+}
+
+/** A real instant in the form `TIME_PATTERN` matched (no 30 February, no hour 24, no second 60). */
+function realInstant(ts: string): boolean {
+  const year = Number(ts.slice(0, 4));
+  const month = Number(ts.slice(5, 7));
+  const day = Number(ts.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return month >= 1 && month <= 12 && day >= 1 && day <= days
+    && Number(ts.slice(11, 13)) <= 23 && Number(ts.slice(14, 16)) <= 59 && Number(ts.slice(17, 19)) <= 59;
+}
+
+function describe(error: z.ZodError): string {
+  const first = error.issues[0];
+  if (!first) return 'invalid record';
+  const path = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return `${path}${first.message}`;
+}

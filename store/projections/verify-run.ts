@@ -1,0 +1,207 @@
+// `yoke replay --verify`: would today's machines make the same decisions as the journal says?
+//
+// Every record of a run is checked against the fold of the records before it (Temporal's replayer
+// check): each `effect.started` must be the oldest request today's machine still owes, with the
+// same key, kind and params; each event must be exactly what its effect's journaled result (or
+// interruption) produces; an interruption only for a kind whose policy surfaces it; and
+// `run.finished` must match the final state the machine reaches. The first divergence is reported
+// with its seq and both sides. Nothing is executed: results come from the journal.
+import { INTERRUPTION_EVENT } from '../../machines/effect-events.js';
+import { firstDifference } from './first-difference.js';
+import { lifecycleForRun } from '../fold/machine-versions.js';
+import type { JournalRecord, RecordType } from '../journal/record.js';
+import { canonical, outcomeEvent, RunFold, type KeyedRequest } from '../fold/run-fold.js';
+import { sameJson } from '../fold/same-json.js';
+import { stateText } from '../fold/state-text.js';
+import { YokeError } from '../../errors/yoke-error.js';
+
+type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
+
+/** The first record where the journal and today's machine disagree. */
+export interface Divergence {
+  seq: number;
+  record: RecordType;
+  /** the effect key the record is about, if any */
+  key: string | null;
+  /** one sentence: what differs */
+  what: string;
+  /** where inside the compared values they first differ (`params.prompt`), if both sides exist */
+  path: string | null;
+  /** what the journal says (at `path` when given) */
+  journal: unknown;
+  /** what today's machine derives (at `path` when given); null when it derives nothing */
+  machine: unknown;
+}
+
+/** The verdict on one run. */
+export interface Verification {
+  run: string;
+  machine: string;
+  version: number | null;
+  /** verified: every record agrees; diverged: see `divergence`; refused: this yoke cannot fold it */
+  status: 'verified' | 'diverged' | 'refused';
+  /** effect requests re-derived and compared */
+  effects: number;
+  /** events compared with their effect's result */
+  events: number;
+  finished: boolean;
+  divergence: Divergence | null;
+  refusal: string | null;
+}
+
+/** Verify one run of `records` (the whole journal) against today's machine for its recorded version. */
+export function verifyRun(records: Iterable<JournalRecord>, started: StartedRecord): Verification {
+  const verifier = new RunVerifier(started);
+  for (const record of records) {
+    if (verifier.settled) break;
+    verifier.feed(record);
+  }
+  return verifier.verdict();
+}
+
+/**
+ * The same verification told one record at a time, so a journal can be streamed through it (and
+ * through one verifier per run at once): `feed` every record in journal order, then `verdict()`.
+ */
+export class RunVerifier {
+  private readonly result: Verification;
+  private readonly fold: RunFold | null = null;
+  private readonly startedKeys = new Set<string>();
+
+  constructor(readonly started: StartedRecord) {
+    this.result = {
+      run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
+      status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
+    };
+    try {
+      // Settled effects are forgotten: a streamed verification keeps only what is still open.
+      this.fold = new RunFold(lifecycleForRun(started).machine, started, undefined, (status) => void this.startedKeys.delete(status.request.key));
+    } catch (error) {
+      if (!(error instanceof YokeError)) throw error;
+      this.result.status = 'refused';
+      this.result.refusal = error.message;
+    }
+  }
+
+  /** Diverged or refused: later records change nothing. */
+  get settled(): boolean {
+    return this.result.status !== 'verified';
+  }
+
+  /** Check and fold the next record of the journal (records of other runs are skipped). */
+  feed(record: JournalRecord): void {
+    const { fold, started, startedKeys } = this;
+    if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
+    let divergence = check(fold, record, startedKeys);
+    if (!divergence) {
+      try {
+        fold.apply(record);
+      } catch (error) {
+        if (!(error instanceof YokeError)) throw error;
+        divergence = { seq: record.seq, record: record.type, key: keyOf(record), what: error.message, path: null, journal: record.payload, machine: null };
+      }
+    }
+    if (divergence) {
+      this.result.status = 'diverged';
+      this.result.divergence = divergence;
+      return;
+    }
+    if (record.type === 'effect.started') {
+      this.result.effects += startedKeys.has(record.payload.key) ? 0 : 1;
+      startedKeys.add(record.payload.key);
+    }
+    if (record.type === 'event' && record.payload.cause !== null) this.result.events += 1;
+  }
+
+  /** The verdict on the records fed so far. */
+  verdict(): Verification {
+    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null };
+  }
+}
+
+/** Check one record against the fold of everything before it; null when it agrees. */
+function check(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<string>): Divergence | null {
+  const at = (what: string, journal: unknown, machine: unknown, key: string | null = keyOf(record)): Divergence => {
+    const difference = machine === null ? null : firstDifference(journal, machine);
+    return {
+      seq: record.seq, record: record.type, key, what,
+      path: difference && difference.path !== '' ? difference.path : null,
+      journal: difference && difference.path !== '' ? difference.journal : journal,
+      machine: difference && difference.path !== '' ? difference.machine : machine,
+    };
+  };
+  switch (record.type) {
+    case 'effect.started': {
+      const { key, kind, params } = record.payload;
+      const next = fold.outstanding[0];
+      const status = fold.effects.get(key);
+      const journaled = { key, kind, params };
+      if (!status) return at(`the journal starts effect ${key} (${kind}), which today's machine never requests`, journaled, next ? requestOf(next) : null);
+      if (!next || next.key !== key) {
+        return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
+      }
+      if (status.request.request.kind !== kind || !sameJson(params, status.request.request.params, canonical)) {
+        return at(`today's machine requests effect ${key} with another ${status.request.request.kind === kind ? 'params' : 'kind'} than the journal`, journaled, requestOf(status.request));
+      }
+      return null;
+    }
+    case 'effect.completed':
+    case 'effect.interrupted':
+    case 'effect.failed':
+    case 'process.spawned': {
+      const status = fold.effects.get(record.payload.key);
+      if (!status) return at(`the journal records ${record.type} for effect ${record.payload.key}, which today's machine never requests`, record.payload, null);
+      if (!startedKeys.has(record.payload.key)) {
+        return at(`the journal records ${record.type} for effect ${record.payload.key}, which was never started`, record.payload, null);
+      }
+      const kind = status.request.request.kind;
+      if ('kind' in record.payload && record.payload.kind !== kind) {
+        return at(`the journal records ${record.type} for effect ${record.payload.key} as ${record.payload.kind}, but today's machine requested ${kind}`, record.payload.kind, kind);
+      }
+      if (record.type === 'effect.interrupted' && !(kind in INTERRUPTION_EVENT)) {
+        return at(`effect ${record.payload.key} (${kind}) is journaled as interrupted, but its recovery policy retries or reconciles it instead`, record.payload, null);
+      }
+      return null;
+    }
+    case 'event': {
+      const cause = record.payload.cause;
+      if (cause === null) return null;
+      const status = fold.effects.get(cause);
+      if (!status) return at(`event ${record.payload.event.type} answers effect ${cause}, which today's machine never requests`, record.payload.event, null, cause);
+      const expected = outcomeEvent(status);
+      if (expected === null) return at(`event ${record.payload.event.type} answers effect ${cause}, which has no journaled outcome that tells the machine anything`, record.payload.event, null, cause);
+      if (!sameJson(record.payload.event, expected, canonical)) {
+        return at(`event ${record.payload.event.type} is not what the journaled outcome of effect ${cause} produces`, record.payload.event, expected, cause);
+      }
+      return null;
+    }
+    case 'run.finished': {
+      if (fold.active) return at(`the journal says the run finished, but today's machine is still in ${stateText(fold.snapshot.value)}`, record.payload, null);
+      const next = fold.outstanding[0];
+      if (next) return at(`the journal says the run finished, but today's machine still owes ${next.key} (${next.request.kind})`, record.payload, requestOf(next));
+      const output = fold.snapshot.output as { exitCode?: number; reason?: string } | undefined;
+      const expected = { state: stateText(fold.snapshot.value), exitCode: output?.exitCode ?? 1, reason: output?.reason ?? 'unknown' };
+      if (firstDifference(record.payload, expected) !== null) return at("the journaled end of the run is not where today's machine ends", record.payload, expected);
+      return null;
+    }
+    case 'run.started':
+    case 'run.resumed':
+    case 'run.interrupted':
+    case 'run.abandoned':
+    case 'journal.repaired':
+      return null;
+    default:
+      // Workspace records (the stash's) belong to no run and are never folded into one.
+      return null;
+  }
+}
+
+function requestOf(keyed: KeyedRequest): { key: string; kind: string; params: unknown } {
+  return { key: keyed.key, kind: keyed.request.kind, params: keyed.request.params };
+}
+
+function keyOf(record: JournalRecord): string | null {
+  if (record.type === 'event') return record.payload.cause;
+  const payload = record.payload as { key?: unknown };
+  return typeof payload.key === 'string' ? payload.key : null;
+}

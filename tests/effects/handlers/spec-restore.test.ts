@@ -1,0 +1,63 @@
+import { chmod, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getBlob, putBlob } from '../../../effects/fs/blob-store.js';
+import { restoreSpec } from '../../../effects/handlers/spec-restore.js';
+import { makeContext } from '../support/effect-context.js';
+import { makeProject, type TempProject } from '../support/temp-project.js';
+
+let p: TempProject;
+beforeEach(async () => {
+  p = await makeProject({ '.loop/plan.md': 'plan v1\n', '.loop/protocol.md': 'protocol\n' }, { git: false });
+});
+afterEach(async () => {
+  await p.cleanup();
+});
+const text = (name: string): Promise<string> => readFile(join(p.loopDir, name), 'utf8');
+
+describe('spec.restore', () => {
+  it('puts back overwritten, deleted and added spec files, keeping what it displaces', async () => {
+    const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    const protocol = await putBlob(p.loopDir, Buffer.from('protocol\n'));
+    const conf = await putBlob(p.loopDir, Buffer.from('mode loop\n'));
+    await writeFile(join(p.loopDir, 'plan.md'), 'agent rewrote the plan\n');
+    await writeFile(join(p.loopDir, 'judge.md'), 'agent created this\n');
+    const { ctx } = makeContext(p.root, p.loopDir);
+    const result = await restoreSpec.execute(
+      { specFiles: { 'plan.md': plan, 'protocol.md': protocol, 'yoke.conf': conf, 'judge.md': null } },
+      ctx,
+    );
+    expect(result.restored).toEqual(['judge.md', 'plan.md', 'yoke.conf']);
+    expect(Object.keys(result.displaced).sort()).toEqual(['judge.md', 'plan.md']);
+    expect((await getBlob(p.loopDir, result.displaced['plan.md'] ?? '')).toString()).toBe('agent rewrote the plan\n');
+    expect((await getBlob(p.loopDir, result.displaced['judge.md'] ?? '')).toString()).toBe('agent created this\n');
+    expect(await text('plan.md')).toBe('plan v1\n');
+    expect(await text('yoke.conf')).toBe('mode loop\n');
+    await expect(stat(join(p.loopDir, 'judge.md'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('changes nothing when the files already match (idempotent retry)', async () => {
+    const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    await unlink(join(p.loopDir, 'protocol.md'));
+    const { ctx } = makeContext(p.root, p.loopDir);
+    const before = await stat(join(p.loopDir, 'plan.md'));
+    const result = await restoreSpec.execute({ specFiles: { 'plan.md': plan, 'protocol.md': null } }, ctx);
+    expect(result).toEqual({ restored: [], displaced: {} });
+    expect((await stat(join(p.loopDir, 'plan.md'))).ino).toBe(before.ino);
+    expect(restoreSpec.policy).toBe('retry');
+  });
+
+  it('keeps the permission bits of a file it rewrites', async () => {
+    const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    await writeFile(join(p.loopDir, 'plan.md'), 'changed');
+    await chmod(join(p.loopDir, 'plan.md'), 0o600);
+    await restoreSpec.execute({ specFiles: { 'plan.md': plan } }, makeContext(p.root, p.loopDir).ctx);
+    expect((await stat(join(p.loopDir, 'plan.md'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('fails loudly when a backup blob is missing', async () => {
+    const { ctx } = makeContext(p.root, p.loopDir);
+    await expect(restoreSpec.execute({ specFiles: { 'plan.md': 'f'.repeat(64) } }, ctx)).rejects.toThrow(/missing/);
+    expect(await text('plan.md')).toBe('plan v1\n');
+  });
+});
