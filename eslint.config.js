@@ -2,7 +2,7 @@
 // (no I/O, no clock, no randomness, no environment).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 const impureModules = [
   'fs', 'fs/promises', 'child_process', 'os', 'net', 'http', 'https', 'process', 'path',
@@ -14,7 +14,6 @@ const impureModules = [
 export const machinePurityRules = {
   'no-restricted-imports': ['error', {
     paths: impureModules.map((name) => ({ name, message: 'machines/ is pure: no I/O, clock, randomness or environment.' })),
-    patterns: [{ group: ['../store/*', '../effects/*', '../cli/*'], message: 'machines/ must not depend on effects, store or cli.' }],
   }],
   'no-restricted-globals': ['error',
     { name: 'process', message: 'machines/ is pure: no environment.' },
@@ -31,6 +30,29 @@ export const machinePurityRules = {
   ],
 };
 
+/**
+ * The floors (DESIGN §7), every import pointing down: cli/ → store/ → effects/ → machines/ → config/,
+ * with errors/ a leaf anyone may use. Checked on resolved paths, so a deep relative import cannot
+ * slip past (tested in tests/lint/layering.test.ts).
+ */
+export const layeringRules = {
+  'import-x/no-restricted-paths': ['error', {
+    basePath: import.meta.dirname,
+    zones: [
+      { target: './effects', from: ['./store', './cli'], message: 'effects/ must not depend on store/ or cli/ (DESIGN §7).' },
+      { target: './store', from: './cli', message: 'store/ must not depend on cli/ (DESIGN §7).' },
+      { target: './machines', from: ['./effects', './store', './cli', './errors'], message: 'machines/ imports only machines/ and config/ (DESIGN §7).' },
+      { target: './config', from: ['./machines', './effects', './store', './cli'], message: 'config/ is the bottom floor: it imports only config/ and errors/ (DESIGN §7).' },
+      { target: './errors', from: ['./machines', './effects', './store', './cli', './config'], message: 'errors/ is a leaf: it imports nothing of yoke (DESIGN §7).' },
+    ],
+  }],
+};
+
+/** Sources import `./x.js` for `./x.ts` (NodeNext): resolve both, so the layering and cycle rules see every import. */
+export const importSettings = {
+  'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.js'], '.mjs': ['.mts', '.mjs'] } })],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'tests/fixtures/**'] },
   js.configs.recommended,
@@ -40,6 +62,7 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { 'import-x': importX },
+    settings: importSettings,
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -47,6 +70,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       'import-x/no-cycle': 'error',
+      ...layeringRules,
     },
   },
   { files: ['machines/**/*.ts'], rules: machinePurityRules },

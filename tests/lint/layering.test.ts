@@ -1,0 +1,49 @@
+// The layering rules (DESIGN §7) must actually fire, on resolved paths: a rule that never fires proves nothing.
+import { ESLint } from 'eslint';
+import importX from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { importSettings, layeringRules } from '../../eslint.config.js';
+import { repoRoot } from '../support/yoke-process.js';
+
+const eslint = new ESLint({
+  cwd: repoRoot,
+  overrideConfigFile: true,
+  overrideConfig: [{
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { 'import-x': importX as unknown as ESLint.Plugin },
+    settings: importSettings,
+    rules: layeringRules,
+  }],
+});
+
+/** Lint `code` as if it were the file `file` (relative to the repository root). */
+async function problems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${repoRoot}/${file}` });
+  return (result?.messages ?? []).map((message) => message.message);
+}
+
+describe('layering lint', () => {
+  it.each([
+    ['effects/handlers/probe.ts', "import { Journal } from '../../store/journal/file/journal.js';", 'effects/ must not depend on store/ or cli/'],
+    ['effects/probe.ts', "import { EXIT } from '../cli/exit-codes.js';", 'effects/ must not depend on store/ or cli/'],
+    ['store/fold/probe.ts', "import { EXIT } from '../../cli/exit-codes.js';", 'store/ must not depend on cli/'],
+    ['machines/work/probe.ts', "import { handlers } from '../../effects/registry.js';", 'machines/ imports only machines/ and config/'],
+    ['machines/probe.ts', "import { YokeError } from '../errors/yoke-error.js';", 'machines/ imports only machines/ and config/'],
+    ['config/probe.ts', "import { request } from '../machines/effects.js';", 'config/ is the bottom floor'],
+    ['errors/probe.ts', "import { MODES } from '../config/types.js';", 'errors/ is a leaf'],
+  ])('%s: refuses %s', async (file, code, expected) => {
+    expect((await problems(file, code)).join('\n')).toContain(expected);
+  });
+
+  it.each([
+    ['cli/commands/probe.ts', "import { Journal } from '../../store/journal/file/journal.js';"],
+    ['store/probe.ts', "import { handlers } from '../effects/registry.js';"],
+    ['effects/probe.ts', "import { request } from '../machines/effects.js';"],
+    ['effects/probe.ts', "import { YokeError } from '../errors/yoke-error.js';"],
+    ['machines/probe.ts', "import { MODES } from '../config/types.js';"],
+  ])('%s: accepts %s', async (file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
