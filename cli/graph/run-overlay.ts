@@ -1,5 +1,6 @@
 // A replayed run laid over its machine's graph: which arrows it took and how often, and per state
 // the visits, the time spent there, and the agent calls, tokens and cost of the effects it ran.
+import { addCall, NO_USAGE, type UsageTotals } from '../../machines/usage-totals.js';
 import type { ReplayedRun } from '../../store/projections/replay-steps.js';
 import type { DotOverlay } from './dot.js';
 import { drawnEdges, type DrawnEdge } from './drawn-edges.js';
@@ -16,6 +17,8 @@ export interface StateStats {
   /** effects that ran from this state, and how long they said they took */
   effects: number;
   effectMs: number;
+  /** the agent calls that ended here, counted as `yoke usage` and the budgets count them */
+  usage: UsageTotals;
   agentCalls: number;
   inputTokens: number;
   outputTokens: number;
@@ -42,7 +45,7 @@ export function runOverlay(graph: MachineGraph, replayed: ReplayedRun): RunOverl
     if (!state) return null;
     let entry = stats.get(state.id);
     if (!entry) {
-      entry = { id: state.id, name, visits: 0, timeMs: 0, effects: 0, effectMs: 0, agentCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+      entry = { id: state.id, name, visits: 0, timeMs: 0, effects: 0, effectMs: 0, usage: NO_USAGE, agentCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
       stats.set(state.id, entry);
     }
     return entry;
@@ -68,10 +71,10 @@ export function runOverlay(graph: MachineGraph, replayed: ReplayedRun): RunOverl
       if (ran) {
         ran.effects += 1;
         ran.effectMs += step.effect.durationMs ?? 0;
-        if (step.effect.kind === 'agent.spawn' && step.effect.outcome.startsWith('exit')) ran.agentCalls += 1;
-        ran.inputTokens += step.usage?.inputTokens ?? 0;
-        ran.outputTokens += step.usage?.outputTokens ?? 0;
-        ran.costUsd += step.usage?.costUsd ?? 0;
+        if (step.effect.kind === 'agent.spawn') {
+          ran.usage = addCall(ran.usage, { usage: step.usage, durationMs: step.effect.durationMs });
+          Object.assign(ran, { agentCalls: ran.usage.calls, inputTokens: ran.usage.knownInputTokens, outputTokens: ran.usage.knownOutputTokens, costUsd: ran.usage.knownCostUsd });
+        }
       }
     }
     if (step.record !== 'event' || step.from === null) continue;

@@ -3,6 +3,7 @@ import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/type
 import type { Violation } from '../boundary.js';
 import { request, type EffectRequest, type EffectResult, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
+import { callSpend } from '../usage-totals.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
@@ -196,15 +197,14 @@ export function spendCall(context: WorkContext, result: EffectResult<'agent.spaw
   return addUsage(context.spent, pricedUsage(result.usage, context.config.prices), result.durationMs);
 }
 
-/** Add one agent call's reported usage to what was spent. */
+/** Add one agent call's (priced) usage to what was spent, counted as every other surface counts it. */
 export function addUsage(spent: Spent, usage: Usage | null, durationMs: number): Spent {
-  const tokens = usage && usage.inputTokens !== null && usage.outputTokens !== null ? usage.inputTokens + usage.outputTokens : null;
-  const cost = usage?.costUsd ?? null;
+  const { tokens, costUsd } = callSpend(usage);
   return {
     attempts: spent.attempts,
     tokens: spent.tokens + (tokens ?? 0),
-    costUsd: spent.costUsd + (cost ?? 0),
+    costUsd: spent.costUsd + (costUsd ?? 0),
     agentMs: spent.agentMs + durationMs,
-    unknownUsage: spent.unknownUsage + (tokens === null || cost === null ? 1 : 0),
+    unknownUsage: spent.unknownUsage + (tokens === null || costUsd === null ? 1 : 0),
   };
 }

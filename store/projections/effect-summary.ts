@@ -1,5 +1,7 @@
 // One-line descriptions of an effect request and of its journaled result, for replay views.
+import type { Config } from '../../config/types.js';
 import type { EffectKind, EffectRequest, EffectResult, Usage } from '../../machines/effects.js';
+import { pricedUsage } from '../../machines/price-usage.js';
 
 /** What was asked, short: `agent.spawn worker #2`, `check.run guard tests`, `file.write guard-results.md`. */
 export function describeRequest(request: EffectRequest): string {
@@ -74,8 +76,11 @@ export function reportedDuration(result: unknown): number | null {
   return typeof value === 'number' ? value : null;
 }
 
-/** An agent call's usage, when the result carries one (null = unknown, never zero). */
-export function reportedUsage(request: EffectRequest, result: unknown): Usage | null {
+/**
+ * An agent call's usage as every surface counts it (priced by the run's `price` directives when its
+ * CLI gave no cost); null for other effects or unknown usage.
+ */
+export function reportedUsage(request: EffectRequest, result: unknown, prices: Config['prices']): Usage | null {
   if (request.kind !== 'agent.spawn') return null;
-  return (result as EffectResult<'agent.spawn'>).usage;
+  return pricedUsage((result as EffectResult<'agent.spawn'>).usage, prices);
 }

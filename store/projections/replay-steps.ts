@@ -9,6 +9,8 @@ import { lifecycleForRun } from '../fold/machine-versions.js';
 import type { JournalRecord, RecordType } from '../journal/record.js';
 import { RunFold, type EffectStatus, type FoldStep } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
+import { addCall, NO_USAGE, type UsageTotals } from '../../machines/usage-totals.js';
+import type { Config } from '../../config/types.js';
 
 type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
@@ -55,12 +57,13 @@ export interface ReplayOutcome {
   state: string;
   exitCode: number | null;
   reason: string | null;
-  /** completed agent calls */
+  /** agent calls that ended (completed, or cut short), counted as the ledger and the budgets count them */
   agentCalls: number;
+  /** tokens and cost of the calls that reported them (priced by the run's `price` directives) */
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
-  /** completed agent calls whose usage (or cost) is unknown: the totals are lower bounds then */
+  /** calls whose tokens / cost are unknown: the figures above are lower bounds then */
   unknownUsage: number;
   unknownCost: number;
   durationMs: number;
@@ -115,18 +118,21 @@ export class RunReplay {
   /** the fold's last transition, set by its `onStep` during `apply()` */
   private told: FoldStep | null = null;
   private lastElapsedMs = 0;
-  /** usage of the effects the fold has forgotten */
-  private readonly usage = new UsageTotals();
+  /** the run's `price` directives: its calls are counted as the ledger and the budgets count them */
+  private readonly prices: Config['prices'];
+  /** usage of the agent calls the fold has forgotten */
+  private usage: UsageTotals = NO_USAGE;
 
   /** `forgetSettled`: let the fold drop settled effects (see RunFold), for journals of any length. */
   constructor(readonly started: StartedRecord, private readonly emit: (step: ReplayStep) => void, forgetSettled = false) {
     this.machine = lifecycleForRun(started).machine;
+    this.prices = (started.payload.input as { config?: Pick<Config, 'prices'> } | null)?.config?.prices;
     this.startedAt = Date.parse(started.ts);
     this.fold = new RunFold(this.machine, started, (step) => {
       this.told = step;
     }, !forgetSettled ? undefined : (status) => {
       // A settled effect is shown already; keep only its share of the totals.
-      this.usage.add(status);
+      this.usage = this.count(this.usage, status);
       this.startTimes.delete(status.request.key);
       this.resultTimes.delete(status.request.key);
     });
@@ -137,6 +143,14 @@ export class RunReplay {
     });
   }
 
+  /** The totals with one more effect counted: an agent call that ended (completed, or cut short: unknown). */
+  private count(totals: UsageTotals, status: EffectStatus): UsageTotals {
+    const { request, completed, interrupted } = status;
+    if (request.request.kind !== 'agent.spawn' || (!completed && !interrupted)) return totals;
+    const usage = completed ? reportedUsage(request.request, completed.result, this.prices) : null;
+    return addCall(totals, { usage, durationMs: completed ? reportedDuration(completed.result) : null });
+  }
+
   /** What the run is, for a header. */
   header(): RunHeader {
     return runHeader(this.started);
@@ -144,8 +158,8 @@ export class RunReplay {
 
   /** How the run ended, or where it stands after the records fed so far. */
   outcome(): ReplayOutcome {
-    const totals = this.usage.copy();
-    for (const status of this.fold.effects.values()) totals.add(status);
+    let totals = this.usage;
+    for (const status of this.fold.effects.values()) totals = this.count(totals, status);
     return outcomeOf(this.fold, totals, this.lastElapsedMs);
   }
 
@@ -169,7 +183,7 @@ export class RunReplay {
           ...this.base(record), event: record.payload.event.type, from: stateText(before.value), to: stateText(fold.snapshot.value),
           via: viaStates(fold, before, record.payload.event as MachineEvent),
           effect: cause ? this.stepEffect(cause) : null,
-          usage: cause?.completed ? reportedUsage(cause.request.request, cause.completed.result) : null,
+          usage: cause?.completed ? reportedUsage(cause.request.request, cause.completed.result, this.prices) : null,
           requested: (step?.requests ?? []).map((keyed) => ({ key: keyed.key, label: describeRequest(keyed.request) })),
           detail: record.payload.event.type === 'SET_MAX_ITERATIONS' ? `max ${String(record.payload.event.max)}` : null,
         });
@@ -257,43 +271,18 @@ function viaStates(fold: RunFold, before: AnyMachineSnapshot, event: MachineEven
   return values.slice(0, -1);
 }
 
-/** Agent calls and what they reported, summed over effect statuses. */
-class UsageTotals {
-  agentCalls = 0;
-  inputTokens = 0;
-  outputTokens = 0;
-  costUsd = 0;
-  unknownUsage = 0;
-  unknownCost = 0;
-
-  add(status: EffectStatus): void {
-    if (status.request.request.kind !== 'agent.spawn' || !status.completed) return;
-    this.agentCalls += 1;
-    const usage = reportedUsage(status.request.request, status.completed.result);
-    if (!usage || usage.inputTokens === null || usage.outputTokens === null) this.unknownUsage += 1;
-    this.inputTokens += usage?.inputTokens ?? 0;
-    this.outputTokens += usage?.outputTokens ?? 0;
-    if (usage?.costUsd === null || usage?.costUsd === undefined) this.unknownCost += 1;
-    this.costUsd += usage?.costUsd ?? 0;
-  }
-
-  copy(): UsageTotals {
-    return Object.assign(new UsageTotals(), this);
-  }
-}
-
 function outcomeOf(fold: RunFold, totals: UsageTotals, durationMs: number): ReplayOutcome {
   return {
     status: fold.finished ? 'finished' : fold.abandoned ? 'abandoned' : 'unfinished',
     state: stateText(fold.snapshot.value),
     exitCode: fold.finished?.exitCode ?? null,
     reason: fold.finished?.reason ?? null,
-    agentCalls: totals.agentCalls,
-    inputTokens: totals.inputTokens,
-    outputTokens: totals.outputTokens,
-    costUsd: totals.costUsd,
-    unknownUsage: totals.unknownUsage,
-    unknownCost: totals.unknownCost,
+    agentCalls: totals.calls,
+    inputTokens: totals.knownInputTokens,
+    outputTokens: totals.knownOutputTokens,
+    costUsd: totals.knownCostUsd,
+    unknownUsage: totals.unknownTokenCalls,
+    unknownCost: totals.unknownCostCalls,
     durationMs,
   };
 }

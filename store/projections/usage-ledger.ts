@@ -4,6 +4,9 @@ import type { EffectParams, EffectResult, Usage } from '../../machines/effects.j
 import { pricedUsage } from '../../machines/price-usage.js';
 import type { JournalRecord } from '../journal/record.js';
 
+// A ledger entry is a counted call: its usage is already priced, and `totalUsage` sums entries.
+export { totalUsage, type UsageTotals } from '../../machines/usage-totals.js';
+
 /** One agent call as the ledger records it; `usage` null = unknown (never zero). */
 export interface LedgerEntry {
   run: string;
@@ -56,42 +59,6 @@ export function readLedger(records: readonly JournalRecord[]): LedgerEntry[] {
     }
   }
   return [...entries.values()];
-}
-
-/** Sums over a group of calls; a field is null when any call left it unknown. */
-export interface UsageTotals {
-  calls: number;
-  unknownCalls: number;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
-  costUsd: number | null;
-  /** what is known, even when some calls are unknown */
-  knownCostUsd: number;
-  knownTokens: number;
-  durationMs: number;
-}
-
-const FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'] as const;
-
-/** Total a group of calls: exact sums, or null for a field some call did not report. */
-export function totalUsage(entries: readonly LedgerEntry[]): UsageTotals {
-  const totals: UsageTotals = {
-    calls: entries.length, unknownCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0,
-    costUsd: 0, knownCostUsd: 0, knownTokens: 0, durationMs: 0,
-  };
-  for (const entry of entries) {
-    totals.durationMs += entry.durationMs ?? 0;
-    if (!entry.usage) totals.unknownCalls += 1;
-    for (const field of FIELDS) {
-      const value = entry.usage?.[field] ?? null;
-      totals[field] = value === null || totals[field] === null ? null : (totals[field] ?? 0) + value;
-    }
-    totals.knownCostUsd += entry.usage?.costUsd ?? 0;
-    totals.knownTokens += (entry.usage?.inputTokens ?? 0) + (entry.usage?.outputTokens ?? 0);
-  }
-  return totals;
 }
 
 /** Group entries by a key, keeping first-seen order. */

@@ -66,9 +66,11 @@ describe('replayRun', () => {
 
   it('totals the outcome: exit code, agent calls, tokens and cost (unknown usage counted apart)', () => {
     const { outcome } = replayRun(records, findRun(records));
+    // Three completed calls (one without usage) and one cut short: the interrupted call counts as a
+    // call whose usage is unknown, as `yoke usage` and the budgets count it.
     expect(outcome).toMatchObject({
       status: 'finished', state: 'done', exitCode: 0, reason: 'done',
-      agentCalls: 3, inputTokens: 2000, outputTokens: 400, costUsd: 0.5, unknownUsage: 1, unknownCost: 1,
+      agentCalls: 4, inputTokens: 2000, outputTokens: 400, costUsd: 0.5, unknownUsage: 2, unknownCost: 2,
     });
   });
 
