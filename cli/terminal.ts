@@ -14,13 +14,6 @@ export function processOutput(mode: OutputMode): OutputSink {
   return { stdout: (chunk) => process.stdout.write(chunk), stderr: (chunk) => process.stderr.write(chunk) };
 }
 
-/** A progress line on stderr (skipped with --quiet or --json). */
-export function progressWriter(mode: OutputMode): (line: string) => void {
-  if (mode.quiet || mode.json) return () => undefined;
-  const color = process.stderr.isTTY && !('NO_COLOR' in process.env);
-  return (line) => process.stderr.write(color ? `\x1b[36myoke\x1b[0m ${line}\n` : `yoke: ${line}\n`);
-}
-
 /** A warning on stderr (always shown). */
 export function warn(message: string): void {
   process.stderr.write(`yoke: warning: ${message}\n`);

@@ -28,7 +28,6 @@ export type NamedCommand = z.infer<typeof namedCommandSchema>;
 
 /** What one model costs, in US dollars per million tokens. */
 export const modelPriceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
-export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 export const configSchema = z.object({
   mode: modeSchema,

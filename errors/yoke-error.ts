@@ -16,8 +16,10 @@ export class YokeError extends Error {
     message: string,
     /** extra lines (e.g. every config issue) printed after the message */
     readonly details: string[] = [],
+    /** the original failure (its stack is shown with YOKE_DEBUG=1) */
+    options: { cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options);
     this.name = 'YokeError';
   }
 }

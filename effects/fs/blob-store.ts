@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { YokeError } from '../../errors/yoke-error.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /** The hex sha256 of some bytes (the blob's name). */
@@ -21,14 +22,18 @@ export async function putBlob(loopDir: string, content: Buffer): Promise<string>
   try {
     await access(path);
     return hash;
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await mkdir(join(loopDir, '.journal', 'blobs'), { recursive: true });
     await writeFileAtomic(path, content, 0o444);
     return hash;
   }
 }
 
-/** The content of a stored blob; throws when it is missing or does not match its hash. */
+/**
+ * The content of a stored blob. A missing or corrupt blob means yoke's private folder was damaged,
+ * so the workspace is refused (exit 3) with how to recover; it is not an effect to retry.
+ */
 export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
   if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`"${hash}" is not a blob hash (expected 64 hex digits)`);
   const path = blobPath(loopDir, hash);
@@ -37,10 +42,16 @@ export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
     content = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error(`blob ${hash} is missing from ${join(loopDir, '.journal', 'blobs')}; the journal's backups were removed`, { cause: error });
+      throw new YokeError(
+        'workspace',
+        `blob ${hash} is missing from ${join(loopDir, '.journal', 'blobs')}: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
+        [], { cause: error },
+      );
     }
     throw error;
   }
-  if (sha256(content) !== hash) throw new Error(`blob ${path} is corrupt: its content does not match its name`);
+  if (sha256(content) !== hash) {
+    throw new YokeError('workspace', `blob ${path} is corrupt: its content does not match its name; the run cannot trust its spec backups — start a new run with \`yoke run --fresh\`.`);
+  }
   return content;
 }

@@ -99,7 +99,10 @@ export function summarySha(stdout: string): string | null {
 
 /** Does `.loop/.gitignore` list both `.journal/` and `.stash/` (as `yoke init` writes it)? */
 async function loopIgnoresPrivateFolders(loopDir: string): Promise<boolean> {
-  const text = await readFile(join(loopDir, '.gitignore'), 'utf8').catch(() => '');
+  const text = await readFile(join(loopDir, '.gitignore'), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return ''; // no .loop/.gitignore: nothing is listed
+    throw error;
+  });
   const lines = new Set(text.split('\n').map((line) => line.trim()));
   return ['.journal', '.stash'].every((name) => lines.has(`${name}/`) || lines.has(name) || lines.has(`/${name}/`) || lines.has(`/${name}`));
 }

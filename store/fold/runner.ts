@@ -124,7 +124,9 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
       const message = error instanceof Error ? error.message : String(error);
       stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message } });
       options.journal.flush();
-      throw new YokeError('effect', `${next.request.kind} failed: ${message}; fix the cause and run \`yoke run\` again to retry it.`);
+      // A handler that already knows what is wrong (a damaged workspace) says so itself.
+      if (error instanceof YokeError) throw error;
+      throw new YokeError('effect', `${next.request.kind} failed: ${message}; fix the cause and run \`yoke run\` again to retry it.`, [], { cause: error });
     }
     release?.();
     const checked = effectSchemas[next.request.kind].result.safeParse(result);

@@ -1,6 +1,6 @@
 // Folds one recorded run into the steps `yoke replay` shows. Pure: the journal's records go in,
 // views come out; nothing is executed (this module cannot reach an effect executor, and
-// tests/store/replay-imports.test.ts keeps it that way).
+// tests/cli/commands/replay-imports.test.ts keeps it that way).
 import { getInitialMicrosteps, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import type { MachineEvent } from '../../machines/effect-events.js';
 import type { EffectKind, EffectResult, Usage } from '../../machines/effects.js';

@@ -278,6 +278,16 @@ describe('tamper evidence: .loop/.journal and .loop/.stash changed during an age
 
     expectRefusal(result, 3, /\.loop\/\.journal\S* was changed while the agent ran/);
     expect((await agentCalls(env.FAKE_AGENT_LOG)).length).toBe(1);
+
+    // The backups are gone for good: the next `yoke run` cannot restore the spec, and says so as a
+    // damaged workspace (exit 3) with the way out — not as an effect to retry (exit 1).
+    const again = await runYoke(ws, ['run', '--quiet'], { env });
+    expectRefusal(again, 3, /blob [0-9a-f]{64} is missing from .*backups of its spec files were removed.*`yoke run --fresh`/);
+    expect((await agentCalls(env.FAKE_AGENT_LOG)).length).toBe(1);
+    // YOKE_DEBUG=1 shows the original failure under yoke's sentence.
+    const debug = await runYoke(ws, ['run', '--quiet'], { env: { ...env, YOKE_DEBUG: '1' } });
+    expect(debug.exitCode).toBe(3);
+    expect(debug.stderr).toMatch(/caused by: Error: ENOENT/);
   }, TIMEOUT);
 });
 
