@@ -4,6 +4,7 @@ import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { YokeError } from '../../errors/yoke-error.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+import { journalEntry } from './workspace-layout.js';
 
 /** The hex sha256 of some bytes (the blob's name). */
 export function sha256(content: Buffer | string): string {
@@ -12,7 +13,7 @@ export function sha256(content: Buffer | string): string {
 
 /** Where the blob with this hash lives. */
 export function blobPath(loopDir: string, hash: string): string {
-  return join(loopDir, '.journal', 'blobs', hash);
+  return join(journalEntry(loopDir, 'blobs'), hash);
 }
 
 /** Store `content` durably and return its sha256; a blob already present is left untouched. */
@@ -24,7 +25,7 @@ export async function putBlob(loopDir: string, content: Buffer): Promise<string>
     return hash;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(join(loopDir, '.journal', 'blobs'), { recursive: true });
+    await mkdir(journalEntry(loopDir, 'blobs'), { recursive: true });
     await writeFileAtomic(path, content, 0o444);
     return hash;
   }
@@ -44,7 +45,7 @@ export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new YokeError(
         'workspace',
-        `blob ${hash} is missing from ${join(loopDir, '.journal', 'blobs')}: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
+        `blob ${hash} is missing from ${journalEntry(loopDir, 'blobs')}: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
         [], { cause: error },
       );
     }

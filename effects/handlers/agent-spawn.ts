@@ -8,6 +8,7 @@ import { safeKey } from '../fs/safe-key.js';
 import { openTranscript } from '../process/transcript.js';
 import { processVerdict } from '../adapters/process-verdict.js';
 import { readAgentReport } from '../adapters/usage-file.js';
+import { journalEntry } from '../fs/workspace-layout.js';
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
@@ -24,7 +25,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
     const timeoutMs = params.timeoutMs ?? 0;
     const loopDir = resolve(ctx.loopDir);
     const key = safeKey(ctx.key);
-    const usageFile = join(loopDir, '.journal', 'usage', `${key}.json`);
+    const usageFile = join(journalEntry(loopDir, 'usage'), `${key}.json`);
     await mkdir(dirname(usageFile), { recursive: true });
     await rm(usageFile, { force: true }); // only what this call writes may count as its usage
     const transcript = await openTranscript(

@@ -3,6 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EffectContext, EffectHandler } from '../handler.js';
 import { gitError, gitExitCode, runGit, spawnGitScript } from '../git/run-git.js';
+import { PRIVATE_FOLDERS } from '../fs/workspace-layout.js';
 
 /** Identity used when git has none configured, so a run never fails for lack of `user.name`. */
 const FALLBACK_NAME = 'yoke';
@@ -104,7 +105,7 @@ async function loopIgnoresPrivateFolders(loopDir: string): Promise<boolean> {
     throw error;
   });
   const lines = new Set(text.split('\n').map((line) => line.trim()));
-  return ['.journal', '.stash'].every((name) => lines.has(`${name}/`) || lines.has(name) || lines.has(`/${name}/`) || lines.has(`/${name}`));
+  return PRIVATE_FOLDERS.every((name) => lines.has(`${name}/`) || lines.has(name) || lines.has(`/${name}/`) || lines.has(`/${name}`));
 }
 
 /** What commit.create needs to know about the repository and git (asked once per project). */

@@ -4,6 +4,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { safeKey } from '../fs/safe-key.js';
+import { journalEntry } from '../fs/workspace-layout.js';
 
 /** Hooks started by this process that have not finished yet. */
 const running = new Set<Promise<void>>();
@@ -19,7 +20,7 @@ export const fireHook: EffectHandler<'hook.fire'> = {
   policy: 'surface',
   execute(params, ctx) {
     const loopDir = resolve(ctx.loopDir);
-    const dir = join(loopDir, '.journal', 'hooks');
+    const dir = journalEntry(loopDir, 'hooks');
     mkdirSync(dir, { recursive: true });
     const log = join(dir, `${safeKey(ctx.key)}.log`);
     const shownLog = relative(resolve(ctx.root), log) || log;

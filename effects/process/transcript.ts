@@ -2,6 +2,7 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WriteStream } from 'node:fs';
+import { JOURNAL_LAYOUT, journalEntry } from '../fs/workspace-layout.js';
 
 /** An open transcript: raw output is appended in arrival order. */
 export interface Transcript {
@@ -18,7 +19,7 @@ export interface Transcript {
  * overwritten.
  */
 export async function openTranscript(loopDir: string, name: string, header: string): Promise<Transcript> {
-  const dir = join(loopDir, '.journal', 'transcripts');
+  const dir = journalEntry(loopDir, 'transcripts');
   await mkdir(dir, { recursive: true });
   let handle: FileHandle | null = null;
   let fileName = '';
@@ -35,7 +36,7 @@ export async function openTranscript(loopDir: string, name: string, header: stri
   stream.on('error', (error) => (failure ??= error));
   stream.write(`${header.replace(/\n/g, ' ')}\n`);
   return {
-    relativePath: `.journal/transcripts/${fileName}`,
+    relativePath: `.journal/${JOURNAL_LAYOUT.transcripts}/${fileName}`,
     write(chunk) {
       if (failure === null) stream.write(chunk);
     },

@@ -2,6 +2,7 @@
 // status` can tell a working agent from a silent, stuck or dead one without touching the journal.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { JOURNAL_LAYOUT } from '../../effects/fs/workspace-layout.js';
 
 /** The agent call in flight, as the heartbeat describes it. */
 export interface HeartbeatCall {
@@ -36,7 +37,7 @@ export interface Heartbeat {
 
 /** Where the heartbeat lives in a workspace. */
 export function heartbeatPath(journalDir: string): string {
-  return join(journalDir, 'heartbeat.json');
+  return join(journalDir, JOURNAL_LAYOUT.heartbeat);
 }
 
 /** Read the heartbeat; null when it is missing or not one. */
