@@ -14,7 +14,7 @@ import { makeLoopWorkspace } from '../support/loop-workspace.js';
 import { runYoke, type Workspace } from '../support/workspace.js';
 import { repoRoot } from '../support/yoke-process.js';
 
-const golden = join(repoRoot, 'tests', 'golden', 'loop-done.jsonl');
+const golden = join(repoRoot, 'tests', 'golden', 'loop-done.v0.1.0.jsonl');
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();

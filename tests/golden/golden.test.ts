@@ -15,21 +15,29 @@ import { runYoke } from '../support/workspace.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const goldens = readdirSync(here).filter((name) => name.endsWith('.jsonl')).sort();
-const tampered = join(here, 'tampered', 'loop-done-guard-command.jsonl');
+const tampered = join(here, 'tampered', 'loop-done-guard-command.v0.1.0.jsonl');
 const scratch = mkdtempSync(join(tmpdir(), 'yoke-golden-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** `yoke <args>` from a folder that is no git project: --journal needs none. */
 const yoke = (args: string[]) => runYoke({ path: scratch }, args);
 
-function events(file: string): string[] {
+function replayed(file: string): ReturnType<typeof replayRun> {
   const { records } = readJournalFile(join(here, file));
-  return replayRun(records, findRun(records)).steps.map((step) => step.event);
+  return replayRun(records, findRun(records));
+}
+
+function events(file: string): string[] {
+  return replayed(file).steps.map((step) => step.event);
 }
 
 describe('golden journals', () => {
-  it('there is one per recorded scenario', () => {
-    expect(goldens).toEqual(['loop-crash-resume.jsonl', 'loop-done.jsonl', 'loop-max-iterations.jsonl', 'loop-sigint-resume.jsonl']);
+  it('there is one per recorded scenario, for every lifecycle, named with the yoke version that wrote it', () => {
+    expect(goldens).toEqual([
+      'brute-bailout.v0.1.0.jsonl', 'brute-done.v0.1.0.jsonl', 'goal-complete.v0.1.0.jsonl', 'goal-no-progress.v0.1.0.jsonl',
+      'loop-crash-resume.v0.1.0.jsonl', 'loop-done.v0.1.0.jsonl', 'loop-max-iterations.v0.1.0.jsonl', 'loop-sigint-resume.v0.1.0.jsonl',
+      'saga-done.v0.1.0.jsonl',
+    ]);
   });
 
   it.each(goldens)('%s verifies with today\'s machines (yoke replay --verify --all)', async (file) => {
@@ -48,14 +56,31 @@ describe('golden journals', () => {
   });
 
   it('each golden journal covers what its name says', () => {
-    expect(events('loop-done.jsonl').filter((e) => e === 'AGENT_EXITED')).toHaveLength(3);
-    const max = readJournalFile(join(here, 'loop-max-iterations.jsonl')).records;
-    const maxRun = replayRun(max, findRun(max));
+    expect(events('loop-done.v0.1.0.jsonl').filter((e) => e === 'AGENT_EXITED')).toHaveLength(3);
+    const maxRun = replayed('loop-max-iterations.v0.1.0.jsonl');
     expect(maxRun.outcome).toMatchObject({ state: 'exhausted', exitCode: 1, reason: 'max-iterations' });
     expect(maxRun.steps.some((s) => s.event === 'BOUNDARY_SCANNED' && s.to === 'reporting')).toBe(true);
     expect(maxRun.steps.some((s) => s.effect?.outcome.startsWith('FAIL'))).toBe(true);
-    expect(events('loop-sigint-resume.jsonl')).toEqual(expect.arrayContaining(['run.interrupted', 'run.resumed', 'AGENT_INTERRUPTED']));
-    expect(events('loop-crash-resume.jsonl')).toEqual(expect.arrayContaining(['run.resumed', 'AGENT_INTERRUPTED', 'journal.repaired']));
+    expect(events('loop-sigint-resume.v0.1.0.jsonl')).toEqual(expect.arrayContaining(['run.interrupted', 'run.resumed', 'AGENT_INTERRUPTED']));
+    expect(events('loop-crash-resume.v0.1.0.jsonl')).toEqual(expect.arrayContaining(['run.resumed', 'AGENT_INTERRUPTED', 'journal.repaired']));
+  });
+
+  it('the brute, saga and goal journals cover their lifecycle\'s decisions', () => {
+    const brute = replayed('brute-done.v0.1.0.jsonl');
+    expect(brute.outcome).toMatchObject({ exitCode: 0, reason: 'judge-pass' });
+    // a cadence judgment (judge #2), a counted FAIL with the notes reset (judge #3), then PASS (judge #4)
+    expect(brute.steps.filter((s) => s.effect?.label.startsWith('agent.spawn judge')).map((s) => s.effect?.label)).toEqual(['agent.spawn judge #2', 'agent.spawn judge #3', 'agent.spawn judge #4']);
+    expect(brute.steps.some((s) => s.event === 'NOTES_RESET')).toBe(true);
+    // one worker call reported no cost: the run's `price` directive priced it
+    expect(brute.outcome.unknownCost).toBe(3);
+    expect(replayed('brute-bailout.v0.1.0.jsonl').outcome).toMatchObject({ state: 'bailedOut', exitCode: 1, reason: 'judge-bailout' });
+    const saga = replayed('saga-done.v0.1.0.jsonl');
+    expect(saga.outcome).toMatchObject({ state: 'sagaDone', exitCode: 0, reason: 'saga-done' });
+    expect(saga.steps.filter((s) => s.effect?.label === 'agent.spawn scoper #0')).toHaveLength(4);
+    const goal = replayed('goal-complete.v0.1.0.jsonl');
+    expect(goal.outcome).toMatchObject({ exitCode: 0, reason: 'goal-complete', agentCalls: 3 });
+    expect(goal.steps.filter((s) => s.event === 'CLOCK_READ')).toHaveLength(3);
+    expect(replayed('goal-no-progress.v0.1.0.jsonl').outcome).toMatchObject({ exitCode: 1, reason: 'no-progress' });
   });
 });
 
@@ -80,10 +105,24 @@ describe('the tampered golden journal', () => {
   });
 });
 
+describe('the tampered brute, saga and goal journals', () => {
+  it.each([
+    ['brute-done-judge-prompt', 46, 'params.prompt'],
+    ['saga-done-log', 59, 'params.content'],
+    ['goal-complete-accept', 21, 'params.command'],
+  ])('%s passes every structural check and fails --verify at seq %i (%s)', async (name, seq, path) => {
+    const file = join(here, 'tampered', `${name}.v0.1.0.jsonl`);
+    expect(() => readJournalFile(file)).not.toThrow();
+    const result = await yoke(['replay', '--verify', '--json', '--journal', file]);
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'diverged', divergence: { seq, path } });
+  });
+});
+
 describe('a journal verify cannot read', () => {
   it('a broken chain is refused with exit 3, naming the line', async () => {
     const copy = join(scratch, 'broken.jsonl');
-    copyFileSync(join(here, 'loop-done.jsonl'), copy);
+    copyFileSync(join(here, 'loop-done.v0.1.0.jsonl'), copy);
     editRecord(copy, 10, (record) => {
       record.ts = '2000-01-01T00:00:00.000Z';
     });
@@ -92,7 +131,7 @@ describe('a journal verify cannot read', () => {
 
   it('a machine version this yoke lacks is refused with exit 3 and a clear message', async () => {
     const copy = join(scratch, 'future.jsonl');
-    copyFileSync(join(here, 'loop-done.jsonl'), copy);
+    copyFileSync(join(here, 'loop-done.v0.1.0.jsonl'), copy);
     rewriteJournal(copy, (record) => {
       if (record.run !== null) record.mv = 99;
     });

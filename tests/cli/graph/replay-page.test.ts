@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runYoke } from '../../support/workspace.js';
 
-const golden = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden', 'loop-crash-resume.jsonl');
+const golden = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden', 'loop-crash-resume.v0.1.0.jsonl');
 const scratch = mkdtempSync(join(tmpdir(), 'yoke-replay-page-'));
 const page = join(scratch, 'run.html');
 const CHROMIUM = '/usr/bin/chromium';

@@ -10,7 +10,7 @@ import { readJournalFile } from '../../../store/journal/file/journal-file.js';
 import { findRun } from '../../../store/fold/journal-runs.js';
 import { replayRun } from '../../../store/projections/replay-steps.js';
 
-const golden = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden', `${name}.jsonl`);
+const golden = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden', `${name}.v0.1.0.jsonl`);
 const loop = LIFECYCLES.loop as Lifecycle;
 const graph = machineGraph('loop', loop.version, loop.machine);
 const { edges } = drawnEdges(graph);
