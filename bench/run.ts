@@ -12,7 +12,7 @@ import { startupBench } from './startup-bench.js';
 import { verifyBench } from './verify-bench.js';
 
 const quick = process.argv.includes('--quick');
-const yoke = resolve(fileURLToPath(import.meta.url), '..', '..', 'cli', 'main.js');
+const yoke = resolve(fileURLToPath(import.meta.url), '..', '..', 'bundle', 'yoke.js');
 const work = mkdtempSync(join(tmpdir(), 'yoke-bench-'));
 
 function time<T>(fn: () => T): { ms: number; value: T } {

@@ -1,5 +1,5 @@
 // yoke driving the real Claude Code, Codex and Gemini CLIs end to end (issue 6, "Tests"): the built
-// CLI (dist/cli/main.js, `npm run build` first) runs `yoke run` with `agent claude|codex|gemini` in a
+// CLI (dist/bundle/yoke.js, `npm run build` first) runs `yoke run` with `agent claude|codex|gemini` in a
 // temp git project, inside a loopback-only network namespace (as root) with the scripted mock model
 // server bridged in, so yoke and the CLI it spawns never leave the machine. Each case gets a fresh
 // project and a fresh mock server; the CLI gets its isolated offline HOME/TMPDIR (offlineAgentEnv).

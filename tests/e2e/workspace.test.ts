@@ -288,6 +288,8 @@ describe('tamper evidence: .loop/.journal and .loop/.stash changed during an age
     const debug = await runYoke(ws, ['run', '--quiet'], { env: { ...env, YOKE_DEBUG: '1' } });
     expect(debug.exitCode).toBe(3);
     expect(debug.stderr).toMatch(/caused by: Error: ENOENT/);
+    // The shipped CLI is a bundle with source maps: the stack names yoke's own .ts source lines.
+    expect(debug.stderr).toMatch(/effects\/fs\/blob-store\.ts:\d+:\d+/);
   }, TIMEOUT);
 });
 

@@ -1,4 +1,4 @@
-// Runs the built yoke CLI (`dist/cli/main.js`) as a real subprocess, as a user would.
+// Runs the shipped yoke CLI (the bundle, `dist/bundle/yoke.js`) as a real subprocess, as a user would.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -6,8 +6,8 @@ import { execa } from 'execa';
 /** The repository root (this file lives in tests/support/). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The built CLI; the e2e suite runs after `npm run build`. */
-export const yokeBin = join(repoRoot, 'dist', 'cli', 'main.js');
+/** The bundled CLI users get (`bin` in package.json); the e2e suite runs after `npm run build`. */
+export const yokeBin = join(repoRoot, 'dist', 'bundle', 'yoke.js');
 
 export interface YokeRunOptions {
   /** extra environment (on top of a cleaned copy of the test's environment) */

@@ -1,4 +1,4 @@
-// Runs the built yoke CLI (dist/cli/main.js) driving one real agent CLI against the scripted mock
+// Runs the built yoke CLI (dist/bundle/yoke.js) driving one real agent CLI against the scripted mock
 // model server: yoke and the CLI it spawns share the loopback-only network namespace (as root), the
 // CLI's isolated offline environment (tests/support/agent-clis.ts), and its bin dir first on PATH.
 import { existsSync } from 'node:fs';
