@@ -1,5 +1,5 @@
-// Lint: strict typed rules everywhere, no import cycles, and machines/ kept pure
-// (no I/O, no clock, no randomness, no environment).
+// Lint: strict typed rules everywhere, no import cycles, and machines/ and policy/ kept pure
+// (no I/O, no clock, no randomness, no environment; they import only each other and config/).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
@@ -10,24 +10,31 @@ const impureModules = [
   'node:https', 'node:process', 'node:path', 'execa', 'ulid',
 ];
 
-/** machines/ is pure: the rules that keep I/O, clocks, randomness and environment out (tested). */
+/** The floors above machines/ and policy/ (and the folders beside them) that neither may import. */
+const upperFloors = ['store', 'effects', 'cli', 'canon', 'bench', 'tests'].flatMap((floor) => [`**/${floor}`, `**/${floor}/**`]);
+
+/**
+ * machines/ and policy/ are pure: the rules that keep I/O, clocks, randomness and environment out
+ * (tested). Replay re-derives machine transitions and tool rulings from the journal, so both must give
+ * the same output for the same input; they may import only each other and config/.
+ */
 export const machinePurityRules = {
   'no-restricted-imports': ['error', {
-    paths: impureModules.map((name) => ({ name, message: 'machines/ is pure: no I/O, clock, randomness or environment.' })),
-    patterns: [{ group: ['../store/*', '../effects/*', '../cli/*'], message: 'machines/ must not depend on effects, store or cli.' }],
+    paths: impureModules.map((name) => ({ name, message: 'machines/ and policy/ are pure: no I/O, clock, randomness or environment.' })),
+    patterns: [{ group: upperFloors, message: 'machines/ and policy/ must not depend on effects, store or cli: they import only each other and config/.' }],
   }],
   'no-restricted-globals': ['error',
-    { name: 'process', message: 'machines/ is pure: no environment.' },
-    { name: 'setTimeout', message: 'machines/ is pure: no clock.' },
-    { name: 'setInterval', message: 'machines/ is pure: no clock.' },
-    { name: 'fetch', message: 'machines/ is pure: no I/O.' },
-    { name: 'performance', message: 'machines/ is pure: no clock.' },
-    { name: 'crypto', message: 'machines/ is pure: no randomness.' },
+    { name: 'process', message: 'machines/ and policy/ are pure: no environment.' },
+    { name: 'setTimeout', message: 'machines/ and policy/ are pure: no clock.' },
+    { name: 'setInterval', message: 'machines/ and policy/ are pure: no clock.' },
+    { name: 'fetch', message: 'machines/ and policy/ are pure: no I/O.' },
+    { name: 'performance', message: 'machines/ and policy/ are pure: no clock.' },
+    { name: 'crypto', message: 'machines/ and policy/ are pure: no randomness.' },
   ],
   'no-restricted-syntax': ['error',
-    { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ is pure: time is a journaled input.' },
-    { selector: "NewExpression[callee.name='Date']", message: 'machines/ is pure: time is a journaled input.' },
-    { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ is pure: randomness is a journaled input.' },
+    { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ and policy/ are pure: time is a journaled input.' },
+    { selector: "NewExpression[callee.name='Date']", message: 'machines/ and policy/ are pure: time is a journaled input.' },
+    { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ and policy/ are pure: randomness is a journaled input.' },
   ],
 };
 
@@ -49,7 +56,7 @@ export default tseslint.config(
       'import-x/no-cycle': 'error',
     },
   },
-  { files: ['machines/**/*.ts'], rules: machinePurityRules },
+  { files: ['machines/**/*.ts', 'policy/**/*.ts'], rules: machinePurityRules },
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

@@ -1,4 +1,4 @@
-// The lint rules that keep machines/ pure must actually fire: a rule that never fires proves nothing.
+// The lint rules that keep machines/ and policy/ pure must actually fire: a rule that never fires proves nothing.
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ const eslint = new ESLint({
   overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, rules: machinePurityRules }],
 });
 
-async function problems(code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: 'machines/probe.ts' });
+async function problems(code: string, filePath = 'machines/probe.ts'): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((message) => message.message);
 }
 
@@ -29,6 +29,22 @@ describe('machines/ purity lint', () => {
   ])('refuses %s', async (code, expected) => {
     const found = await problems(code);
     expect(found.join('\n')).toContain(expected);
+  });
+
+  it.each([
+    ["import { readFileSync } from 'node:fs';", 'no I/O'],
+    ["import { Journal } from '../../store/journal/journal-store.js';", 'must not depend'],
+    ["import { spawnAgent } from '../effects/handlers/spawn-agent.js';", 'must not depend'],
+    ['export const t = Date.now();', 'time is a journaled input'],
+    ['export const e = process.env.HOME;', 'no environment'],
+  ])('refuses %s in policy/', async (code, expected) => {
+    const found = await problems(code, 'policy/shell/probe.ts');
+    expect(found.join('\n')).toContain(expected);
+  });
+
+  it('lets policy/ import machines/ and config/', async () => {
+    const code = "import { classifyPath } from '../../machines/boundary.js';\nimport type { Config } from '../../config/types.js';\nexport const f = classifyPath;\nexport type C = Config;\n";
+    expect(await problems(code, 'policy/paths/probe.ts')).toEqual([]);
   });
 
   it('accepts pure code', async () => {
