@@ -1,5 +1,7 @@
 // Shared fixtures for the policy tests: a project at /p with a boundary, and call builders.
 import type { ToolClass } from '../../config/types.js';
+import { summarizeFindings, type Classification } from '../../policy/classification.js';
+import { classifyShell } from '../../policy/shell/classify-shell.js';
 import type { PolicyAgent } from '../../policy/tool-act.js';
 import { SPEC_FILES, type ToolScope } from '../../policy/tool-scope.js';
 
@@ -33,4 +35,9 @@ export function bash(command: string, toolClass: ToolClass, path?: string, scope
 /** Any agent's tool call. */
 export function call(agent: PolicyAgent, tool: string, input: unknown, toolClass: ToolClass, path?: string, scope?: Partial<ToolScope>): ClassCase {
   return { agent, tool, input, class: toolClass, ...(path === undefined ? {} : { path }), ...(scope === undefined ? {} : { scope }) };
+}
+
+/** The classification of a shell command run from the project root (or `cwd`). */
+export function shellClass(command: string, scope: Partial<ToolScope> = {}, cwd = '/p'): Classification {
+  return summarizeFindings(classifyShell(command, { ...SCOPE, ...scope }, cwd));
 }
