@@ -81,7 +81,7 @@ describe('classifyShell: properties', () => {
   it('rm -rf keep stays destructive behind any stack of wrappers, shells and separators', () => {
     const wrapper = fc.constantFrom('sudo', 'env A=1', 'nice -n 5', 'time', 'command', 'nohup', 'timeout 5', 'xargs', 'stdbuf -o L');
     const around = fc.constantFrom((c: string) => c, (c: string) => `true && ${c}`, (c: string) => `false || ${c}`, (c: string) => `( ${c} )`, (c: string) => `{ ${c}; }`,
-      (c: string) => `sh -c ${JSON.stringify(c)}`, (c: string) => `echo $( ${c} )`, (c: string) => `if true; then ${c}; fi`, (c: string) => `ls | ${c}`);
+      (c: string) => `sh -c '${c.replace(/'/g, "'\\''")}'`, (c: string) => `echo $( ${c} )`, (c: string) => `if true; then ${c}; fi`, (c: string) => `ls | ${c}`);
     fc.assert(fc.property(fc.array(wrapper, { maxLength: 3 }), fc.array(around, { maxLength: 3 }), (wrappers, arounds) => {
       const command = arounds.reduce((inner, wrap) => wrap(inner), [...wrappers, 'rm -rf keep'].join(' '));
       expect(shellClass(command).class, command).toBe('destructive');
