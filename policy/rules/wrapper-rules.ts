@@ -23,6 +23,7 @@ const WRAPPER_OPTIONS: { readonly [name: string]: readonly string[] } = {
   strace: ['o', 'e', 'p', 's', 'u', 'E'],
   ltrace: ['o', 'e', 'p', 's', 'u'],
   chroot: [],
+  busybox: [],
 };
 
 /** The wrappers `runWrapped` knows. */

@@ -23,7 +23,12 @@ const WRITE_OPS = ['>', '>|', '&>', '>>', '&>>', '<>'];
 const TRUNCATING_OPS = ['>', '>|', '&>'];
 
 function wordEnv(state: ShellState, walk: Walk): WordEnv {
-  return { state, scope: walk.scope, walk: (stmts, inner) => walkStmts(stmts, inner, walk) };
+  return {
+    state,
+    scope: walk.scope,
+    walk: (stmts, inner) => walkStmts(stmts, inner, walk),
+    printed: (stmts, inner) => (stmts.length === 1 && stmts[0] !== undefined ? printedText(stmts[0], inner, walk) : undefined),
+  };
 }
 
 function args(words: ShellCommand & { kind: 'call' }, env: WordEnv, findings: Finding[]): Arg[] {
@@ -38,8 +43,8 @@ function printsNothing(command: ShellCommand | null, env: WordEnv): boolean {
   const [name, ...rest] = words;
   if (name === ':' || name === 'true' || name === 'false') return true;
   if (name === 'cat') return rest.length > 0 && rest.every((word) => word === '/dev/null');
-  if (name === 'echo') return rest.length === 1 && rest[0] === '-n';
-  if (name === 'printf') return rest.length === 1 && rest[0] === '';
+  if (name === 'echo') return rest.includes('-n') && rest.every((word) => word === '' || word === '-n');
+  if (name === 'printf') return rest.length >= 1 && rest.every((word) => word === '');
   return false;
 }
 
@@ -91,10 +96,26 @@ function commandContext(state: ShellState, walk: Walk, stdin: string | undefined
   };
 }
 
+/** `alias name=value` remembered, so `name args` is read as `value args` (scripts may turn aliases on). */
+function defineAliases(words: Arg[], state: ShellState): void {
+  for (const word of words.slice(1)) {
+    const eq = word.text?.indexOf('=') ?? -1;
+    if (word.text !== null && eq > 0) state.vars.set(`alias ${word.text.slice(0, eq)}`, word.text.slice(eq + 1));
+  }
+}
+
 function runWords(words: Arg[], state: ShellState, walk: Walk, stdin: string | undefined): Finding[] {
   const [name, ...rest] = words;
   if (name === undefined) return [];
   if (name.text === null) return [{ class: 'exec', reason: 'it runs a command whose name is known only when it runs' }];
+  if (name.text === 'alias') { defineAliases(words, state); return [{ class: 'read', reason: '`alias` defines a name' }]; }
+  const alias = state.vars.get(`alias ${name.text}`);
+  if (alias !== undefined && alias !== null) {
+    const line = [alias, ...rest.map((arg) => (arg.text === null ? '"$__unknown"' : `'${arg.text.replace(/'/g, "'\\''")}'`))].join(' ');
+    const inner = forkState(state);
+    inner.vars.delete(`alias ${name.text}`);
+    return scriptFindings(line, inner, walk, `the alias \`${name.text}\` runs`);
+  }
   const base = name.text.split('/').at(-1) ?? name.text;
   if (base === 'cd' || base === 'pushd' || base === 'popd') { changeDirectory([literal(base), ...rest], state, walk.scope); return []; }
   return commandFindings(base, rest, commandContext(state, walk, stdin));

@@ -18,11 +18,15 @@ export interface WordEnv {
   state: ShellState;
   scope: ToolScope;
   walk: WalkStmts;
+  /** What a substitution prints when the script decides it (`$(echo rm)`), else undefined. */
+  printed?: (stmts: ShellStmt[], state: ShellState) => string | undefined;
 }
 
 interface Expansion {
   text: string | null;
   glob: boolean;
+  /** An unquoted expansion put text in it: the shell splits it into fields on blanks. */
+  split?: boolean;
 }
 
 function globChars(text: string): boolean {
@@ -36,8 +40,12 @@ function variable(name: string, env: WordEnv): string | null {
   return null;
 }
 
-function append(partials: Expansion[], text: string | null, glob: boolean): Expansion[] {
-  return partials.map((partial) => ({ text: partial.text === null || text === null ? null : partial.text + text, glob: partial.glob || glob }));
+function append(partials: Expansion[], text: string | null, glob: boolean, split = false): Expansion[] {
+  return partials.map((partial) => ({
+    text: partial.text === null || text === null ? null : partial.text + text,
+    glob: partial.glob || glob,
+    split: partial.split === true || split,
+  }));
 }
 
 function expandPart(part: ShellPart, partials: Expansion[], env: WordEnv, findings: Finding[], first: boolean): Expansion[] {
@@ -49,9 +57,14 @@ function expandPart(part: ShellPart, partials: Expansion[], env: WordEnv, findin
     case 'param': {
       if (isCredentialVariable(part.name)) findings.push({ class: 'secret', reason: `it expands $${part.name}, which holds a credential` });
       const value = variable(part.name, env);
-      return append(partials, value, value !== null && !part.quoted && globChars(value));
+      return append(partials, value, value !== null && !part.quoted && globChars(value), !part.quoted);
     }
-    case 'subst':
+    case 'subst': {
+      const state = { cwd: env.state.cwd, vars: new Map(env.state.vars) };
+      findings.push(...env.walk(part.stmts, state));
+      const printed = env.printed?.(part.stmts, state)?.replace(/\n+$/, '');
+      return append(partials, printed ?? null, false, true);
+    }
     case 'dynamic':
       findings.push(...env.walk(part.stmts, { cwd: env.state.cwd, vars: new Map(env.state.vars) }));
       return append(partials, null, false);
@@ -66,11 +79,17 @@ function expandPart(part: ShellPart, partials: Expansion[], env: WordEnv, findin
   }
 }
 
-/** The arguments one word becomes (more than one only through brace expansion); substitutions' findings go to `findings`. */
+/** Field splitting: an unquoted expansion's blanks separate arguments (`X='rm -rf k'; $X`). */
+function fields(expansion: Expansion): Arg[] {
+  if (expansion.split !== true || expansion.text === null || !/\s/.test(expansion.text)) return [{ text: expansion.text, glob: expansion.glob }];
+  return expansion.text.split(/\s+/).filter((field) => field !== '').map((field) => ({ text: field, glob: expansion.glob && globChars(field) }));
+}
+
+/** The arguments one word becomes (several through brace expansion or field splitting); substitutions' findings go to `findings`. */
 export function expandWord(word: ShellWord, env: WordEnv, findings: Finding[]): Arg[] {
   let partials: Expansion[] = [{ text: '', glob: false }];
   word.parts.forEach((part, index) => { partials = expandPart(part, partials, env, findings, index === 0); });
-  return partials;
+  return partials.flatMap(fields);
 }
 
 /** The single text a word stands for (the first alternative), or null when it is known only at run time. */
