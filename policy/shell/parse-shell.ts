@@ -74,8 +74,14 @@ function parts(nodes: ShNode[], quoted: boolean): ShellPart[] {
   });
 }
 
+/** Whether an unquoted literal of the word has a `{` (only then can it hold a brace expansion). */
+function mayHaveBraces(nodes: ShNode[]): boolean {
+  return nodes.some((part) => syntax.NodeType(part) === 'Lit' && text(part, 'Value').includes('{'));
+}
+
 function word(node: ShNode): ShellWord {
-  return { parts: parts(children(syntax.SplitBraces(node), 'Parts'), false) };
+  const direct = children(node, 'Parts');
+  return { parts: parts(mayHaveBraces(direct) ? children(syntax.SplitBraces(node), 'Parts') : direct, false) };
 }
 
 function maybeWord(node: ShNode | null): ShellWord | null {
