@@ -63,7 +63,7 @@ function expandPart(part: ShellPart, partials: Expansion[], env: WordEnv, findin
       const state = { cwd: env.state.cwd, vars: new Map(env.state.vars) };
       findings.push(...env.walk(part.stmts, state));
       const printed = env.printed?.(part.stmts, state)?.replace(/\n+$/, '');
-      return append(partials, printed ?? null, false, true);
+      return append(partials, printed ?? null, false, !part.quoted);
     }
     case 'dynamic':
       findings.push(...env.walk(part.stmts, { cwd: env.state.cwd, vars: new Map(env.state.vars) }));

@@ -59,7 +59,7 @@ function parts(nodes: ShNode[], quoted: boolean): ShellPart[] {
       }
       case 'SglQuoted': return [{ kind: 'text', text: part.Dollar === true ? decodeAnsiC(text(part, 'Value')) : text(part, 'Value'), quoted: true }];
       case 'DblQuoted': return parts(children(part, 'Parts'), true);
-      case 'CmdSubst': case 'ProcSubst': return [{ kind: 'subst', stmts: stmts(children(part, 'Stmts')) }];
+      case 'CmdSubst': case 'ProcSubst': return [{ kind: 'subst', stmts: stmts(children(part, 'Stmts')), quoted }];
       case 'ParamExp': {
         const plain = part.Exp === null && part.Slice === null && part.Repl === null && part.Index === null && part.Length !== true && part.Excl !== true;
         const name = text(child(part, 'Param'), 'Value');

@@ -5,7 +5,7 @@
 export type ShellPart =
   | { kind: 'text'; text: string; quoted: boolean }
   | { kind: 'param'; name: string; quoted: boolean }
-  | { kind: 'subst'; stmts: ShellStmt[] }
+  | { kind: 'subst'; stmts: ShellStmt[]; quoted: boolean }
   | { kind: 'dynamic'; stmts: ShellStmt[] }
   | { kind: 'brace'; alternatives: ShellWord[] };
 

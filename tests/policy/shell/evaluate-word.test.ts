@@ -30,6 +30,10 @@ describe('expandWord', () => {
     expect(expand('$HOME').args[0]?.text).toBe('/home/u');
     expect(expand('"$PWD"').args[0]?.text).toBe('/p');
   });
+  it('splits unquoted expansions into fields, never quoted ones', () => {
+    expect(expand('$A', { A: 'rm -rf' }).args.map((arg) => arg.text)).toEqual(['rm', '-rf']);
+    expect(expand('"$A"', { A: 'rm -rf' }).args.map((arg) => arg.text)).toEqual(['rm -rf']);
+  });
   it('a quoted ~ is not the home directory', () => {
     expect(expand("'~/x'").args[0]?.text).toBe('./~/x');
   });
