@@ -1,5 +1,5 @@
-// Lint: strict typed rules everywhere, no import cycles, and machines/ kept pure
-// (no I/O, no clock, no randomness, no environment).
+// Lint: strict typed rules everywhere, no import cycles, and machines/ and policy/ kept pure
+// (no I/O, no clock, no randomness, no environment; they import only each other and config/).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
@@ -10,29 +10,33 @@ const impureModules = [
   'node:https', 'node:process', 'node:path', 'execa', 'ulid',
 ];
 
-/** machines/ is pure: the rules that keep I/O, clocks, randomness and environment out (tested). */
+/**
+ * machines/ and policy/ are pure: the rules that keep I/O, clocks, randomness and environment out
+ * (tested). Replay re-derives machine transitions and tool rulings from the journal, so both must give
+ * the same output for the same input; they may import only each other and config/.
+ */
 export const machinePurityRules = {
   'no-restricted-imports': ['error', {
-    paths: impureModules.map((name) => ({ name, message: 'machines/ is pure: no I/O, clock, randomness or environment.' })),
+    paths: impureModules.map((name) => ({ name, message: 'machines/ and policy/ are pure: no I/O, clock, randomness or environment.' })),
   }],
   'no-restricted-globals': ['error',
-    { name: 'process', message: 'machines/ is pure: no environment.' },
-    { name: 'setTimeout', message: 'machines/ is pure: no clock.' },
-    { name: 'setInterval', message: 'machines/ is pure: no clock.' },
-    { name: 'fetch', message: 'machines/ is pure: no I/O.' },
-    { name: 'performance', message: 'machines/ is pure: no clock.' },
-    { name: 'crypto', message: 'machines/ is pure: no randomness.' },
+    { name: 'process', message: 'machines/ and policy/ are pure: no environment.' },
+    { name: 'setTimeout', message: 'machines/ and policy/ are pure: no clock.' },
+    { name: 'setInterval', message: 'machines/ and policy/ are pure: no clock.' },
+    { name: 'fetch', message: 'machines/ and policy/ are pure: no I/O.' },
+    { name: 'performance', message: 'machines/ and policy/ are pure: no clock.' },
+    { name: 'crypto', message: 'machines/ and policy/ are pure: no randomness.' },
   ],
   'no-restricted-syntax': ['error',
-    { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ is pure: time is a journaled input.' },
-    { selector: "NewExpression[callee.name='Date']", message: 'machines/ is pure: time is a journaled input.' },
-    { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ is pure: randomness is a journaled input.' },
+    { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'machines/ and policy/ are pure: time is a journaled input.' },
+    { selector: "NewExpression[callee.name='Date']", message: 'machines/ and policy/ are pure: time is a journaled input.' },
+    { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'machines/ and policy/ are pure: randomness is a journaled input.' },
   ],
 };
 
 /**
- * The floors (DESIGN §7), every import pointing down: cli/ → store/ → effects/ → machines/ → config/,
- * with errors/ a leaf anyone may use. Checked on resolved paths, so a deep relative import cannot
+ * The floors (DESIGN §7), every import pointing down: cli/ → store/ → effects/ → machines/ and
+ * policy/ (pure, each may use the other) → config/, with errors/ a leaf anyone may use. Checked on resolved paths, so a deep relative import cannot
  * slip past (tested in tests/lint/layering.test.ts).
  */
 export const layeringRules = {
@@ -41,9 +45,10 @@ export const layeringRules = {
     zones: [
       { target: './effects', from: ['./store', './cli'], message: 'effects/ must not depend on store/ or cli/ (DESIGN §7).' },
       { target: './store', from: './cli', message: 'store/ must not depend on cli/ (DESIGN §7).' },
-      { target: './machines', from: ['./effects', './store', './cli', './errors'], message: 'machines/ imports only machines/ and config/ (DESIGN §7).' },
-      { target: './config', from: ['./machines', './effects', './store', './cli'], message: 'config/ is the bottom floor: it imports only config/ and errors/ (DESIGN §7).' },
-      { target: './errors', from: ['./machines', './effects', './store', './cli', './config'], message: 'errors/ is a leaf: it imports nothing of yoke (DESIGN §7).' },
+      { target: './machines', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'machines/ imports only machines/, policy/ and config/ (DESIGN §7).' },
+      { target: './policy', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'policy/ imports only policy/, machines/ and config/: replay re-derives its rulings (DESIGN §7, §13).' },
+      { target: './config', from: ['./machines', './policy', './effects', './store', './cli'], message: 'config/ is the bottom floor: it imports only config/ and errors/ (DESIGN §7).' },
+      { target: './errors', from: ['./machines', './policy', './effects', './store', './cli', './config'], message: 'errors/ is a leaf: it imports nothing of yoke (DESIGN §7).' },
     ],
   }],
 };
@@ -73,7 +78,7 @@ export default tseslint.config(
       ...layeringRules,
     },
   },
-  { files: ['machines/**/*.ts'], rules: machinePurityRules },
+  { files: ['machines/**/*.ts', 'policy/**/*.ts'], rules: machinePurityRules },
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

@@ -1,12 +1,12 @@
 // The config as it is being read, line by line, before cross-line checks and defaults.
 import type { DirectiveName } from './directive-table.js';
-import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand } from './types.js';
+import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand, type ToolClass, type ToolRule } from './types.js';
 
 /** The Config fields set by single-value directives. */
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -27,6 +27,7 @@ export interface ConfigDraft {
   accepts: NamedCommand[];
   budgets: Partial<Record<BudgetDimension, number>>;
   prices: NonNullable<Config['prices']>;
+  toolRules: Partial<Record<ToolClass, ToolRule>>;
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -37,7 +38,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, toolRules: {}, firstLines: new Map(), uses: [],
   };
 }
 
@@ -55,6 +56,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     guardTimeoutMs: CONFIG_DEFAULTS.guardTimeoutMs,
     commit: CONFIG_DEFAULTS.commit,
     agentTimeoutMs: CONFIG_DEFAULTS.agentTimeoutMs,
+    toolControl: CONFIG_DEFAULTS.toolControl,
     ...rest,
     allow: draft.allow.map((entry) => entry.value),
     noModify: draft.noModify.map((entry) => entry.value),
@@ -65,6 +67,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     accepts: draft.accepts,
     budgets: draft.budgets,
     prices: draft.prices,
+    toolRules: draft.toolRules,
   };
 }
 

@@ -1,11 +1,11 @@
 // Every yoke.conf directive: how it is written, what its arguments are called, where it applies.
-import { MODES, type Mode } from './types.js';
+import { MODES, RULINGS, TOOL_CLASSES, type Mode } from './types.js';
 
 export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
-  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait',
+  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -58,6 +58,8 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'commit': spec('commit off|done|each', 'commit done', ['setting'], true),
   'agent-timeout': spec('agent-timeout <duration>', 'agent-timeout 2h', ['duration'], true),
   'rate-limit-wait': spec('rate-limit-wait <duration>', 'rate-limit-wait 30s', ['duration'], true),
+  'tool': spec(`tool ${TOOL_CLASSES.join('|')} ${RULINGS.join('|')}`, 'tool network pass', ['class', 'ruling'], false),
+  'tool-control': spec('tool-control on|off|advisory', 'tool-control advisory', ['setting'], true),
   'price': spec('price <model> <usd-per-Mtok-in> <usd-per-Mtok-out>', 'price gpt-5.5 1.25 10', ['model name', 'input price', 'output price'], false),
 };
 

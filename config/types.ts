@@ -13,6 +13,28 @@ export const BUDGET_DIMENSIONS = ['attempts', 'tokens', 'cost-usd', 'minutes', '
 export const budgetDimensionSchema = z.enum(BUDGET_DIMENSIONS);
 export type BudgetDimension = z.infer<typeof budgetDimensionSchema>;
 
+/**
+ * What a tool call does, as the tool-call classifier names it (DESIGN §13). The order here is the
+ * order of severity, least first; policy/tool-class-severity.ts explains it.
+ */
+export const TOOL_CLASSES = ['read', 'edit', 'exec', 'network', 'protected', 'secret', 'destructive'] as const;
+export const toolClassSchema = z.enum(TOOL_CLASSES);
+export type ToolClass = z.infer<typeof toolClassSchema>;
+
+/** What the tool policy says about a call: let it run, ask the operator, or refuse it. */
+export const RULINGS = ['pass', 'hold', 'refuse'] as const;
+export const rulingSchema = z.enum(RULINGS);
+export type Ruling = z.infer<typeof rulingSchema>;
+
+/** `tool-control`: rule on every tool call (`on`), not at all (`off`), or rule and record without enforcing (`advisory`). */
+export const TOOL_CONTROL_MODES = ['on', 'off', 'advisory'] as const;
+export const toolControlSchema = z.enum(TOOL_CONTROL_MODES);
+export type ToolControl = z.infer<typeof toolControlSchema>;
+
+/** A `tool <class> <ruling>` row: the ruling and the line it was written on (a ruling names its source). */
+export const toolRuleSchema = z.object({ ruling: rulingSchema, line: z.number().int() });
+export type ToolRule = z.infer<typeof toolRuleSchema>;
+
 /** Which CLI plays a role: a built-in adapter or any shell command. */
 export const agentSpecSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('claude') }),
@@ -60,6 +82,10 @@ export const configSchema = z.object({
   agentTimeoutMs: z.number().int().nonnegative().optional(),
   /** `price` directives: US dollars per million tokens, by model name as the CLI reports it. */
   prices: z.record(z.string(), modelPriceSchema).optional(),
+  /** `tool-control` for the built-in agents; absent (a journal written before it) = `on`. */
+  toolControl: toolControlSchema.optional(),
+  /** `tool <class> <ruling>` rows overriding the shipped tool policy, by class. */
+  toolRules: z.partialRecord(toolClassSchema, toolRuleSchema).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -72,6 +98,7 @@ export const CONFIG_DEFAULTS = {
   guardTimeoutMs: 10 * 60_000,
   commit: 'done',
   agentTimeoutMs: 0,
+  toolControl: 'on',
 } as const;
 
 /** One problem found in a config file, located to the character. */

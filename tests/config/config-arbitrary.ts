@@ -1,6 +1,6 @@
 // fast-check generator of legal yoke.conf files with the Config each must parse to (spec 5.1).
 import fc from 'fast-check';
-import { CONFIG_DEFAULTS, HOOK_EVENTS, MODES, type Config, type Mode } from '../../config/types.js';
+import { CONFIG_DEFAULTS, HOOK_EVENTS, MODES, RULINGS, TOOL_CLASSES, TOOL_CONTROL_MODES, type Config, type Mode } from '../../config/types.js';
 
 /** One directive line and how it changes the expected Config once its line number is known. */
 interface Entry {
@@ -47,7 +47,14 @@ const settings = fc.tuple(
   optional(duration.map((d) => scalar(`guard-timeout ${d.text}`, 'guardTimeoutMs', d.ms))),
   optional(duration.map((d) => scalar(`agent-timeout ${d.text}`, 'agentTimeoutMs', d.ms))),
   optional(fc.constantFrom('off', 'done', 'each' as const).map((c) => scalar(`commit ${c}`, 'commit', c))),
+  optional(fc.constantFrom(...TOOL_CONTROL_MODES).map((c) => scalar(`tool-control ${c}`, 'toolControl', c))),
 ).map((groups) => groups.flat());
+
+const toolRules: fc.Arbitrary<Entry[]> = fc.uniqueArray(fc.tuple(fc.constantFrom(...TOOL_CLASSES), fc.constantFrom(...RULINGS)), { maxLength: 4, selector: ([c]) => c })
+  .map((rows) => rows.map(([toolClass, ruling]): Entry => ({
+    text: `tool ${toolClass} ${ruling}`,
+    apply: (c, line) => { (c.toolRules ??= {})[toolClass] = { ruling, line }; },
+  })));
 
 const budgets: fc.Arbitrary<Entry[]> = fc.tuple(
   optional(count.map((n) => ({ text: `budget attempts ${n}`, apply: (c: Config) => { c.budgets.attempts = n; } }))),
@@ -101,7 +108,7 @@ const decoration = fc.record({
 
 /** A legal config file and the Config it must parse to. */
 export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.constantFrom(...MODES).chain((mode) =>
-  fc.tuple(agent, settings, budgets, prices, boundary, commands(mode)).chain(([worker, ...groups]) => {
+  fc.tuple(agent, settings, budgets, prices, toolRules, boundary, commands(mode)).chain(([worker, ...groups]) => {
     const entries: Entry[] = [scalar(`mode ${mode}`, 'mode', mode), scalar(`agent ${worker.text}`, 'agent', worker.spec), ...groups.flat()];
     return fc.tuple(
       fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }),
@@ -110,7 +117,7 @@ export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.
     ).map(([shuffled, decorations, newline]) => {
       const expected: Config = {
         mode, agent: worker.spec, ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], periodics: [],
-        guardAfters: [], hooks: [], accepts: [], budgets: {}, prices: {},
+        guardAfters: [], hooks: [], accepts: [], budgets: {}, prices: {}, toolRules: {},
       };
       const lines: string[] = [];
       shuffled.forEach((entry, i) => {

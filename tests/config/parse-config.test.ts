@@ -51,7 +51,11 @@ describe('parseConfig: every directive form', () => {
         'local-llm': { inputPerMTok: 0, outputPerMTok: 0 },
       },
     }],
-    ['defaults', LOOP, { ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], budgets: {}, prices: {}, agentTimeoutMs: 0 }],
+    ['tool-call control', `${LOOP}tool network pass\ntool protected hold\ntool-control advisory`, {
+      toolControl: 'advisory',
+      toolRules: { network: { ruling: 'pass', line: 3 }, protected: { ruling: 'hold', line: 4 } },
+    }],
+    ['defaults', LOOP, { ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], budgets: {}, prices: {}, agentTimeoutMs: 0, toolControl: 'on', toolRules: {} }],
     ['CRLF, BOM, indentation and comments', '\uFEFF# yoke\r\n\r\n  mode loop   # the mode\r\n\tagent claude\r\n', { mode: 'loop', agent: { kind: 'claude' } }],
   ];
   it.each(cases)('%s', (_name, text, expected) => {

@@ -29,9 +29,12 @@ describe('layering lint', () => {
     ['effects/handlers/probe.ts', "import { Journal } from '../../store/journal/file/journal.js';", 'effects/ must not depend on store/ or cli/'],
     ['effects/probe.ts', "import { EXIT } from '../cli/exit-codes.js';", 'effects/ must not depend on store/ or cli/'],
     ['store/fold/probe.ts', "import { EXIT } from '../../cli/exit-codes.js';", 'store/ must not depend on cli/'],
-    ['machines/work/probe.ts', "import { handlers } from '../../effects/registry.js';", 'machines/ imports only machines/ and config/'],
-    ['machines/probe.ts', "import { YokeError } from '../errors/yoke-error.js';", 'machines/ imports only machines/ and config/'],
+    ['machines/work/probe.ts', "import { handlers } from '../../effects/registry.js';", 'machines/ imports only machines/, policy/ and config/'],
+    ['machines/probe.ts', "import { YokeError } from '../errors/yoke-error.js';", 'machines/ imports only machines/, policy/ and config/'],
+    ['policy/shell/probe.ts', "import { spawnAgent } from '../../effects/handlers/agent-spawn.js';", 'policy/ imports only policy/, machines/ and config/'],
+    ['policy/probe.ts', "import { readLedger } from '../store/projections/usage-ledger.js';", 'policy/ imports only policy/, machines/ and config/'],
     ['config/probe.ts', "import { request } from '../machines/effects.js';", 'config/ is the bottom floor'],
+    ['config/probe.ts', "import { classifyToolCall } from '../policy/classify-tool-call.js';", 'config/ is the bottom floor'],
     ['errors/probe.ts', "import { MODES } from '../config/types.js';", 'errors/ is a leaf'],
   ])('%s: refuses %s', async (file, code, expected) => {
     expect((await problems(file, code)).join('\n')).toContain(expected);
@@ -43,6 +46,8 @@ describe('layering lint', () => {
     ['effects/probe.ts', "import { request } from '../machines/effects.js';"],
     ['effects/probe.ts', "import { YokeError } from '../errors/yoke-error.js';"],
     ['machines/probe.ts', "import { MODES } from '../config/types.js';"],
+    ['policy/paths/probe.ts', "import { findViolations } from '../../machines/boundary.js';"],
+    ['machines/probe.ts', "import { classifyToolCall } from '../policy/classify-tool-call.js';"],
   ])('%s: accepts %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

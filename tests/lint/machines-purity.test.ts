@@ -1,5 +1,5 @@
-// The lint rules that keep machines/ pure must actually fire: a rule that never fires proves nothing.
-// (Which floors machines/ may import is the layering rule: tests/lint/layering.test.ts.)
+// The lint rules that keep machines/ and policy/ pure must actually fire: a rule that never fires proves nothing.
+// (Which floors they may import is the layering rule: tests/lint/layering.test.ts.)
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ const eslint = new ESLint({
   overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, rules: machinePurityRules }],
 });
 
-async function problems(code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: 'machines/probe.ts' });
+async function problems(code: string, filePath = 'machines/probe.ts'): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((message) => message.message);
 }
 
@@ -28,6 +28,15 @@ describe('machines/ purity lint', () => {
     ['setTimeout(() => undefined, 1);', 'no clock'],
   ])('refuses %s', async (code, expected) => {
     const found = await problems(code);
+    expect(found.join('\n')).toContain(expected);
+  });
+
+  it.each([
+    ["import { readFileSync } from 'node:fs';", 'no I/O'],
+    ['export const t = Date.now();', 'time is a journaled input'],
+    ['export const e = process.env.HOME;', 'no environment'],
+  ])('refuses %s in policy/', async (code, expected) => {
+    const found = await problems(code, 'policy/shell/probe.ts');
     expect(found.join('\n')).toContain(expected);
   });
 
