@@ -11,7 +11,10 @@ import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { callLimits, freshIteration, hookRequests, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
-import { gateStates, setbackStates, setbackTransitions, interrupted, startRun, workLoopStates } from '../work/work-loop.js';
+import { gateStates } from '../work/gate-states.js';
+import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
+import { startRun } from '../work/start-run.js';
+import { workLoopStates } from '../work/work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from '../work/work-setup.js';
 
 /** Bump when a change would make old journals fold differently. */

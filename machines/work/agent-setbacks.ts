@@ -1,6 +1,6 @@
 // What a lifecycle does when an agent call could not do its work: a rate limit waits (journaled,
 // resumable) and retries the same call; an authentication failure holds the run until `yoke run`
-// is asked again. Neither burns an iteration or an attempt. The states live in `work-loop.ts`.
+// is asked again. Neither burns an iteration or an attempt. The states live in `setback-states.ts`.
 import type { EffectResult } from '../effects.js';
 import { spendCall, type WorkContext } from './work-context.js';
 

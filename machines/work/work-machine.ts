@@ -1,7 +1,8 @@
 // Builds a whole-run machine (loop, brute or goal) from the shared work-loop states.
 import { enqueueActions } from 'xstate';
 import { hookRequests } from './work-context.js';
-import { startRun, workLoopStates } from './work-loop.js';
+import { startRun } from './start-run.js';
+import { workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
 /** A run that backs up the spec, then iterates until success, a cap, a judge bailout (brute) or no progress (goal). */
