@@ -10,7 +10,8 @@ import { assign, enqueueActions } from 'xstate';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
-import { callLimits, freshIteration, hookRequests, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { gateStates } from '../work/gate-states.js';
 import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
 import { startRun } from '../work/start-run.js';
@@ -25,7 +26,7 @@ function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'b
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
       enqueue.assign({ outcome: outcome(context) });
-      for (const h of hookRequests(context.config, hook, context.iteration)) enqueue({ type: 'request', params: h });
+      enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),
   });
 }
@@ -106,7 +107,7 @@ export const sagaMachine = workSetup.createMachine({
               chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null,
               chunkSpecFiles: event.result.specFiles,
             });
-            for (const hook of hookRequests(context.config, 'iteration-start', 1)) enqueue({ type: 'request', params: hook });
+            enqueueHooks(enqueue, context.config, 'iteration-start', 1);
           }),
         },
       },

@@ -1,7 +1,8 @@
 // How a work loop ends: done, exhausted (the cap), and per option no-progress (goal) or a judge bailout.
 import { enqueueActions } from 'xstate';
 import type { HookEvent } from '../../config/types.js';
-import { hookRequests, type RunOutput, type WorkContext } from './work-context.js';
+import { enqueueHooks } from './enqueue-hooks.js';
+import type { RunOutput, WorkContext } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -10,8 +11,8 @@ function finalState(o: WorkLoopOptions, outcome: (context: WorkContext) => RunOu
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
       enqueue.assign({ outcome: outcome(context) });
-      for (const h of hookRequests(context.config, 'iteration-end', context.iteration)) enqueue({ type: 'request', params: h });
-      if (o.terminal) for (const h of hookRequests(context.config, hook, context.iteration)) enqueue({ type: 'request', params: h });
+      enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
+      if (o.terminal) enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),
   });
 }

@@ -3,6 +3,7 @@
 import { assign, enqueueActions } from 'xstate';
 import { findViolations } from '../boundary.js';
 import { request, type EffectResult } from '../effects.js';
+import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
 import { gateStates } from './gate-states.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
@@ -10,7 +11,7 @@ import { planChecks } from './plan-checks.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, freshIteration, hookRequests, iterationPassed, spendCall, succeeded, workerDone,
+  callLimits, freshIteration, iterationPassed, spendCall, succeeded, workerDone,
   type WorkContext,
 } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -201,10 +202,10 @@ export function settleStates(o: WorkLoopOptions) {
         {
           target: 'restoring',
           actions: enqueueActions(({ context, enqueue }) => {
-            for (const hook of hookRequests(context.config, 'iteration-end', context.iteration)) enqueue({ type: 'request', params: hook });
+            enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
             const next = context.iteration + 1;
             enqueue.assign({ iteration: next, ...freshIteration() });
-            for (const hook of hookRequests(context.config, 'iteration-start', next)) enqueue({ type: 'request', params: hook });
+            enqueueHooks(enqueue, context.config, 'iteration-start', next);
           }),
         },
       ],

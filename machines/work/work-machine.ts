@@ -1,6 +1,6 @@
 // Builds a whole-run machine (loop, brute or goal) from the shared work-loop states.
 import { enqueueActions } from 'xstate';
-import { hookRequests } from './work-context.js';
+import { enqueueHooks } from './enqueue-hooks.js';
 import { startRun } from './start-run.js';
 import { workLoopStates } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
@@ -20,7 +20,7 @@ export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judg
             target: 'restoring',
             actions: enqueueActions(({ context, event, enqueue }) => {
               enqueue.assign({ baseline: event.result });
-              for (const hook of hookRequests(context.config, 'iteration-start', context.iteration)) enqueue({ type: 'request', params: hook });
+              enqueueHooks(enqueue, context.config, 'iteration-start', context.iteration);
             }),
           },
         },
