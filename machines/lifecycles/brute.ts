@@ -10,4 +10,4 @@ import { createWorkMachine } from '../work/work-machine.js';
 /** Bump when a change would make old journals fold differently. */
 export const BRUTE_MACHINE_VERSION = 1;
 
-export const bruteMachine = createWorkMachine('brute', { judged: true });
+export const bruteMachine = createWorkMachine({ name: 'brute', unit: 'iteration', planFile: 'plan.md', judged: true });

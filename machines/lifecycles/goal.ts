@@ -11,4 +11,4 @@ import { createWorkMachine } from '../work/work-machine.js';
 /** Bump when a change would make old journals fold differently. */
 export const GOAL_MACHINE_VERSION = 1;
 
-export const goalMachine = createWorkMachine('goal', { judged: false, goal: true });
+export const goalMachine = createWorkMachine({ name: 'goal', unit: 'attempt', planFile: 'goal.md', judged: false, goal: true });

@@ -13,4 +13,4 @@ export { planChecks } from '../work/plan-checks.js';
 /** Bump when a change would make old journals fold differently (replay refuses other versions). */
 export const LOOP_MACHINE_VERSION = 1;
 
-export const loopMachine = createWorkMachine('loop', { judged: false });
+export const loopMachine = createWorkMachine({ name: 'loop', unit: 'iteration', planFile: 'plan.md', judged: false });

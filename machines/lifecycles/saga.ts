@@ -114,7 +114,7 @@ export const sagaMachine = workSetup.createMachine({
     },
     chunk: {
       initial: 'restoring',
-      states: workLoopStates({ judged: true, terminal: false, planFile: 'sub-plan.md' }),
+      states: workLoopStates({ name: 'saga', unit: 'iteration', judged: true, terminal: false, planFile: 'sub-plan.md' }),
       // Spec 4.2: pass, bailout or cap, control returns to the scoper.
       onDone: 'loggingChunk',
     },

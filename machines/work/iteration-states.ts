@@ -12,13 +12,18 @@ import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
   callLimits, freshIteration, iterationPassed, spendCall, succeeded, workerDone,
-  type WorkContext,
+  type SuccessRule, type WorkContext,
 } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
 /** Goal: the third attempt in a row failing the same way blocks the goal (`no-progress`). */
 export const NO_PROGRESS_REPEATS = 3;
+
+/** The success rule of a loop built with `o`. */
+function successRule(o: WorkLoopOptions): SuccessRule {
+  return { judged: o.judged, goal: o.goal ?? false };
+}
 
 function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): CheckOutcome {
   const planned = context.plan[context.checks.length];
@@ -29,7 +34,8 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
 /** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
 export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
-  const success = (context: WorkContext) => succeeded(context, o.judged);
+  const rule = successRule(o);
+  const success = (context: WorkContext) => succeeded(context, rule);
   return {
     restoring: S({
       entry: {
@@ -91,7 +97,7 @@ export function turnStates(o: WorkLoopOptions) {
           actions: assign(({ context, event }) => ({
             changed: event.result.changed,
             violations: findViolations(event.result.changed, context.config.allow, context.config.noModify),
-            plan: planChecks(context.config, context.iteration),
+            plan: planChecks(context.config, context.iteration, { accepts: rule.goal }),
           })),
         },
       },
@@ -169,7 +175,8 @@ export function turnStates(o: WorkLoopOptions) {
 /** Closing the iteration: commit when the commit policy says so, then the next iteration or an end. */
 export function settleStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
-  const success = (context: WorkContext) => succeeded(context, o.judged);
+  const rule = successRule(o);
+  const success = (context: WorkContext) => succeeded(context, rule);
   return {
     settling: S({
       always: [
@@ -185,8 +192,8 @@ export function settleStates(o: WorkLoopOptions) {
         type: 'request',
         params: ({ context }) => request('commit.create', {
           message: success(context)
-            ? `yoke: ${context.mode} done after ${context.mode === 'goal' ? 'attempt' : 'iteration'} ${context.iteration}`
-            : `yoke: ${context.mode === 'goal' ? 'attempt' : 'iteration'} ${context.iteration}`,
+            ? `yoke: ${o.name} done after ${o.unit} ${context.iteration}`
+            : `yoke: ${o.unit} ${context.iteration}`,
           iteration: context.iteration,
         }),
       },
@@ -194,7 +201,7 @@ export function settleStates(o: WorkLoopOptions) {
     }),
     advancing: S({
       always: [
-        { guard: { type: 'succeeded', params: { judged: o.judged } }, target: 'done' },
+        { guard: { type: 'succeeded', params: rule }, target: 'done' },
         // Spec 2.5: exactly the Nth consecutive DONE-triggered FAIL bails out.
         ...(o.judged ? [{ guard: ({ context }: { context: WorkContext }) => context.consecutiveFailures >= context.config.maxJudgeFailures, target: 'bailedOut' }] : []),
         ...(o.goal ? [{ guard: ({ context }: { context: WorkContext }) => context.fingerprintRepeats >= NO_PROGRESS_REPEATS, target: 'noProgress' }] : []),

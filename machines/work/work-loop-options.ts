@@ -2,6 +2,10 @@
 
 /** How a work loop is built. */
 export interface WorkLoopOptions {
+  /** the lifecycle, as commit messages name it (`yoke: goal done after attempt 3`) */
+  name: string;
+  /** what one pass is called in commit messages: `iteration`, or `attempt` in goal */
+  unit: string;
   /** brute/saga: a judge must agree before the loop succeeds */
   judged: boolean;
   /** a whole run (fires `done`/`bailout` hooks) rather than one saga chunk */

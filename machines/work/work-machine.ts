@@ -2,13 +2,16 @@
 import { enqueueActions } from 'xstate';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { startRun } from './start-run.js';
-import { workLoopStates } from './work-loop.js';
+import { workLoopStates, type WorkLoopOptions } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
+/** How a whole-run work machine is built: its loop's options, named after the lifecycle (the machine's id). */
+export type WorkMachineOptions = Omit<WorkLoopOptions, 'terminal'>;
+
 /** A run that backs up the spec, then iterates until success, a cap, a judge bailout (brute) or no progress (goal). */
-export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judged: boolean; goal?: boolean }) {
+export function createWorkMachine(options: WorkMachineOptions) {
   return workSetup.createMachine({
-    id,
+    id: options.name,
     context: contextFromInput,
     on: externalInputs,
     initial: 'preparing',
@@ -25,7 +28,7 @@ export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judg
           },
         },
       },
-      ...workLoopStates({ judged: options.judged, goal: options.goal ?? false, terminal: true, planFile: id === 'goal' ? 'goal.md' : 'plan.md' }),
+      ...workLoopStates({ ...options, goal: options.goal ?? false, terminal: true }),
     },
     output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-iterations', iterations: context.iteration },
   });
