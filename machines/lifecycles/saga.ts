@@ -17,9 +17,13 @@ import { interrupted, setbackStates, setbackTransitions } from '../work/setback-
 import { startRun } from '../work/start-run.js';
 import { workLoopStates } from '../work/work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from '../work/work-setup.js';
+import { workLifecycle } from './work-lifecycle.js';
 
 /** Bump when a change would make old journals fold differently. */
 export const SAGA_MACHINE_VERSION = 1;
+
+/** What the chunks' loop and the descriptor share: the name, the unit of work and the chunk's plan. */
+const SAGA = { name: 'saga', unit: 'iteration', planFile: 'sub-plan.md' } as const;
 
 function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'bailout') {
   return workSetup.createStateConfig({
@@ -32,7 +36,7 @@ function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'b
 }
 
 export const sagaMachine = workSetup.createMachine({
-  id: 'saga',
+  id: SAGA.name,
   context: contextFromInput,
   on: externalInputs,
   initial: 'preparing',
@@ -114,7 +118,7 @@ export const sagaMachine = workSetup.createMachine({
     },
     chunk: {
       initial: 'restoring',
-      states: workLoopStates({ name: 'saga', unit: 'iteration', judged: true, terminal: false, planFile: 'sub-plan.md' }),
+      states: workLoopStates({ ...SAGA, judged: true, terminal: false }),
       // Spec 4.2: pass, bailout or cap, control returns to the scoper.
       onDone: 'loggingChunk',
     },
@@ -136,4 +140,28 @@ export const sagaMachine = workSetup.createMachine({
     emptySubPlan: sagaEnd((c) => ({ exitCode: 1, reason: 'empty-sub-plan', iterations: c.iteration }), 'bailout'),
   },
   output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-chunks', iterations: context.iteration },
+});
+
+/** The saga lifecycle, as everything outside machines/ sees it. */
+export const sagaLifecycle = workLifecycle({
+  ...SAGA,
+  summary: 'a scoper cuts specification.md into chunks; each runs as a brute loop',
+  machine: sagaMachine,
+  version: SAGA_MACHINE_VERSION,
+  prompts: { worker: ['prompts/worker.md', 'prompts/worker-judged.md'], judge: ['prompts/judge.md'], scoper: ['prompts/scoper.md'] },
+  features: ['judged', 'chunks'],
+  init: {
+    files: {
+      'yoke.conf': 'init/saga/yoke.conf',
+      'protocol.md': 'init/saga/protocol.md',
+      'specification.md': 'init/saga/specification.md',
+      'judge.md': 'init/saga/judge.md',
+      'sub-plan.md': 'init/saga/sub-plan.md',
+      'notes.md': 'init/loop/notes.md',
+      'saga-notes.md': 'init/saga/saga-notes.md',
+      '.gitignore': 'init/loop/gitignore',
+    },
+    // sub-plan.md is the scoper's: backed up when each chunk starts, not when the run does.
+    spec: ['protocol.md', 'specification.md', 'judge.md', 'yoke.conf'],
+  },
 });
