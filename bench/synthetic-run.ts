@@ -3,6 +3,7 @@ import { parseConfig } from '../config/parse-config.js';
 import { completionEvent } from '../machines/effect-events.js';
 import type { EffectKind, EffectRequest, EffectResult } from '../machines/effects.js';
 import { LOOP_MACHINE_VERSION, loopMachine, type LoopContext, type LoopInput } from '../machines/lifecycles/loop.js';
+import { LIFECYCLE_REGISTRY } from '../machines/lifecycles/registry.js';
 import { Journal } from '../store/journal/file/journal.js';
 import type { JournalRecord, RecordDraft } from '../store/journal/record.js';
 import { RunFold } from '../store/fold/run-fold.js';
@@ -48,7 +49,7 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
  * count. With `finished: false` the closing `run.finished` is left out (a run `yoke run` resumes).
  */
 export function writeSyntheticRun(path: string, iterations: number, options: { finished?: boolean } = {}): number {
-  const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf');
+  const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf', LIFECYCLE_REGISTRY);
   if (!parsed.config) throw new Error('bench config invalid');
   const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
   const journal = Journal.open(path, () => undefined);

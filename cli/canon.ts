@@ -1,19 +1,9 @@
-// Reads yoke's shipped agent-facing text (canon/): prompt templates and init templates per mode.
+// Reads yoke's shipped agent-facing text (canon/): the prompt and init template files that each
+// lifecycle's descriptor names.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { z } from 'zod';
-import { modeSchema, type Mode } from '../config/types.js';
-
-const manifestSchema = z.object({
-  version: z.number(),
-  prompts: z.record(z.string(), z.object({ path: z.string() })),
-  modes: z.partialRecord(modeSchema, z.object({ init: z.record(z.string(), z.string()), spec: z.array(z.string()) })),
-});
-export type CanonManifest = z.infer<typeof manifestSchema>;
-
-let cached: { dir: string; manifest: CanonManifest } | null = null;
+import { lifecycleNamed, type LifecycleDescriptor } from '../machines/lifecycles/registry.js';
 
 /** The canon folder next to the package (works from dist/ and from source). */
 export function canonDir(): string {
@@ -25,29 +15,25 @@ export function canonDir(): string {
   throw new Error('canon/manifest.yaml not found next to the yoke package; the installation is incomplete');
 }
 
-/** The parsed canon manifest. */
-export function canonManifest(): { dir: string; manifest: CanonManifest } {
-  if (!cached) {
-    const dir = canonDir();
-    cached = { dir, manifest: manifestSchema.parse(parse(readFileSync(join(dir, 'manifest.yaml'), 'utf8'))) };
-  }
-  return cached;
+/** The text of a canon file by its path under canon/ (a descriptor's CanonReader). */
+export function readCanon(path: string): string {
+  return readFileSync(join(canonDir(), path), 'utf8');
 }
 
-/** A prompt template's text by role. */
-export function readPrompt(role: string): string {
-  const { dir, manifest } = canonManifest();
-  const entry = manifest.prompts[role];
-  if (!entry) throw new Error(`canon has no prompt for role ${role}`);
-  return readFileSync(join(dir, entry.path), 'utf8');
+/** The bytes of a canon file by its path under canon/. */
+export function readCanonBytes(path: string): Buffer {
+  return readFileSync(join(canonDir(), path));
 }
 
-/** The init files (name in .loop/ → content) and spec file names of a mode, or null if unknown. */
-export function modeTemplates(mode: Mode): { files: Record<string, Buffer>; spec: string[] } | null {
-  const { dir, manifest } = canonManifest();
-  const entry = manifest.modes[mode];
-  if (!entry) return null;
+/** A lifecycle's init files (name in .loop/ → content, read by `read`: the shipped canon by default) and spec file names. */
+export function lifecycleTemplates(lifecycle: Pick<LifecycleDescriptor, 'init'>, read: (path: string) => Buffer = readCanonBytes): { files: Record<string, Buffer>; spec: string[] } {
   const files: Record<string, Buffer> = {};
-  for (const [name, path] of Object.entries(entry.init)) files[name] = readFileSync(join(dir, path));
-  return { files, spec: entry.spec };
+  for (const [name, path] of Object.entries(lifecycle.init.files)) files[name] = read(path);
+  return { files, spec: [...lifecycle.init.spec] };
+}
+
+/** The init templates of the lifecycle called `mode`, or null if this yoke has none of that name. */
+export function modeTemplates(mode: string): { files: Record<string, Buffer>; spec: string[] } | null {
+  const lifecycle = lifecycleNamed(mode);
+  return lifecycle ? lifecycleTemplates(lifecycle) : null;
 }

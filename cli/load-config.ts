@@ -2,24 +2,26 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { formatIssue } from '../config/format-issue.js';
+import { withAlternatives, type LifecycleCatalog } from '../config/lifecycle-catalog.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { Config, ConfigIssue } from '../config/types.js';
+import { LIFECYCLE_REGISTRY } from '../machines/lifecycles/registry.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { YokeError } from '../errors/yoke-error.js';
 
-/** Parse the workspace's config; returns every issue, and the config when there is no error. */
-export function checkConfig(paths: WorkspacePaths): { file: string; config: Config | null; issues: ConfigIssue[] } {
+/** Parse the workspace's config against `lifecycles`; returns every issue, and the config when there is no error. */
+export function checkConfig(paths: WorkspacePaths, lifecycles: LifecycleCatalog = LIFECYCLE_REGISTRY): { file: string; config: Config | null; issues: ConfigIssue[] } {
   const file = relative(process.cwd(), paths.conf) || paths.conf;
   let text: string;
   try {
     text = readFileSync(paths.conf, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new YokeError('usage', `${file} does not exist; run \`yoke init loop\` (or brute, saga, goal) to create the workspace.`);
+      throw new YokeError('usage', `${file} does not exist; run ${withAlternatives(lifecycles, (name) => `\`yoke init ${name}\``)} to create the workspace.`);
     }
     throw error;
   }
-  return { file, ...parseConfig(text, file) };
+  return { file, ...parseConfig(text, file, lifecycles) };
 }
 
 /** The valid config, or a `usage` error listing every problem (warnings go to `warn`). */

@@ -10,10 +10,12 @@ async function main(argv: string[]): Promise<number> {
   let code = 0;
   try {
     if (fast) return await fast();
-    const { buildProgram } = await import('./program.js');
+    const [{ buildProgram }, { showsLifecycles }] = await Promise.all([import('./program.js'), import('./lifecycle-help.js')]);
+    // The registry loads every machine: only commands that list the lifecycles pay for it.
+    const lifecycles = showsLifecycles(argv.slice(2)) ? (await import('../machines/lifecycles/registry.js')).LIFECYCLE_REGISTRY : [];
     const program = buildProgram(argv, (result) => {
       code = result;
-    });
+    }, lifecycles);
     await program.parseAsync(argv);
   } catch (error) {
     const status = exitCodeFor(error);

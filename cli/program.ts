@@ -1,6 +1,7 @@
 // The commander program: parses argv and dispatches to one lazily loaded command module.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { BudgetFlags } from './commands/budget.js';
+import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
 import { yokeVersion } from './version.js';
 
 /** Parse a positive whole number flag value. */
@@ -18,8 +19,12 @@ function livePortOption(): Option {
   });
 }
 
-/** Build the program; `done` receives each command's exit code. */
-export function buildProgram(argv: string[], done: (code: number) => void): Command {
+/**
+ * Build the program; `done` receives each command's exit code. `lifecycles` (the registry's
+ * descriptors) describe `init` and `mode`; the caller loads them only when the command line names
+ * one of those (`showsLifecycles`), because the registry brings in every machine.
+ */
+export function buildProgram(argv: string[], done: (code: number) => void, lifecycles: readonly LifecycleSummary[] = []): Command {
   const program = new Command('yoke')
     .description('Drive coding agents in autonomous loops with mechanical gates, on a durable, replayable journal.')
     .version(yokeVersion(), '-V, --version')
@@ -30,9 +35,10 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
   program
     .command('init')
     .description('create the .loop/ workspace files for a mode (never overwrites without --force)')
-    .argument('<mode>', 'loop | brute | saga | goal')
+    .argument('<mode>', modeArgumentHelp(lifecycles))
     .option('--force', 'overwrite existing files', false)
     .option('--json', 'print what was written as JSON', false)
+    .addHelpText('after', lifecyclesHelp(lifecycles))
     .action(async (mode: string, flags: { force: boolean; json: boolean }) => {
       const { initCommand } = await import('./commands/init.js');
       done(initCommand(mode, flags));
@@ -167,8 +173,9 @@ export function buildProgram(argv: string[], done: (code: number) => void): Comm
   program
     .command('mode')
     .description('switch modes: stash the current files (tagged with the old mode), then write fresh templates of the new one')
-    .argument('<mode>', 'loop | brute | saga | goal')
+    .argument('<mode>', modeArgumentHelp(lifecycles))
     .option('--json', 'print what was stashed and written as JSON', false)
+    .addHelpText('after', lifecyclesHelp(lifecycles))
     .action(async (mode: string, flags: { json: boolean }) => {
       const { modeCommand } = await import('./commands/mode.js');
       done(modeCommand(mode, flags));

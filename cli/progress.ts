@@ -5,11 +5,11 @@ import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { stateText } from '../store/fold/state-text.js';
 
-/** One line for a record worth telling a human about, or null. */
-export function describeProgress(record: JournalRecord, fold: RunFold): string | null {
+/** One line for a record worth telling a human about, or null; `unit` is the lifecycle's word for one pass (`iteration`, `attempt`). */
+export function describeProgress(record: JournalRecord, fold: RunFold, unit: string): string | null {
   const context = fold.snapshot.context as Partial<LoopContext>;
   const of = `${context.iteration ?? '?'}/${context.maxIterations ?? '?'}`;
-  const where = `${context.chunk ? `chunk ${context.chunk} ` : ''}${context.mode === 'goal' ? 'attempt' : 'iteration'} ${of}:`;
+  const where = `${context.chunk ? `chunk ${context.chunk} ` : ''}${unit} ${of}:`;
   switch (record.type) {
     case 'effect.started':
       if (record.payload.kind === 'agent.spawn') return `${where} ${roleOf(record.payload.params)} started`;

@@ -3,6 +3,7 @@
 import type { OutputSink } from '../effects/handler.js';
 import type { EffectParams } from '../machines/effects.js';
 import type { LoopContext } from '../machines/lifecycles/loop.js';
+import { LIFECYCLES } from '../machines/lifecycles/registry.js';
 import { HeartbeatKeeper } from '../store/liveness/heartbeat-keeper.js';
 import { heartbeatPath } from '../store/liveness/heartbeat.js';
 import type { Journal } from '../store/journal/file/journal.js';
@@ -114,7 +115,7 @@ export class RunMonitor {
       chunk: context.chunk ?? null,
       iteration: context.iteration ?? null,
       maxIterations: context.maxIterations ?? null,
-      unit: context.mode === 'goal' ? 'attempt' : 'iteration',
+      unit: LIFECYCLES[fold.started.payload.mode]?.unit ?? 'iteration',
       phase: this.phase?.text ?? null,
       elapsedMs: now - Date.parse(fold.started.ts),
       usage: this.usage,

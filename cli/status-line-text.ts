@@ -9,7 +9,7 @@ export interface StatusLineFacts {
   chunk: number | null;
   iteration: number | null;
   maxIterations: number | null;
-  unit: 'iteration' | 'attempt';
+  unit: string;
   /** what runs now (`worker agent`, `guard tests`), null between steps */
   phase: string | null;
   elapsedMs: number;

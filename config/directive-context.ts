@@ -3,6 +3,7 @@ import { endColumn, restOfLine, type ConfigLine, type Token } from './config-lin
 import type { ConfigDraft } from './config-draft.js';
 import type { DirectiveName, DirectiveSpec } from './directive-table.js';
 import type { IssueCollector } from './issue-collector.js';
+import type { LifecycleCatalog } from './lifecycle-catalog.js';
 
 /** One directive line being read, with the draft it fills and where its issues go. */
 export interface DirectiveContext {
@@ -11,6 +12,8 @@ export interface DirectiveContext {
   line: ConfigLine;
   draft: ConfigDraft;
   issues: IssueCollector;
+  /** the lifecycles a `mode` line may name */
+  catalog: LifecycleCatalog;
 }
 
 /** Reports an error at `token` (what is wrong, what to do). */

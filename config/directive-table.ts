@@ -1,5 +1,6 @@
 // Every yoke.conf directive: how it is written, what its arguments are called, where it applies.
-import { MODES, RULINGS, TOOL_CLASSES, type Mode } from './types.js';
+import { lifecycleNames, type AgentRole, type LifecycleCatalog, type LifecycleFeature, type LifecycleTraits } from './lifecycle-catalog.js';
+import { RULINGS, TOOL_CLASSES } from './types.js';
 
 export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
@@ -19,27 +20,40 @@ export interface DirectiveSpec {
   args: readonly string[];
   /** May appear at most once (`budget` is once per dimension, checked by its reader). */
   single: boolean;
-  /** The modes in which it has an effect; elsewhere it is accepted with a warning. */
-  modes: readonly Mode[];
+  /** Where it has an effect; elsewhere it is accepted with a warning. */
+  appliesTo: Applicability;
 }
 
-const JUDGED: readonly Mode[] = ['brute', 'saga'];
+/** In every lifecycle, in those that call a role, or in those that have a feature. */
+export type Applicability = 'every' | { role: AgentRole } | { feature: LifecycleFeature };
 
-function spec(usage: string, example: string, args: string[], single: boolean, modes: readonly Mode[] = MODES): DirectiveSpec {
-  return { usage, example, args, single, modes };
+/** Does a directive that applies to `applicability` have an effect in `lifecycle`? */
+export function appliesIn(applicability: Applicability, lifecycle: LifecycleTraits): boolean {
+  if (applicability === 'every') return true;
+  return 'role' in applicability ? lifecycle.roles.includes(applicability.role) : lifecycle.features.includes(applicability.feature);
+}
+
+/** Every directive's table; `mode` lists the catalog's lifecycles. */
+export type DirectiveTable = { readonly [K in DirectiveName]: DirectiveSpec };
+
+const JUDGE: Applicability = { role: 'judge' };
+const SCOPER: Applicability = { role: 'scoper' };
+const JUDGED: Applicability = { feature: 'judged' };
+
+function spec(usage: string, example: string, args: string[], single: boolean, appliesTo: Applicability = 'every'): DirectiveSpec {
+  return { usage, example, args, single, appliesTo };
 }
 
 const AGENT = 'claude|codex|gemini|cmd <command>';
 
-/** The directive table, keyed by directive name. */
-export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
-  'mode': spec('mode loop|brute|saga|goal', 'mode loop', ['mode'], true),
+/** The table of every directive but `mode`, whose written form depends on the catalog. */
+const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpec } = {
   'agent': spec(`agent ${AGENT}`, 'agent claude', ['agent kind'], true),
-  'judge-agent': spec(`judge-agent ${AGENT}`, 'judge-agent codex', ['agent kind'], true, JUDGED),
-  'scoper-agent': spec(`scoper-agent ${AGENT}`, 'scoper-agent claude', ['agent kind'], true, ['saga']),
+  'judge-agent': spec(`judge-agent ${AGENT}`, 'judge-agent codex', ['agent kind'], true, JUDGE),
+  'scoper-agent': spec(`scoper-agent ${AGENT}`, 'scoper-agent claude', ['agent kind'], true, SCOPER),
   'model': spec('model <name>', 'model sonnet', ['model name'], true),
-  'judge-model': spec('judge-model <name>', 'judge-model opus', ['model name'], true, JUDGED),
-  'scoper-model': spec('scoper-model <name>', 'scoper-model opus', ['model name'], true, ['saga']),
+  'judge-model': spec('judge-model <name>', 'judge-model opus', ['model name'], true, JUDGE),
+  'scoper-model': spec('scoper-model <name>', 'scoper-model opus', ['model name'], true, SCOPER),
   // goal: the cap on attempts (reason `attempts`)
   'max-iterations': spec('max-iterations N', 'max-iterations 50', ['number'], true),
   'allow': spec('allow <path-prefix>', 'allow src/', ['path prefix'], false),
@@ -50,8 +64,8 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'hook': spec('hook <event> <command>', 'hook done ./notify.sh', ['event', 'command'], false),
   'judge-every': spec('judge-every N', 'judge-every 5', ['number'], true, JUDGED),
   'max-judge-failures': spec('max-judge-failures N', 'max-judge-failures 3', ['number'], true, JUDGED),
-  'max-chunks': spec('max-chunks N', 'max-chunks 20', ['number'], true, ['saga']),
-  'accept': spec('accept <name> <command>', 'accept tests npm test', ['name', 'command'], false, ['goal']),
+  'max-chunks': spec('max-chunks N', 'max-chunks 20', ['number'], true, { feature: 'chunks' }),
+  'accept': spec('accept <name> <command>', 'accept tests npm test', ['name', 'command'], false, { feature: 'acceptance' }),
   'budget': spec('budget attempts|tokens|cost-usd|minutes|wall-minutes <value>', 'budget tokens 2M', ['dimension', 'value'], false),
   'idle-timeout': spec('idle-timeout <duration>', 'idle-timeout 20m', ['duration'], true),
   'guard-timeout': spec('guard-timeout <duration>', 'guard-timeout 10m', ['duration'], true),
@@ -62,6 +76,12 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'tool-control': spec('tool-control on|off|advisory', 'tool-control advisory', ['setting'], true),
   'price': spec('price <model> <usd-per-Mtok-in> <usd-per-Mtok-out>', 'price gpt-5.5 1.25 10', ['model name', 'input price', 'output price'], false),
 };
+
+/** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */
+export function directiveTable(catalog: LifecycleCatalog): DirectiveTable {
+  const names = lifecycleNames(catalog);
+  return { mode: spec(`mode ${names.join('|')}`, `mode ${names[0] ?? '<mode>'}`, ['mode'], true), ...DIRECTIVES };
+}
 
 /** Narrows a word to a directive name. */
 export function isDirectiveName(word: string): word is DirectiveName {

@@ -2,13 +2,20 @@
 import { splitConfigLines, type ConfigLine } from './config-line.js';
 import { createConfigDraft, finishConfig, type ConfigDraft } from './config-draft.js';
 import { DIRECTIVE_READERS } from './directive-readers.js';
-import { DIRECTIVE_NAMES, DIRECTIVES, isDirectiveName } from './directive-table.js';
+import { DIRECTIVE_NAMES, directiveTable, isDirectiveName, type DirectiveTable } from './directive-table.js';
 import { withSuggestion } from './closest-match.js';
 import { createIssueCollector, type IssueCollector } from './issue-collector.js';
+import type { LifecycleCatalog } from './lifecycle-catalog.js';
 import { validateConfig } from './validate-config.js';
 import type { Config, ConfigIssue } from './types.js';
 
-function readLine(line: ConfigLine, draft: ConfigDraft, issues: IssueCollector): void {
+/** What every line is read against: the directive table and the lifecycles a `mode` may name. */
+interface Grammar {
+  table: DirectiveTable;
+  catalog: LifecycleCatalog;
+}
+
+function readLine(line: ConfigLine, draft: ConfigDraft, issues: IssueCollector, grammar: Grammar): void {
   const [directive] = line.tokens;
   if (!isDirectiveName(directive.text)) {
     const hint = withSuggestion('see docs/yoke-conf.md for the directives', directive.text, DIRECTIVE_NAMES);
@@ -16,26 +23,28 @@ function readLine(line: ConfigLine, draft: ConfigDraft, issues: IssueCollector):
     return;
   }
   const name = directive.text;
-  const spec = DIRECTIVES[name];
+  const spec = grammar.table[name];
   draft.uses.push({ value: name, line: line.number, column: directive.column });
   if (spec.single) {
     const first = draft.firstLines.get(name);
     if (first === undefined) draft.firstLines.set(name, line.number);
     else issues.error(line.number, directive.column, `\`${name}\` is already set on line ${first}`, 'keep only one of the two lines');
   }
-  DIRECTIVE_READERS[name]({ name, spec, line, draft, issues });
+  DIRECTIVE_READERS[name]({ name, spec, line, draft, issues, catalog: grammar.catalog });
 }
 
 /**
- * Reads a whole yoke.conf and reports every problem at once, sorted by line.
+ * Reads a whole yoke.conf and reports every problem at once, sorted by line. `catalog` is the
+ * lifecycles a `mode` line may name, with the traits that decide where each directive applies.
  * `config` is null when any issue is an error; warnings alone leave it usable.
- * @example parseConfig('mode loop\nagent claude\nguard tests npm test\n', '.loop/yoke.conf').config?.guards
+ * @example parseConfig('mode loop\nagent claude\nguard tests npm test\n', '.loop/yoke.conf', LIFECYCLE_REGISTRY).config?.guards
  */
-export function parseConfig(text: string, file: string): { config: Config | null; issues: ConfigIssue[] } {
+export function parseConfig(text: string, file: string, catalog: LifecycleCatalog): { config: Config | null; issues: ConfigIssue[] } {
   const issues = createIssueCollector(file);
   const draft = createConfigDraft();
-  for (const line of splitConfigLines(text)) readLine(line, draft, issues);
-  validateConfig(draft, issues);
+  const grammar: Grammar = { table: directiveTable(catalog), catalog };
+  for (const line of splitConfigLines(text)) readLine(line, draft, issues, grammar);
+  validateConfig(draft, issues, catalog);
   const config = issues.hasErrors() ? null : finishConfig(draft);
   return { config, issues: issues.sorted() };
 }

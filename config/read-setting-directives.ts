@@ -5,7 +5,8 @@ import { oneArgument, reportAt, type DirectiveContext } from './directive-contex
 import { parseDuration } from './parse-duration.js';
 import { parsePositiveInt } from './parse-number.js';
 import { parsed, rejected, type ParsedValue } from './parsed-value.js';
-import { MODES, type Mode } from './types.js';
+import { lifecycleNames } from './lifecycle-catalog.js';
+import type { Mode } from './types.js';
 
 /** The argument token read by `parse`, or undefined (with the problem reported). */
 function readValue<T>(ctx: DirectiveContext, parse: (text: string) => ParsedValue<T>): T | undefined {
@@ -27,9 +28,9 @@ function oneOf<T extends string>(choices: readonly T[], what: string): (text: st
   };
 }
 
-/** `mode loop|brute|saga|goal`. */
+/** `mode <name>`: one of the catalog's lifecycles. */
 export function readMode(ctx: DirectiveContext): void {
-  setScalar(ctx.draft, 'mode', readValue<Mode>(ctx, oneOf(MODES, 'mode')));
+  setScalar(ctx.draft, 'mode', readValue<Mode>(ctx, oneOf(lifecycleNames(ctx.catalog), 'mode')));
 }
 
 /** `model`, `judge-model`, `scoper-model`: any single word. */

@@ -1,8 +1,11 @@
 // The parsed, validated form of `.loop/yoke.conf` (DESIGN §3). Plain data: journaled in `run.started`.
 import { z } from 'zod';
 
-export const MODES = ['loop', 'brute', 'saga', 'goal'] as const;
-export const modeSchema = z.enum(MODES);
+/**
+ * A lifecycle's name as `mode` writes it. Which names exist is not config's to say: the catalog of
+ * lifecycles comes from the caller (config/lifecycle-catalog.ts), so any lowercase word parses here.
+ */
+export const modeSchema = z.string().regex(/^[a-z][a-z0-9-]*$/);
 export type Mode = z.infer<typeof modeSchema>;
 
 export const HOOK_EVENTS = ['run-start', 'iteration-start', 'iteration-end', 'done', 'bailout'] as const;

@@ -2,20 +2,22 @@
 // directives that have no effect in the file's mode.
 import { withSuggestion } from './closest-match.js';
 import type { ConfigDraft } from './config-draft.js';
-import { DIRECTIVES } from './directive-table.js';
+import { appliesIn, directiveTable } from './directive-table.js';
 import type { IssueCollector } from './issue-collector.js';
+import { findLifecycle, lifecycleNames, withAlternatives, type LifecycleCatalog } from './lifecycle-catalog.js';
 
-function checkRequired(draft: ConfigDraft, issues: IssueCollector): void {
+function checkRequired(draft: ConfigDraft, issues: IssueCollector, catalog: LifecycleCatalog): void {
   if (!draft.firstLines.has('mode')) {
-    issues.error(1, 1, 'the config has no `mode` line', 'add `mode loop` (or brute, saga, goal) as the first line');
+    issues.error(1, 1, 'the config has no `mode` line', `add ${withAlternatives(catalog, (name) => `\`mode ${name}\``)} as the first line`);
   }
   if (!draft.firstLines.has('agent')) {
     issues.error(1, 1, 'the config has no `agent` line', 'add `agent claude` (or codex, gemini, or `agent cmd <command>`)');
   }
   const modeLine = draft.firstLines.get('mode');
   const hasAccept = draft.uses.some((use) => use.value === 'accept');
-  if (draft.scalars.mode === 'goal' && !hasAccept && modeLine !== undefined) {
-    issues.error(modeLine, 1, 'goal mode needs at least one `accept` criterion', 'add a line like `accept tests npm test`');
+  const mode = draft.scalars.mode === undefined ? undefined : findLifecycle(catalog, draft.scalars.mode);
+  if (mode?.features.includes('acceptance') && !hasAccept && modeLine !== undefined) {
+    issues.error(modeLine, 1, `${mode.name} mode needs at least one \`accept\` criterion`, 'add a line like `accept tests npm test`');
   }
 }
 
@@ -33,22 +35,29 @@ function checkGuardAfterReferences(draft: ConfigDraft, issues: IssueCollector): 
   }
 }
 
-function checkModeApplicability(draft: ConfigDraft, issues: IssueCollector): void {
-  const mode = draft.scalars.mode;
+/** `brute mode`, `brute and saga modes`, `loop, brute and saga modes`. */
+function modesText(modes: readonly string[]): string {
+  if (modes.length === 0) return 'no mode of this yoke';
+  return modes.length === 1 ? `${modes.join('')} mode` : `${modes.slice(0, -1).join(', ')} and ${modes.at(-1)} modes`;
+}
+
+function checkModeApplicability(draft: ConfigDraft, issues: IssueCollector, catalog: LifecycleCatalog): void {
+  const mode = draft.scalars.mode === undefined ? undefined : findLifecycle(catalog, draft.scalars.mode);
   if (mode === undefined) return;
+  const table = directiveTable(catalog);
   for (const use of draft.uses) {
-    const { modes } = DIRECTIVES[use.value];
-    if (modes.includes(mode)) continue;
-    const where = modes.length === 1 ? `${modes.join('')} mode` : `${modes.slice(0, -1).join(', ')} and ${modes.at(-1)} modes`;
-    issues.warning(use.line, use.column, `\`${use.value}\` has no effect in ${mode} mode`, `it applies in ${where}; remove it or change the mode`);
+    const { appliesTo } = table[use.value];
+    if (appliesIn(appliesTo, mode)) continue;
+    const where = modesText(lifecycleNames(catalog.filter((lifecycle) => appliesIn(appliesTo, lifecycle))));
+    issues.warning(use.line, use.column, `\`${use.value}\` has no effect in ${mode.name} mode`, `it applies in ${where}; remove it or change the mode`);
   }
 }
 
-/** Adds the whole-file issues for a fully read draft. */
-export function validateConfig(draft: ConfigDraft, issues: IssueCollector): void {
-  checkRequired(draft, issues);
+/** Adds the whole-file issues for a fully read draft, against the lifecycles of `catalog`. */
+export function validateConfig(draft: ConfigDraft, issues: IssueCollector, catalog: LifecycleCatalog): void {
+  checkRequired(draft, issues, catalog);
   checkGuardAfterReferences(draft, issues);
-  checkModeApplicability(draft, issues);
+  checkModeApplicability(draft, issues, catalog);
   checkIdleTimeoutForBuiltIns(draft, issues);
 }
 

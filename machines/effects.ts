@@ -5,6 +5,7 @@
 // as an event. Parameters are decided purely by the machine; results are external facts.
 import { z } from 'zod';
 import { agentSpecSchema } from '../config/types.js';
+import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
 
 /** Usage an agent reported for one call. Any field may be unknown (null), never silently zero. */
 export const usageSchema = z.object({
@@ -19,7 +20,7 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const roleSchema = z.enum(['worker', 'judge', 'scoper']);
+export const roleSchema = z.enum(AGENT_ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 /** The outcome of one process run by yoke (agent, guard, periodic, hook). */

@@ -1,6 +1,7 @@
 // `yoke config check`: validate .loop/yoke.conf and report every issue, then whether the agent CLIs it uses are installed.
 import { formatIssue } from '../../config/format-issue.js';
 import { checkAgentAvailability, type AgentAvailability } from '../../effects/adapters/agent-availability.js';
+import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { checkConfig } from '../load-config.js';
 import { findProject } from '../find-project.js';
 
@@ -9,7 +10,8 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const paths = findProject(process.cwd());
   const { file, config, issues } = checkConfig(paths);
   const errors = issues.filter((issue) => issue.severity === 'error').length;
-  const agents: AgentAvailability[] = config ? await checkAgentAvailability(config) : [];
+  const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
+  const agents: AgentAvailability[] = config && lifecycle ? await checkAgentAvailability(config, lifecycle.rolesCalled(config)) : [];
   const missing = agents.filter((agent) => !agent.found);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ file, valid: config !== null, issues, config, agents })}\n`);

@@ -1,9 +1,10 @@
 // `yoke init <mode>`: write a mode's template files into .loop/ (never overwriting without --force).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { modeSchema } from '../../config/types.js';
+import { lifecycleNames } from '../../config/lifecycle-catalog.js';
+import { LIFECYCLE_REGISTRY, lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { modeTemplates } from '../canon.js';
+import { lifecycleTemplates } from '../canon.js';
 import { findProject } from '../find-project.js';
 
 export interface InitFlags {
@@ -13,16 +14,15 @@ export interface InitFlags {
 
 /** Plan (which files, which already exist), then write. */
 export function initCommand(modeArgument: string, flags: InitFlags): number {
-  const mode = modeSchema.safeParse(modeArgument);
-  if (!mode.success) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${modeSchema.options.join(', ')}.`);
-  const templates = modeTemplates(mode.data);
-  if (!templates) throw new YokeError('usage', `mode ${mode.data} has no templates in this version of yoke yet; use \`yoke init loop\`.`);
+  const lifecycle = lifecycleNamed(modeArgument);
+  if (!lifecycle) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${lifecycleNames(LIFECYCLE_REGISTRY).join(', ')}.`);
+  const templates = lifecycleTemplates(lifecycle);
   const paths = findProject(process.cwd());
   const names = Object.keys(templates.files);
   const clashes = names.filter((name) => name !== '.gitignore' && existsSync(join(paths.loopDir, name)));
   if (clashes.length > 0 && !flags.force) {
     const shown = clashes.map((name) => relative(process.cwd(), join(paths.loopDir, name)) || name).join(', ');
-    throw new YokeError('usage', `${shown} already exist${clashes.length === 1 ? 's' : ''}; nothing was written. Use \`yoke init ${mode.data} --force\` to overwrite, or \`yoke stash\` to park the current files first.`);
+    throw new YokeError('usage', `${shown} already exist${clashes.length === 1 ? 's' : ''}; nothing was written. Use \`yoke init ${lifecycle.name} --force\` to overwrite, or \`yoke stash\` to park the current files first.`);
   }
   mkdirSync(paths.loopDir, { recursive: true });
   const written: string[] = [];
@@ -35,9 +35,9 @@ export function initCommand(modeArgument: string, flags: InitFlags): number {
     written.push(`.loop/${name}`);
   }
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ mode: mode.data, written })}\n`);
+    process.stdout.write(`${JSON.stringify({ mode: lifecycle.name, written })}\n`);
   } else {
-    process.stdout.write(`Initialized ${mode.data} mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
+    process.stdout.write(`Initialized ${lifecycle.name} mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
     for (const file of written) process.stdout.write(`  ${file}\n`);
     process.stdout.write('Next: describe the work in .loop/plan.md, set the agent and guards in .loop/yoke.conf, then `yoke run`.\n');
   }

@@ -1,7 +1,7 @@
 // `yoke inspect [machine]`: a lifecycle machine as Mermaid, DOT, JSON, an offline HTML page, or a
 // config for Stately Studio. Reads no workspace and runs nothing.
 import { writeFileSync } from 'node:fs';
-import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY, type Lifecycle } from '../../machines/lifecycles/registry.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { renderDot } from '../graph/dot.js';
 import { machineGraph, type MachineGraph } from '../graph/machine-graph.js';
@@ -18,7 +18,7 @@ export interface InspectFlags {
 
 /** Every lifecycle this yoke has, in mode order. */
 export function lifecycles(): Lifecycle[] {
-  return Object.values(LIFECYCLES).filter((lifecycle): lifecycle is Lifecycle => lifecycle !== undefined);
+  return [...LIFECYCLE_REGISTRY];
 }
 
 /** Print (or write to `--output`) the chosen machine in the chosen format; without a machine, list them. */

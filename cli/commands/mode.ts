@@ -1,19 +1,19 @@
 // `yoke mode <mode>`: stash the current files (tagged with the old mode), then fresh-init the new one.
-import { modeSchema } from '../../config/types.js';
+import { lifecycleNames } from '../../config/lifecycle-catalog.js';
+import { LIFECYCLE_REGISTRY, lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { readModeTag } from '../../store/stash/mode-tag.js';
 import { performStashOp } from '../../store/stash/stash-operation.js';
 import { checkStashable } from '../../store/stash/stash-scan.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { modeTemplates } from '../canon.js';
+import { lifecycleTemplates } from '../canon.js';
 import { entryJson, entryLabel, shortId } from '../stash-format.js';
 import { withStashSession, type StashPreview } from '../stash-session.js';
 
 /** Switch modes (spec 6.1, 6.2): nothing of the old mode is lost, nothing of it is carried over. */
 export function modeCommand(modeArgument: string, flags: { json: boolean }): number {
-  const mode = modeSchema.safeParse(modeArgument);
-  if (!mode.success) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${modeSchema.options.join(', ')}. Nothing was changed.`);
-  const templates = modeTemplates(mode.data);
-  if (!templates) throw new YokeError('usage', `mode ${mode.data} has no templates in this version of yoke. Nothing was changed.`);
+  const lifecycle = lifecycleNamed(modeArgument);
+  if (!lifecycle) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${lifecycleNames(LIFECYCLE_REGISTRY).join(', ')}. Nothing was changed.`);
+  const templates = lifecycleTemplates(lifecycle);
   const files = Object.entries(templates.files).map(([name, content]) => ({ name, content }));
   const preflight = ({ paths }: StashPreview): null => {
     checkStashable(paths.loopDir);
@@ -23,17 +23,17 @@ export function modeCommand(modeArgument: string, flags: { json: boolean }): num
     const from = readModeTag(paths.conf);
     const outcome = performStashOp(ctx, index, {
       op: 'mode',
-      push: { mode: from, message: `before yoke mode ${mode.data}` },
+      push: { mode: from, message: `before yoke mode ${lifecycle.name}` },
       restore: null,
-      init: { mode: mode.data, files, keep: [] },
+      init: { mode: lifecycle.name, files, keep: [] },
     }, paths.journal);
     const written = outcome.initialized.map((name) => `.loop/${name}`);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ from, to: mode.data, stashed: outcome.pushed ? entryJson(outcome.pushed) : null, written })}\n`);
+      process.stdout.write(`${JSON.stringify({ from, to: lifecycle.name, stashed: outcome.pushed ? entryJson(outcome.pushed) : null, written })}\n`);
       return 0;
     }
     if (outcome.pushed) process.stdout.write(`Stashed the ${from} files as ${entryLabel(outcome.pushed)}.\n`);
-    process.stdout.write(`Initialized ${mode.data} mode:\n`);
+    process.stdout.write(`Initialized ${lifecycle.name} mode:\n`);
     for (const file of written) process.stdout.write(`  ${file}\n`);
     if (outcome.pushed) process.stdout.write(`The previous session is not restored; \`yoke stash checkout ${shortId(outcome.pushed.id)}\` brings it back.\n`);
     return 0;

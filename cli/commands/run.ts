@@ -5,7 +5,7 @@ import { checkAgentAvailability } from '../../effects/adapters/agent-availabilit
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
-import type { WorkContext as LoopContext, WorkInput } from '../../machines/work/work-context.js';
+import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
 import { readFailpoint } from '../../store/journal/failpoint.js';
 import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
 import { Journal } from '../../store/journal/file/journal.js';
@@ -19,7 +19,7 @@ import { watchForTampering } from '../../store/journal/file/tamper-check.js';
 import { acquireLock } from '../../store/journal/file/workspace-lock.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { modeTemplates, readPrompt } from '../canon.js';
+import { readCanon } from '../canon.js';
 import type { LiveInspector } from '../live-inspector.js';
 import { describeHold } from '../budget-hold.js';
 import { EXIT, exitCodeForSignal } from '../exit-codes.js';
@@ -47,14 +47,12 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   const existing = known.contents;
   const resuming = !flags.fresh && unfinishedRun(existing.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
-  if (config && !LIFECYCLES[config.mode]) {
-    throw new YokeError('usage', `${paths.conf}: mode ${config.mode} is not available in this version of yoke yet; use \`mode loop\`.`);
-  }
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(existing.records);
   if (runConfig) {
     // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
-    const missing = (await checkAgentAvailability(runConfig, process.env, false)).filter((agent) => !agent.found);
+    const roles = LIFECYCLES[runConfig.mode]?.rolesCalled(runConfig) ?? ['worker'];
+    const missing = (await checkAgentAvailability(runConfig, roles, process.env, false)).filter((agent) => !agent.found);
     const [first, ...rest] = missing;
     if (first) throw new YokeError('usage', `${first.message}; nothing was run.`, rest.map((agent) => agent.message));
   }
@@ -96,7 +94,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         fold.apply(record);
       }
     }
-    const emit = recordPrinter(flags, progress);
+    const emit = recordPrinter(flags, progress, lifecycleOf(started).unit);
     const active = journal;
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
@@ -174,18 +172,8 @@ function prepareRun(
     progress(`abandoned unfinished run ${open} (--fresh)`);
   }
   const lifecycle = LIFECYCLES[config.mode];
-  const templates = modeTemplates(config.mode);
-  if (!lifecycle || !templates) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  const judged = config.mode === 'brute' || config.mode === 'saga';
-  const input: WorkInput = {
-    config: flags.maxIterations === undefined ? config : { ...config, maxIterations: flags.maxIterations },
-    workerPrompt: config.mode === 'goal' ? readPrompt('goal') : judged ? `${readPrompt('worker')}${readPrompt('worker-judged')}` : readPrompt('worker'),
-    ...(config.mode === 'goal' ? { diagnosePrompt: readPrompt('goal-diagnose') } : {}),
-    ...(judged ? { judgePrompt: readPrompt('judge') } : {}),
-    ...(config.mode === 'saga' ? { scoperPrompt: readPrompt('scoper') } : {}),
-    loopDir: paths.loopDir,
-    specFiles: templates.spec,
-  };
+  if (!lifecycle) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
+  const input = lifecycle.input(flags.maxIterations === undefined ? config : { ...config, maxIterations: flags.maxIterations }, readCanon, paths.loopDir);
   const run = ulid();
   const record = journal.stage({
     type: 'run.started', run, machine: lifecycle.name, mv: lifecycle.version,
@@ -205,10 +193,10 @@ function announceResume(journal: Journal, run: string, state: string, context: L
   else progress(line);
 }
 
-function recordPrinter(flags: RunFlags, progress: (line: string) => void): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
+function recordPrinter(flags: RunFlags, progress: (line: string) => void, unit: string): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
   if (flags.json) return () => undefined;
   return (record, fold) => {
-    const line = describeProgress(record, fold);
+    const line = describeProgress(record, fold, unit);
     if (line) progress(line);
   };
 }

@@ -2,6 +2,8 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { agentForRole } from '../../config/agent-for-role.js';
+import type { AgentRole } from '../../config/lifecycle-catalog.js';
 import type { Config } from '../../config/types.js';
 import { BUILT_IN_AGENTS, type BuiltInAgentKind } from './built-in-agents.js';
 import { oneLine } from './text-tail.js';
@@ -14,13 +16,11 @@ export type AgentAvailability =
   | { kind: BuiltInAgentKind; roles: string[]; found: true; path: string; version: string | null; message: string }
   | { kind: BuiltInAgentKind; roles: string[]; found: false; message: string };
 
-/** The built-in agent kinds the config's mode actually runs, with the roles each plays. */
-export function usedBuiltInAgents(config: Config): Map<BuiltInAgentKind, string[]> {
-  const roles: [string, Config['agent']][] = [['worker', config.agent]];
-  if (config.mode === 'brute' || config.mode === 'saga') roles.push(['judge', config.judgeAgent ?? config.agent]);
-  if (config.mode === 'saga') roles.push(['scoper', config.scoperAgent ?? config.agent]);
+/** The built-in agent kinds that play `roles` (those the config's lifecycle calls), with the roles each plays. */
+export function usedBuiltInAgents(config: Config, roles: readonly AgentRole[]): Map<BuiltInAgentKind, string[]> {
   const used = new Map<BuiltInAgentKind, string[]>();
-  for (const [role, agent] of roles) {
+  for (const role of roles) {
+    const agent = agentForRole(config, role);
     if (agent.kind === 'cmd') continue;
     used.set(agent.kind, [...(used.get(agent.kind) ?? []), role]);
   }
@@ -28,12 +28,12 @@ export function usedBuiltInAgents(config: Config): Map<BuiltInAgentKind, string[
 }
 
 /**
- * For every distinct built-in agent the config uses: its binary on `PATH` (from `env`) and, unless
- * `withVersion` is false, its `--version`. A missing binary comes with the npm command that
- * installs the tested version.
+ * For every distinct built-in agent that plays one of `roles` (the roles the config's lifecycle
+ * calls): its binary on `PATH` (from `env`) and, unless `withVersion` is false, its `--version`. A
+ * missing binary comes with the npm command that installs the tested version.
  */
-export async function checkAgentAvailability(config: Config, env: NodeJS.ProcessEnv = process.env, withVersion = true): Promise<AgentAvailability[]> {
-  const checks = [...usedBuiltInAgents(config)].map(async ([kind, roles]): Promise<AgentAvailability> => {
+export async function checkAgentAvailability(config: Config, roles: readonly AgentRole[], env: NodeJS.ProcessEnv = process.env, withVersion = true): Promise<AgentAvailability[]> {
+  const checks = [...usedBuiltInAgents(config, roles)].map(async ([kind, roles]): Promise<AgentAvailability> => {
     const cli = BUILT_IN_AGENTS[kind];
     const path = findOnPath(cli.binary, env.PATH ?? '');
     const install = `npm install -g ${cli.npmPackage}@${cli.testedVersion}`;

@@ -7,8 +7,33 @@
 // worker for a focused diagnosis first), `attempts` at max-iterations. A breached budget holds the
 // run until `yoke budget` raises it (reason `budget:<dimension>`).
 import { createWorkMachine } from '../work/work-machine.js';
+import { workLifecycle } from './work-lifecycle.js';
 
 /** Bump when a change would make old journals fold differently. */
 export const GOAL_MACHINE_VERSION = 1;
 
-export const goalMachine = createWorkMachine('goal', { judged: false, goal: true });
+/** What the machine and the descriptor share: the name, the unit of work and the plan file. */
+const GOAL = { name: 'goal', unit: 'attempt', planFile: 'goal.md' } as const;
+
+export const goalMachine = createWorkMachine({ ...GOAL, judged: false, goal: true });
+
+/** The goal lifecycle, as everything outside machines/ sees it. */
+export const goalLifecycle = workLifecycle({
+  ...GOAL,
+  summary: "attempts at goal.md until yoke's own accept checks pass, within budgets",
+  machine: goalMachine,
+  version: GOAL_MACHINE_VERSION,
+  prompts: { worker: ['prompts/goal.md'] },
+  diagnosePrompt: 'prompts/goal-diagnose.md',
+  features: ['acceptance'],
+  init: {
+    files: {
+      'yoke.conf': 'init/goal/yoke.conf',
+      'protocol.md': 'init/goal/protocol.md',
+      'goal.md': 'init/goal/goal.md',
+      'notes.md': 'init/goal/notes.md',
+      '.gitignore': 'init/loop/gitignore',
+    },
+    spec: ['protocol.md', 'goal.md', 'yoke.conf'],
+  },
+});

@@ -1,22 +1,30 @@
-// The lifecycle machines by mode, with the version each run records.
-import type { AnyStateMachine } from 'xstate';
-import type { Mode } from '../../config/types.js';
-import { BRUTE_MACHINE_VERSION, bruteMachine } from './brute.js';
-import { GOAL_MACHINE_VERSION, goalMachine } from './goal.js';
-import { LOOP_MACHINE_VERSION, loopMachine } from './loop.js';
-import { SAGA_MACHINE_VERSION, sagaMachine } from './saga.js';
+// Every lifecycle yoke runs. Adding one is its own files plus one line in LIFECYCLE_REGISTRY.
+import { bruteLifecycle } from './brute.js';
+import { goalLifecycle } from './goal.js';
+import type { LifecycleDescriptor } from './lifecycle-descriptor.js';
+import { loopLifecycle } from './loop.js';
+import { sagaLifecycle } from './saga.js';
 
-/** A lifecycle machine and the version journaled with its runs. */
-export interface Lifecycle {
-  name: string;
-  version: number;
-  machine: AnyStateMachine;
+export type { Lifecycle, LifecycleDescriptor } from './lifecycle-descriptor.js';
+
+/** The lifecycles, in the order help texts and messages list them (the first is the example one). */
+export const LIFECYCLE_REGISTRY: readonly LifecycleDescriptor[] = [
+  loopLifecycle,
+  bruteLifecycle,
+  sagaLifecycle,
+  goalLifecycle,
+];
+
+/**
+ * The lifecycles by name: `mode` in yoke.conf, `mode` of a run's `run.started`. No prototype, so a
+ * name read from a file (`constructor`, `__proto__`) finds nothing rather than an Object member.
+ */
+export const LIFECYCLES: Readonly<Record<string, LifecycleDescriptor>> = Object.freeze(Object.assign(
+  Object.create(null) as Record<string, LifecycleDescriptor>,
+  Object.fromEntries(LIFECYCLE_REGISTRY.map((lifecycle) => [lifecycle.name, lifecycle])),
+));
+
+/** The lifecycle called `name`, or undefined (an unknown mode, or one this yoke does not have). */
+export function lifecycleNamed(name: string): LifecycleDescriptor | undefined {
+  return LIFECYCLES[name];
 }
-
-/** Modes whose machine exists; the others are refused with a clear message until they land. */
-export const LIFECYCLES: Partial<Record<Mode, Lifecycle>> = {
-  loop: { name: 'loop', version: LOOP_MACHINE_VERSION, machine: loopMachine },
-  brute: { name: 'brute', version: BRUTE_MACHINE_VERSION, machine: bruteMachine },
-  saga: { name: 'saga', version: SAGA_MACHINE_VERSION, machine: sagaMachine },
-  goal: { name: 'goal', version: GOAL_MACHINE_VERSION, machine: goalMachine },
-};

@@ -10,25 +10,33 @@ import { assign, enqueueActions } from 'xstate';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
-import { callLimits, freshIteration, hookRequests, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
-import { gateStates, setbackStates, setbackTransitions, interrupted, startRun, workLoopStates } from '../work/work-loop.js';
+import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { enqueueHooks } from '../work/enqueue-hooks.js';
+import { gateStates } from '../work/gate-states.js';
+import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
+import { startRun } from '../work/start-run.js';
+import { workLoopStates } from '../work/work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from '../work/work-setup.js';
+import { workLifecycle } from './work-lifecycle.js';
 
 /** Bump when a change would make old journals fold differently. */
 export const SAGA_MACHINE_VERSION = 1;
+
+/** What the chunks' loop and the descriptor share: the name, the unit of work and the chunk's plan. */
+const SAGA = { name: 'saga', unit: 'iteration', planFile: 'sub-plan.md' } as const;
 
 function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'bailout') {
   return workSetup.createStateConfig({
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
       enqueue.assign({ outcome: outcome(context) });
-      for (const h of hookRequests(context.config, hook, context.iteration)) enqueue({ type: 'request', params: h });
+      enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),
   });
 }
 
 export const sagaMachine = workSetup.createMachine({
-  id: 'saga',
+  id: SAGA.name,
   context: contextFromInput,
   on: externalInputs,
   initial: 'preparing',
@@ -103,14 +111,14 @@ export const sagaMachine = workSetup.createMachine({
               chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null,
               chunkSpecFiles: event.result.specFiles,
             });
-            for (const hook of hookRequests(context.config, 'iteration-start', 1)) enqueue({ type: 'request', params: hook });
+            enqueueHooks(enqueue, context.config, 'iteration-start', 1);
           }),
         },
       },
     },
     chunk: {
       initial: 'restoring',
-      states: workLoopStates({ judged: true, terminal: false, planFile: 'sub-plan.md' }),
+      states: workLoopStates({ ...SAGA, judged: true, terminal: false }),
       // Spec 4.2: pass, bailout or cap, control returns to the scoper.
       onDone: 'loggingChunk',
     },
@@ -132,4 +140,28 @@ export const sagaMachine = workSetup.createMachine({
     emptySubPlan: sagaEnd((c) => ({ exitCode: 1, reason: 'empty-sub-plan', iterations: c.iteration }), 'bailout'),
   },
   output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-chunks', iterations: context.iteration },
+});
+
+/** The saga lifecycle, as everything outside machines/ sees it. */
+export const sagaLifecycle = workLifecycle({
+  ...SAGA,
+  summary: 'a scoper cuts specification.md into chunks; each runs as a brute loop',
+  machine: sagaMachine,
+  version: SAGA_MACHINE_VERSION,
+  prompts: { worker: ['prompts/worker.md', 'prompts/worker-judged.md'], judge: ['prompts/judge.md'], scoper: ['prompts/scoper.md'] },
+  features: ['judged', 'chunks'],
+  init: {
+    files: {
+      'yoke.conf': 'init/saga/yoke.conf',
+      'protocol.md': 'init/saga/protocol.md',
+      'specification.md': 'init/saga/specification.md',
+      'judge.md': 'init/saga/judge.md',
+      'sub-plan.md': 'init/saga/sub-plan.md',
+      'notes.md': 'init/loop/notes.md',
+      'saga-notes.md': 'init/saga/saga-notes.md',
+      '.gitignore': 'init/loop/gitignore',
+    },
+    // sub-plan.md is the scoper's: backed up when each chunk starts, not when the run does.
+    spec: ['protocol.md', 'specification.md', 'judge.md', 'yoke.conf'],
+  },
 });

@@ -1,6 +1,7 @@
 // What a lifecycle does when an agent call could not do its work: a rate limit waits (journaled,
 // resumable) and retries the same call; an authentication failure holds the run until `yoke run`
-// is asked again. Neither burns an iteration or an attempt. The states live in `work-loop.ts`.
+// is asked again. Neither burns an iteration or an attempt. The states live in `setback-states.ts`.
+import type { AgentRole } from '../../config/lifecycle-catalog.js';
 import type { EffectResult } from '../effects.js';
 import { spendCall, type WorkContext } from './work-context.js';
 
@@ -12,7 +13,7 @@ export const RATE_LIMIT_MAX_WAIT_MS = 15 * 60_000;
 const RETRY_AFTER_MAX_MS = 60 * 60_000;
 
 /** The agent role whose call is retried. */
-export type SetbackRole = 'worker' | 'judge' | 'scoper';
+export type SetbackRole = AgentRole;
 
 /**
  * How long to wait after the `consecutive`-th rate limit in a row: what the API asked for when it

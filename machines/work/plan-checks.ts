@@ -2,10 +2,12 @@
 import type { Config } from '../../config/types.js';
 import type { PlannedCheck } from './guard-report.js';
 
-/** The checks to run this iteration, in order (periodics run when `iteration % every === 0`). */
-export function planChecks(config: Config, iteration: number): PlannedCheck[] {
-  // Goal: yoke's own acceptance criteria come first; they decide completion, not the worker.
-  const accepts: PlannedCheck[] = config.mode === 'goal' ? config.accepts.map((a) => ({ kind: 'accept', name: a.name, command: a.command })) : [];
+/**
+ * The checks to run this iteration, in order (periodics run when `iteration % every === 0`).
+ * `accepts` (goal) puts yoke's own acceptance criteria first: they decide completion, not the worker.
+ */
+export function planChecks(config: Config, iteration: number, { accepts: withAccepts }: { accepts: boolean } = { accepts: false }): PlannedCheck[] {
+  const accepts: PlannedCheck[] = withAccepts ? config.accepts.map((a) => ({ kind: 'accept', name: a.name, command: a.command })) : [];
   const plan: PlannedCheck[] = [...accepts, ...config.guards.map((g): PlannedCheck => ({ kind: 'guard', name: g.name, command: g.command }))];
   for (const periodic of config.periodics) {
     if (iteration % periodic.every !== 0) continue;

@@ -158,13 +158,21 @@ export function workerDone(context: WorkContext): boolean {
   return notesSayDone(context.notesFirstLine) && iterationPassed(context);
 }
 
+/** What decides success, fixed when the machine is built. */
+export interface SuccessRule {
+  /** brute/saga: the judge must have said PASS to a DONE */
+  judged: boolean;
+  /** goal: yoke's acceptance checks decide, not the worker's notes */
+  goal: boolean;
+}
+
 /**
  * The run (or chunk) succeeded. Goal: yoke's acceptance checks passed (the worker's claim does not
  * count). Otherwise: the worker is done and, when judged, the judge said PASS.
  */
-export function succeeded(context: WorkContext, judged: boolean): boolean {
-  if (context.mode === 'goal') return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
-  return workerDone(context) && (!judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
+export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
+  if (rule.goal) return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
+  return workerDone(context) && (!rule.judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
 }
 
 /** Hook requests for an event, in declaration order. */

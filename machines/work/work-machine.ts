@@ -1,13 +1,17 @@
 // Builds a whole-run machine (loop, brute or goal) from the shared work-loop states.
 import { enqueueActions } from 'xstate';
-import { hookRequests } from './work-context.js';
-import { startRun, workLoopStates } from './work-loop.js';
+import { enqueueHooks } from './enqueue-hooks.js';
+import { startRun } from './start-run.js';
+import { workLoopStates, type WorkLoopOptions } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
+/** How a whole-run work machine is built: its loop's options, named after the lifecycle (the machine's id). */
+export type WorkMachineOptions = Omit<WorkLoopOptions, 'terminal'>;
+
 /** A run that backs up the spec, then iterates until success, a cap, a judge bailout (brute) or no progress (goal). */
-export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judged: boolean; goal?: boolean }) {
+export function createWorkMachine(options: WorkMachineOptions) {
   return workSetup.createMachine({
-    id,
+    id: options.name,
     context: contextFromInput,
     on: externalInputs,
     initial: 'preparing',
@@ -19,12 +23,12 @@ export function createWorkMachine(id: 'loop' | 'brute' | 'goal', options: { judg
             target: 'restoring',
             actions: enqueueActions(({ context, event, enqueue }) => {
               enqueue.assign({ baseline: event.result });
-              for (const hook of hookRequests(context.config, 'iteration-start', context.iteration)) enqueue({ type: 'request', params: hook });
+              enqueueHooks(enqueue, context.config, 'iteration-start', context.iteration);
             }),
           },
         },
       },
-      ...workLoopStates({ judged: options.judged, goal: options.goal ?? false, terminal: true, planFile: id === 'goal' ? 'goal.md' : 'plan.md' }),
+      ...workLoopStates({ ...options, goal: options.goal ?? false, terminal: true }),
     },
     output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-iterations', iterations: context.iteration },
   });

@@ -3,7 +3,7 @@ import { assign, setup } from 'xstate';
 import type { MachineEvent } from '../effect-events.js';
 import { holdForAgent, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
 import type { EffectRequest } from '../effects.js';
-import { budgetBreached, initialContext, succeeded, type RunOutput, type WorkContext, type WorkInput } from './work-context.js';
+import { budgetBreached, initialContext, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
 
 export const workSetup = setup({
   types: {
@@ -33,8 +33,8 @@ export const workSetup = setup({
   guards: {
     /** spec 1.4: the boundary scan found a path outside the boundary */
     boundaryBroken: ({ context }) => context.violations.length > 0,
-    /** the run (or chunk) succeeded: worker done, guards passed, and (judged) the judge said PASS */
-    succeeded: ({ context }, params: { judged: boolean }) => succeeded(context, params.judged),
+    /** the run (or chunk) succeeded: worker done, guards passed, and (judged) the judge said PASS; goal: acceptance passed */
+    succeeded: ({ context }, params: SuccessRule) => succeeded(context, params),
     /** a wall-minutes budget exists and the clock was not read for this admission yet */
     needsClock: ({ context }) => context.budgets['wall-minutes'] !== undefined && !context.clockFresh,
     /** the agent call was refused by a rate limit / could not authenticate (its adapter says so) */

@@ -1,6 +1,5 @@
 // Finding runs in a journal and folding one of them.
-import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles/registry.js';
-import type { Mode } from '../../config/types.js';
+import { LIFECYCLES, type LifecycleDescriptor } from '../../machines/lifecycles/registry.js';
 import type { JournalRecord } from '../journal/record.js';
 import { RunFold, type FoldStep } from './run-fold.js';
 import { YokeError } from '../../errors/yoke-error.js';
@@ -36,8 +35,8 @@ export function findRun(records: readonly JournalRecord[], prefix?: string): Sta
 }
 
 /** The lifecycle a run was recorded with; refuses versions this yoke cannot fold. */
-export function lifecycleOf(started: StartedRecord): Lifecycle {
-  const lifecycle = LIFECYCLES[started.payload.mode as Mode];
+export function lifecycleOf(started: StartedRecord): LifecycleDescriptor {
+  const lifecycle = LIFECYCLES[started.payload.mode];
   if (!lifecycle || lifecycle.name !== started.machine) {
     throw new YokeError('workspace', `run ${started.run} uses the ${started.machine ?? '?'} machine, which this yoke does not have; use the yoke version that started it, or \`yoke run --fresh\`.`);
   }

@@ -4,7 +4,7 @@
 // When a change to a machine would make old journals fold differently, its version is bumped and
 // the previous machine is kept (e.g. `machines/loop-v1.ts`) and listed in RETIRED_LIFECYCLES, so
 // `yoke replay` and the golden journals in tests/golden/ keep folding every run ever recorded.
-import { LIFECYCLES, type Lifecycle } from '../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY, type Lifecycle } from '../../machines/lifecycles/registry.js';
 import type { JournalRecord } from '../journal/record.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
@@ -15,8 +15,7 @@ export const RETIRED_LIFECYCLES: readonly Lifecycle[] = [];
 
 /** Every lifecycle this yoke can fold: today's, then the retired ones. */
 export function knownLifecycles(): Lifecycle[] {
-  const current = Object.values(LIFECYCLES).filter((lifecycle): lifecycle is Lifecycle => lifecycle !== undefined);
-  return [...current, ...RETIRED_LIFECYCLES];
+  return [...LIFECYCLE_REGISTRY, ...RETIRED_LIFECYCLES];
 }
 
 /** The lifecycle that recorded `started`; refuses (exit 3) a machine or version this yoke lacks. */

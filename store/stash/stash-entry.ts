@@ -1,7 +1,7 @@
 // What a stash entry is made of: the manifest of `.loop/` entries, its mode tag, and how its id is derived.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { MODES } from '../../config/types.js';
+import { modeSchema } from '../../config/types.js';
 
 const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'not a sha256 hex digest');
 const entryPath = z.string().min(1);
@@ -20,7 +20,7 @@ export const stashEntrySchema = z.discriminatedUnion('type', [
 export type StashEntry = z.infer<typeof stashEntrySchema>;
 
 /** The lifecycle a snapshot's files belonged to; `unknown` when `yoke.conf` had no valid `mode` line. */
-export const modeTagSchema = z.enum([...MODES, 'unknown']);
+export const modeTagSchema = z.union([modeSchema, z.literal('unknown')]);
 export type ModeTag = z.infer<typeof modeTagSchema>;
 
 /** The commands that change `.loop/` through the stash. */

@@ -1,5 +1,5 @@
 // cli/fast-path.ts: `--version` and `status` start without commander, xstate, zod, execa or the
-// viewers, and accept exactly what the commander program accepts for them.
+// viewers, and accept exactly what the commander program accepts for them; `--help` starts without the machines.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -68,6 +68,18 @@ describe('fastPath', () => {
 });
 
 describe('start-up cost (the bundled CLI, real processes)', () => {
+  it('yoke --help loads no machine: only init and mode, whose help lists the lifecycles, load the registry', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'yoke-fast-'));
+    dirs.push(repo);
+    const help = loadedModules(repo, ['--help']);
+    expect(help.status).toBe(0);
+    expect(sourcesOf(help.urls).filter((source) => source.includes('node_modules/xstate/') || source.startsWith('machines/'))).toEqual([]);
+    const init = loadedModules(repo, ['init', '--help']);
+    expect(init.status).toBe(0);
+    expect(sourcesOf(init.urls)).toContain('machines/lifecycles/registry.ts');
+    expect(init.stdout).toMatch(/^ {2}loop {3}\S/m);
+  });
+
   it('yoke --version and yoke status load none of commander, xstate, zod, execa, yaml, ws or the viewers', () => {
     const repo = mkdtempSync(join(tmpdir(), 'yoke-fast-'));
     dirs.push(repo);

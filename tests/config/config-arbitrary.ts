@@ -1,6 +1,7 @@
 // fast-check generator of legal yoke.conf files with the Config each must parse to (spec 5.1).
 import fc from 'fast-check';
-import { CONFIG_DEFAULTS, HOOK_EVENTS, MODES, RULINGS, TOOL_CLASSES, TOOL_CONTROL_MODES, type Config, type Mode } from '../../config/types.js';
+import { CONFIG_DEFAULTS, HOOK_EVENTS, RULINGS, TOOL_CLASSES, TOOL_CONTROL_MODES, type Config, type Mode } from '../../config/types.js';
+import { LIFECYCLE_REGISTRY, LIFECYCLES } from '../../machines/lifecycles/registry.js';
 
 /** One directive line and how it changes the expected Config once its line number is known. */
 interface Entry {
@@ -83,7 +84,7 @@ const boundary: fc.Arbitrary<Entry[]> = fc.tuple(fc.uniqueArray(path, { maxLengt
 const commands = (mode: Mode): fc.Arbitrary<Entry[]> => fc.record({
   guardNames: fc.uniqueArray(name, { maxLength: 6 }),
   periodics: fc.uniqueArray(fc.tuple(name, count, command), { maxLength: 3, selector: ([n]) => n }),
-  accepts: fc.uniqueArray(fc.tuple(name, command), { minLength: mode === 'goal' ? 1 : 0, maxLength: 3, selector: ([n]) => n }),
+  accepts: fc.uniqueArray(fc.tuple(name, command), { minLength: LIFECYCLES[mode]?.features.includes('acceptance') ? 1 : 0, maxLength: 3, selector: ([n]) => n }),
   hooks: fc.array(fc.tuple(fc.constantFrom(...HOOK_EVENTS), command), { maxLength: 4 }),
   guardCommands: fc.array(fc.tuple(command, fc.nat()), { minLength: 6, maxLength: 6 }),
 }).map(({ guardNames, periodics, accepts, hooks, guardCommands }) => [
@@ -107,7 +108,7 @@ const decoration = fc.record({
 });
 
 /** A legal config file and the Config it must parse to. */
-export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.constantFrom(...MODES).chain((mode) =>
+export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.constantFrom(...LIFECYCLE_REGISTRY.map((lifecycle) => lifecycle.name)).chain((mode) =>
   fc.tuple(agent, settings, budgets, prices, toolRules, boundary, commands(mode)).chain(([worker, ...groups]) => {
     const entries: Entry[] = [scalar(`mode ${mode}`, 'mode', mode), scalar(`agent ${worker.text}`, 'agent', worker.spec), ...groups.flat()];
     return fc.tuple(

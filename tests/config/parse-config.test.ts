@@ -4,12 +4,13 @@ import { parseConfig } from '../../config/parse-config.js';
 import { CONFIG_DEFAULTS, configSchema, type Config } from '../../config/types.js';
 import { legalConfig } from './config-arbitrary.js';
 import { MALFORMED_CONFIGS } from './malformed-configs.js';
+import { LIFECYCLE_REGISTRY } from '../../machines/lifecycles/registry.js';
 
 const FILE = '.loop/yoke.conf';
 const LOOP = 'mode loop\nagent claude\n';
 
 function parse(text: string) {
-  return parseConfig(text, FILE);
+  return parseConfig(text, FILE, LIFECYCLE_REGISTRY);
 }
 
 function errorsOf(text: string) {

@@ -1,8 +1,8 @@
 // `yoke init <mode>` for every mode writes a workspace that `yoke config check` accepts (built CLI).
 import { afterAll, describe, expect, it } from 'vitest';
-import { MODES } from '../../config/types.js';
 import { makeStashWorkspace, yokeJson } from '../support/stash-workspace.js';
 import type { Workspace } from '../support/workspace.js';
+import { LIFECYCLE_REGISTRY } from '../../machines/lifecycles/registry.js';
 
 const workspaces: Workspace[] = [];
 afterAll(async () => {
@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 describe('yoke init <mode>', () => {
-  it.each(MODES)('%s: writes its templates and the result passes `yoke config check` with no issue', async (mode) => {
+  it.each(LIFECYCLE_REGISTRY.map((lifecycle) => lifecycle.name))('%s: writes its templates and the result passes `yoke config check` with no issue', async (mode) => {
     const ws = await makeStashWorkspace();
     workspaces.push(ws);
     const init = await yokeJson<{ mode: string; written: string[] }>(ws, ['init', mode]);

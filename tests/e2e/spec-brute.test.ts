@@ -172,7 +172,7 @@ describe.concurrent('spec §2: the judge', () => {
   }, TIMEOUT);
 
   // BUG (reported): the verdict is read from whatever .loop/verdict.md holds after the judge call
-  // (machines/work/work-loop.ts readingVerdict → file.inspect), and since verdict.md is never cleared
+  // (machines/work/judge-states.ts readingVerdict → file.inspect), and since verdict.md is never cleared
   // (spec 2.2) a judge that fails without writing inherits the previous verdict: here the PASS left
   // by an earlier run ends this run with exit 0 although no judge approved this work.
   it('a judge that writes no verdict is a FAIL, even when an older PASS is still on disk', async () => {

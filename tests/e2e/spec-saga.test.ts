@@ -171,7 +171,7 @@ describe.concurrent('spec §4: the saga', () => {
   }, TIMEOUT);
 
   // BUG (reported): in a saga the chunk's plan is sub-plan.md (DESIGN §1), but it is not among the
-  // spec files restored before every iteration (canon/manifest.yaml modes.saga.spec; work-loop.ts
+  // spec files restored before every iteration (machines/lifecycles/saga.ts init.spec; iteration-states.ts
   // `restoring` restores only the run-start baseline), so a worker can rewrite its own plan and the
   // next iteration follows the rewrite (spec 1.1).
   it('1.1 in a saga chunk, a worker’s edit of sub-plan.md does not reach the next iteration', async () => {

@@ -294,7 +294,7 @@ describe('budgets: call admission, scripted', () => {
 
   // BUG (reported): machines/work/work-context.ts budgetBreached() applies `spent.attempts + 1 >
   // budgets.attempts` to judge and scoper admissions too, although they spend no attempt
-  // (work-loop.ts gateStates(..., countsAsAttempt = false)). With `budget attempts 2` the second
+  // (gate-states.ts gateStates(..., countsAsAttempt = false)). With `budget attempts 2` the second
   // attempt says DONE and the run is held at judgeHold ("2 of 2 spent") instead of being judged.
   it('attempts: the judge of the last attempt is still admitted (a judge call spends no attempt)', () => {
     const run = runScenario(scenario({ mode: 'brute', ceilings: { attempts: 2 }, doneEvery: 2 }));
@@ -303,7 +303,7 @@ describe('budgets: call admission, scripted', () => {
   });
 
   // BUG (reported, minor): an interrupted call's usage is unknown (DESIGN §4, issue 3), but the
-  // machine's `spent.unknownUsage` only counts completed calls without usage (work-loop.ts,
+  // machine's `spent.unknownUsage` only counts completed calls without usage (setback-states.ts `interrupted`,
   // AGENT_INTERRUPTED handlers), so the hold message under-reports what budgets cannot see.
   it('an interrupted call counts as a call of unknown usage', () => {
     const usage: Usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: null, cacheWriteTokens: null, costUsd: 0, model: 'm' };

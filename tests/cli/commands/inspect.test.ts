@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 import { expectRefusal } from '../../support/cli-expect.js';
 import { runYoke } from '../../support/workspace.js';
 
-const names = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined).map((l) => l.name);
+const names = LIFECYCLE_REGISTRY.map((l) => l.name);
 const scratch = mkdtempSync(join(tmpdir(), 'yoke-inspect-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const yoke = (args: string[]) => runYoke({ path: scratch }, args);

@@ -5,9 +5,9 @@ import { renderDot } from '../../../cli/graph/dot.js';
 import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { renderSvg } from '../../../cli/graph/render-svg.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY, LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 
-const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
+const lifecycles = LIFECYCLE_REGISTRY;
 
 describe.each(lifecycles.map((l) => [l.name, l] as const))('renderDot(%s)', (_name, lifecycle) => {
   const graph = machineGraph(lifecycle.name, lifecycle.version, lifecycle.machine);

@@ -1,10 +1,10 @@
 // cli/graph/machine-graph.ts: every lifecycle's structure, cross-checked with xstate/graph.
 import { toDirectedGraph, type DirectedGraphNode } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY, LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 import { lineage, machineGraph, stateByPath } from '../../../cli/graph/machine-graph.js';
 
-const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
+const lifecycles = LIFECYCLE_REGISTRY;
 
 /** Every (source, target, event) edge xstate/graph sees, nested nodes included. */
 function directedEdges(node: DirectedGraphNode): string[] {

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { renderMermaid } from '../../../cli/graph/mermaid.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY, LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 
-const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
+const lifecycles = LIFECYCLE_REGISTRY;
 
 describe.each(lifecycles.map((l) => [l.name, l] as const))('renderMermaid(%s)', (_name, lifecycle) => {
   const graph = machineGraph(lifecycle.name, lifecycle.version, lifecycle.machine);

@@ -3,9 +3,9 @@ import { createMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { machineGraph } from '../../../cli/graph/machine-graph.js';
 import { statelyConfig, statelyImportCode } from '../../../cli/graph/stately-config.js';
-import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
-const lifecycles = Object.values(LIFECYCLES).filter((l): l is Lifecycle => l !== undefined);
+const lifecycles = LIFECYCLE_REGISTRY;
 
 describe.each(lifecycles.map((l) => [l.name, l] as const))('statelyConfig(%s)', (_name, lifecycle) => {
   const graph = machineGraph(lifecycle.name, lifecycle.version, lifecycle.machine);

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../config/parse-config.js';
+import type { AgentRole } from '../../../config/lifecycle-catalog.js';
 import type { Config } from '../../../config/types.js';
 import { checkAgentAvailability, findOnPath, usedBuiltInAgents } from '../../../effects/adapters/agent-availability.js';
+import { LIFECYCLE_REGISTRY, LIFECYCLES } from '../../../machines/lifecycles/registry.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -15,9 +17,15 @@ afterEach(async () => {
 });
 
 function config(text: string): Config {
-  const parsed = parseConfig(text, 'yoke.conf').config;
+  const parsed = parseConfig(text, 'yoke.conf', LIFECYCLE_REGISTRY).config;
   if (!parsed) throw new Error(`bad test config: ${text}`);
   return parsed;
+}
+
+/** The config of `text` and the roles its lifecycle calls (what `yoke run` and `yoke config check` pass). */
+function withRoles(text: string): [Config, readonly AgentRole[]] {
+  const parsed = config(text);
+  return [parsed, LIFECYCLES[parsed.mode]?.rolesCalled(parsed) ?? []];
 }
 
 async function fakeBinary(name: string, script: string, mode = 0o755): Promise<void> {
@@ -26,17 +34,17 @@ async function fakeBinary(name: string, script: string, mode = 0o755): Promise<v
 
 describe('usedBuiltInAgents', () => {
   it('lists each built-in CLI once, with the roles it plays in the mode', () => {
-    expect([...usedBuiltInAgents(config('mode saga\nagent claude\njudge-agent codex\n'))]).toEqual([['claude', ['worker', 'scoper']], ['codex', ['judge']]]);
-    expect([...usedBuiltInAgents(config('mode brute\nagent cmd ./a.sh\n'))]).toEqual([]);
+    expect([...usedBuiltInAgents(...withRoles('mode saga\nagent claude\njudge-agent codex\n'))]).toEqual([['claude', ['worker', 'scoper']], ['codex', ['judge']]]);
+    expect([...usedBuiltInAgents(...withRoles('mode brute\nagent cmd ./a.sh\n'))]).toEqual([]);
     // a judge-agent has no effect in loop mode, so its CLI is not needed
-    expect([...usedBuiltInAgents(config('mode loop\nagent gemini\njudge-agent codex\n'))]).toEqual([['gemini', ['worker']]]);
+    expect([...usedBuiltInAgents(...withRoles('mode loop\nagent gemini\njudge-agent codex\n'))]).toEqual([['gemini', ['worker']]]);
   });
 });
 
 describe('checkAgentAvailability', () => {
   it('finds a CLI on PATH with its --version, and names the npm package of a missing one', async () => {
     await fakeBinary('claude', 'echo "2.1.332 (Claude Code)"');
-    const [claude, codex] = await checkAgentAvailability(config('mode brute\nagent claude\njudge-agent codex\n'), { PATH: `/nonexistent:${dir}` });
+    const [claude, codex] = await checkAgentAvailability(...withRoles('mode brute\nagent claude\njudge-agent codex\n'), { PATH: `/nonexistent:${dir}` });
     expect(claude).toEqual({
       kind: 'claude', roles: ['worker'], found: true, path: join(dir, 'claude'), version: '2.1.332 (Claude Code)',
       message: `claude: ${join(dir, 'claude')}, 2.1.332 (Claude Code)`,
@@ -50,9 +58,9 @@ describe('checkAgentAvailability', () => {
   it('notes a version other than the tested one, and a CLI that does not answer --version', async () => {
     await fakeBinary('gemini', 'echo 0.70.1');
     await fakeBinary('codex', 'exit 3');
-    const [gemini] = await checkAgentAvailability(config('mode loop\nagent gemini\n'), { PATH: dir });
+    const [gemini] = await checkAgentAvailability(...withRoles('mode loop\nagent gemini\n'), { PATH: dir });
     expect(gemini?.message).toBe(`gemini: ${join(dir, 'gemini')}, 0.70.1 (yoke was tested with 0.61.0)`);
-    const [codex] = await checkAgentAvailability(config('mode loop\nagent codex\n'), { PATH: dir });
+    const [codex] = await checkAgentAvailability(...withRoles('mode loop\nagent codex\n'), { PATH: dir });
     expect(codex).toMatchObject({ found: true, version: null });
     expect(codex?.message).toMatch(/did not answer `--version`/);
   });
@@ -60,7 +68,7 @@ describe('checkAgentAvailability', () => {
   it('can skip --version (yoke run only needs the binary)', async () => {
     await fakeBinary('claude', 'sleep 30');
     const started = Date.now();
-    const [claude] = await checkAgentAvailability(config('mode loop\nagent claude\n'), { PATH: dir }, false);
+    const [claude] = await checkAgentAvailability(...withRoles('mode loop\nagent claude\n'), { PATH: dir }, false);
     expect(claude).toEqual({ kind: 'claude', roles: ['worker'], found: true, path: join(dir, 'claude'), version: null, message: `claude: ${join(dir, 'claude')}` });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -68,6 +76,6 @@ describe('checkAgentAvailability', () => {
   it('skips files that are not executable, and cmd agents entirely', async () => {
     await fakeBinary('claude', 'echo 2.1.332', 0o644);
     expect(findOnPath('claude', dir)).toBeNull();
-    expect(await checkAgentAvailability(config('mode loop\nagent cmd claude -p\n'), { PATH: dir })).toEqual([]);
+    expect(await checkAgentAvailability(...withRoles('mode loop\nagent cmd claude -p\n'), { PATH: dir })).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import type { Config } from '../../../config/types.js';
 import { awaitsEvent, completionEvent, interruptionEvent, type MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectKind, EffectRequest, EffectResult } from '../../../machines/effects.js';
 import { loopMachine, type LoopInput, type LoopOutput } from '../../../machines/lifecycles/loop.js';
+import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
 /** A snapshot of the loop machine. */
 export type LoopSnapshot = SnapshotFrom<typeof loopMachine>;
@@ -18,7 +19,7 @@ export const CONF_HEAD = ['mode loop', 'agent cmd ./fake-agent.sh'];
 
 /** A parsed loop config from `CONF_HEAD` plus `lines`; throws on any issue so tests stay honest. */
 export function makeConfig(lines: readonly string[]): Config {
-  const { config, issues } = parseConfig(`${[...CONF_HEAD, ...lines].join('\n')}\n`, '.loop/yoke.conf');
+  const { config, issues } = parseConfig(`${[...CONF_HEAD, ...lines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
   if (config === null || issues.length > 0) {
     throw new Error(`test config does not parse cleanly:\n${issues.map((i) => `${i.line}:${i.column} ${i.message}`).join('\n')}`);
   }

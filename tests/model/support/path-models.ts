@@ -16,6 +16,7 @@ import { makeJudgedInput, makeModeConfig } from '../../machines/support/judged-i
 import { serializeWork, type Sample } from '../../machines/support/work-graph.js';
 import type { ExecutionModel } from './run-path-models.js';
 import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, SETBACK_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
+import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
 const ALL = { ...ITERATION_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES, ...SETBACK_SAMPLES };
 
@@ -80,7 +81,7 @@ const model = (input: WorkInput, ...names: string[][]): ExecutionModel => ({ inp
 const withHistories = (m: ExecutionModel): ExecutionModel => ({ ...m, histories: true });
 
 function goalInput(lines: readonly string[]): WorkInput {
-  const { config, issues } = parseConfig(`${['mode goal', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf');
+  const { config, issues } = parseConfig(`${['mode goal', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
   const unexpected = issues;
   if (config === null || unexpected.length > 0) throw new Error(`goal test config does not parse: ${JSON.stringify(unexpected)}`);
   return { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };

@@ -13,6 +13,7 @@ import { Journal } from '../../../store/journal/file/journal.js';
 import type { JournalRecord, RecordDraft } from '../../../store/journal/record.js';
 import { canonical, RunFold, type KeyedRequest } from '../../../store/fold/run-fold.js';
 import { YokeError } from '../../../errors/yoke-error.js';
+import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
 const RUN = '01JRUNFOLDTEST0000000000AA';
 const dirs: string[] = [];
@@ -47,7 +48,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
 function startRun(confLines: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-run-fold-'));
   dirs.push(dir);
-  const { config, issues } = parseConfig(`${['mode loop', 'agent cmd ./agent.sh', ...confLines].join('\n')}\n`, '.loop/yoke.conf');
+  const { config, issues } = parseConfig(`${['mode loop', 'agent cmd ./agent.sh', ...confLines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
   if (!config) throw new Error(`test config is invalid: ${JSON.stringify(issues)}`);
   const input: LoopInput = {
     config,

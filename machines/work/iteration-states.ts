@@ -1,0 +1,221 @@
+// One iteration of a work loop: restore → worker → notes → boundary → checks → report → deciding,
+// then (after the judge, when judged) settling → commit → advancing to the next iteration or an end.
+import { assign, enqueueActions } from 'xstate';
+import { findViolations } from '../boundary.js';
+import { request, type EffectResult } from '../effects.js';
+import { enqueueHooks } from './enqueue-hooks.js';
+import { failureFingerprint } from './failure-fingerprint.js';
+import { gateStates } from './gate-states.js';
+import { renderGuardReport, type CheckOutcome } from './guard-report.js';
+import { planChecks } from './plan-checks.js';
+import { renderTemplate } from '../render-template.js';
+import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
+import {
+  callLimits, freshIteration, iterationPassed, spendCall, succeeded, workerDone,
+  type SuccessRule, type WorkContext,
+} from './work-context.js';
+import type { WorkLoopOptions } from './work-loop-options.js';
+import { workSetup } from './work-setup.js';
+
+/** Goal: the third attempt in a row failing the same way blocks the goal (`no-progress`). */
+export const NO_PROGRESS_REPEATS = 3;
+
+/** The success rule of a loop built with `o`. */
+function successRule(o: WorkLoopOptions): SuccessRule {
+  return { judged: o.judged, goal: o.goal ?? false };
+}
+
+function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): CheckOutcome {
+  const planned = context.plan[context.checks.length];
+  if (!planned) throw new Error('a check finished that was never planned');
+  return { ...planned, result };
+}
+
+/** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
+export function turnStates(o: WorkLoopOptions) {
+  const S = workSetup.createStateConfig;
+  const rule = successRule(o);
+  const success = (context: WorkContext) => succeeded(context, rule);
+  return {
+    restoring: S({
+      entry: {
+        type: 'request',
+        // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
+        params: ({ context }) => request('spec.restore', { specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
+      },
+      on: { SPEC_RESTORED: 'workerGate' },
+    }),
+    ...gateStates('worker', 'working', true),
+    working: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('agent.spawn', {
+          role: 'worker',
+          iteration: context.iteration,
+          ...(o.terminal ? {} : { chunk: context.chunk }),
+          agent: context.config.agent,
+          model: context.config.model ?? null,
+          ...(o.goal ? { attempt: context.iteration } : {}),
+          prompt: renderTemplate(
+            // Goal: the second identical failure in a row asks for a focused diagnosis first.
+            o.goal && context.fingerprintRepeats === NO_PROGRESS_REPEATS - 1 ? `${context.workerPrompt}${context.diagnosePrompt ?? ''}` : context.workerPrompt,
+            {
+              iteration: context.iteration,
+              maxIterations: context.maxIterations,
+              loopDir: context.loopDir,
+              planFile: o.planFile,
+              attempt: context.iteration,
+              maxAttempts: context.maxIterations,
+            },
+          ),
+          ...callLimits(context.config),
+        }),
+      },
+      on: {
+        AGENT_EXITED: [...setbackTransitions('worker'), {
+          target: 'readingNotes',
+          actions: [assign(({ context, event }) => ({
+            agentCalls: context.agentCalls + 1,
+            spent: spendCall(context, event.result),
+          })), 'clearRateLimits'],
+        }],
+        // The call was cut short (crash or signal): restore the spec and call the worker again
+        // for the same iteration. The interrupted call's usage stays unknown in the journal.
+        AGENT_INTERRUPTED: { target: 'restoring', actions: assign(interrupted) },
+      },
+    }),
+    ...setbackStates('worker', 'restoring'),
+    readingNotes: S({
+      entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
+      on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },
+    }),
+    scanning: S({
+      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '' }) },
+      on: {
+        BOUNDARY_SCANNED: {
+          target: 'routingChecks',
+          actions: assign(({ context, event }) => ({
+            changed: event.result.changed,
+            violations: findViolations(event.result.changed, context.config.allow, context.config.noModify),
+            plan: planChecks(context.config, context.iteration, { accepts: rule.goal }),
+          })),
+        },
+      },
+    }),
+    routingChecks: S({
+      always: [
+        // Spec 1.4: a boundary violation skips every guard.
+        { guard: 'boundaryBroken', target: 'reporting' },
+        { guard: ({ context }) => context.plan.length === 0, target: 'reporting' },
+        { target: 'checking' },
+      ],
+    }),
+    checking: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => {
+          const check = context.plan[context.checks.length];
+          if (!check) throw new Error('checking entered with no check left to run');
+          return request('check.run', { kind: check.kind, name: check.name, command: check.command, iteration: context.iteration, timeoutMs: context.config.guardTimeoutMs });
+        },
+      },
+      on: {
+        CHECK_FINISHED: [
+          {
+            guard: ({ context }) => context.checks.length + 1 < context.plan.length,
+            target: 'checking',
+            reenter: true,
+            actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }),
+          },
+          { target: 'reporting', actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }) },
+        ],
+      },
+    }),
+    reporting: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('file.write', {
+          file: 'guard-results.md',
+          content: renderGuardReport({
+            iteration: context.iteration,
+            maxIterations: context.maxIterations,
+            notesFirstLine: context.notesFirstLine,
+            changed: context.changed,
+            violations: context.violations,
+            checks: context.checks,
+          }),
+        }),
+      },
+      on: { FILE_WRITTEN: 'deciding' },
+    }),
+    deciding: S({
+      always: o.goal ? [
+        { guard: ({ context }) => success(context), target: 'settling' },
+        {
+          target: 'settling',
+          actions: assign(({ context }) => {
+            const fingerprint = failureFingerprint(context.checks, context.violations);
+            return { lastFingerprint: fingerprint, fingerprintRepeats: fingerprint === context.lastFingerprint ? context.fingerprintRepeats + 1 : 1 };
+          }),
+        },
+      ] : !o.judged ? [{ target: 'settling' }] : [
+        // Spec 2.6: DONE (with passing guards) always triggers judgment; judge-every adds feedback.
+        { guard: ({ context }) => workerDone(context), target: 'judgeGate', actions: assign({ judgeTrigger: 'done' }) },
+        {
+          guard: ({ context }) => context.config.judgeEvery !== undefined && context.iteration % context.config.judgeEvery === 0 && context.violations.length === 0,
+          target: 'judgeGate',
+          actions: assign({ judgeTrigger: 'cadence' }),
+        },
+        { target: 'settling' },
+      ],
+    }),
+  };
+}
+
+/** Closing the iteration: commit when the commit policy says so, then the next iteration or an end. */
+export function settleStates(o: WorkLoopOptions) {
+  const S = workSetup.createStateConfig;
+  const rule = successRule(o);
+  const success = (context: WorkContext) => succeeded(context, rule);
+  return {
+    settling: S({
+      always: [
+        {
+          guard: ({ context }) => context.config.commit === 'each' ? iterationPassed(context) : context.config.commit === 'done' && success(context),
+          target: 'committing',
+        },
+        { target: 'advancing' },
+      ],
+    }),
+    committing: S({
+      entry: {
+        type: 'request',
+        params: ({ context }) => request('commit.create', {
+          message: success(context)
+            ? `yoke: ${o.name} done after ${o.unit} ${context.iteration}`
+            : `yoke: ${o.unit} ${context.iteration}`,
+          iteration: context.iteration,
+        }),
+      },
+      on: { COMMITTED: 'advancing' },
+    }),
+    advancing: S({
+      always: [
+        { guard: { type: 'succeeded', params: rule }, target: 'done' },
+        // Spec 2.5: exactly the Nth consecutive DONE-triggered FAIL bails out.
+        ...(o.judged ? [{ guard: ({ context }: { context: WorkContext }) => context.consecutiveFailures >= context.config.maxJudgeFailures, target: 'bailedOut' }] : []),
+        ...(o.goal ? [{ guard: ({ context }: { context: WorkContext }) => context.fingerprintRepeats >= NO_PROGRESS_REPEATS, target: 'noProgress' }] : []),
+        { guard: ({ context }) => context.iteration >= context.maxIterations, target: 'exhausted' },
+        {
+          target: 'restoring',
+          actions: enqueueActions(({ context, enqueue }) => {
+            enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
+            const next = context.iteration + 1;
+            enqueue.assign({ iteration: next, ...freshIteration() });
+            enqueueHooks(enqueue, context.config, 'iteration-start', next);
+          }),
+        },
+      ],
+    }),
+  };
+}

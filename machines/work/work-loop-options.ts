@@ -1,0 +1,17 @@
+// How a work loop is built: the build-time options that are the only difference between lifecycles inside machines/.
+
+/** How a work loop is built. */
+export interface WorkLoopOptions {
+  /** the lifecycle, as commit messages name it (`yoke: goal done after attempt 3`) */
+  name: string;
+  /** what one pass is called in commit messages: `iteration`, or `attempt` in goal */
+  unit: string;
+  /** brute/saga: a judge must agree before the loop succeeds */
+  judged: boolean;
+  /** a whole run (fires `done`/`bailout` hooks) rather than one saga chunk */
+  terminal: boolean;
+  /** the plan the worker follows, relative to .loop/ (`plan.md`, or `sub-plan.md` in saga) */
+  planFile: string;
+  /** goal: iterations are attempts, acceptance decides, repeated identical failures block */
+  goal?: boolean;
+}
