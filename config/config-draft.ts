@@ -1,12 +1,12 @@
 // The config as it is being read, line by line, before cross-line checks and defaults.
 import type { DirectiveName } from './directive-table.js';
-import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand } from './types.js';
+import { CONFIG_DEFAULTS, type Artifact, type BudgetDimension, type Config, type Journey, type NamedCommand } from './types.js';
 
 /** The Config fields set by single-value directives. */
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'baseUrl';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -27,6 +27,10 @@ export interface ConfigDraft {
   accepts: NamedCommand[];
   budgets: Partial<Record<BudgetDimension, number>>;
   prices: NonNullable<Config['prices']>;
+  /** `artifact` lines, each criterion name with its column (resolved once the whole file is read). */
+  artifacts: (Omit<Artifact, 'criteria'> & { criteria: Located<string>[] })[];
+  /** `journey` lines, with the column of the name (for the clash with an `accept` of the same name). */
+  journeys: (Journey & { column: number })[];
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -37,7 +41,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, artifacts: [], journeys: [], firstLines: new Map(), uses: [],
   };
 }
 
@@ -65,6 +69,9 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     accepts: draft.accepts,
     budgets: draft.budgets,
     prices: draft.prices,
+    // Only when declared: a config without them stays exactly what older yokes journaled.
+    ...(draft.artifacts.length === 0 ? {} : { artifacts: draft.artifacts.map((artifact) => ({ ...artifact, criteria: artifact.criteria.map((criterion) => criterion.value) })) }),
+    ...(draft.journeys.length === 0 ? {} : { journeys: draft.journeys.map(({ column: _column, ...journey }) => journey) }),
   };
 }
 

@@ -7,6 +7,7 @@ import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
+import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
 import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
@@ -40,4 +41,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'agent-timeout': readTimeout('agentTimeoutMs'),
   'rate-limit-wait': readRateLimitWait,
   'price': readPrice,
+  'artifact': readArtifact,
+  'journey': readJourney,
+  'base-url': readBaseUrl,
 };

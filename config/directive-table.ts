@@ -5,7 +5,8 @@ export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
-  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait',
+  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'artifact', 'journey',
+  'base-url',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -59,6 +60,10 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'agent-timeout': spec('agent-timeout <duration>', 'agent-timeout 2h', ['duration'], true),
   'rate-limit-wait': spec('rate-limit-wait <duration>', 'rate-limit-wait 30s', ['duration'], true),
   'price': spec('price <model> <usd-per-Mtok-in> <usd-per-Mtok-out>', 'price gpt-5.5 1.25 10', ['model name', 'input price', 'output price'], false),
+  // delivery evidence (DESIGN §12): read by `yoke check` in every mode
+  'artifact': spec('artifact <path> <criterion>…', 'artifact dist/app.js tests smoke', ['path', 'criterion'], false),
+  'journey': spec('journey <name> <flow.yaml>', 'journey smoke journeys/smoke.yaml', ['name', 'flow file'], false),
+  'base-url': spec('base-url <url>', 'base-url http://127.0.0.1:3000', ['url'], true),
 };
 
 /** Narrows a word to a directive name. */

@@ -1,9 +1,10 @@
-// The checks that need the whole file: required directives, guard-after references, and
-// directives that have no effect in the file's mode.
+// The checks that need the whole file: required directives, guard-after references, evidence
+// references, and directives that have no effect in the file's mode.
 import { withSuggestion } from './closest-match.js';
 import type { ConfigDraft } from './config-draft.js';
 import { DIRECTIVES } from './directive-table.js';
 import type { IssueCollector } from './issue-collector.js';
+import { validateEvidence } from './validate-evidence.js';
 
 function checkRequired(draft: ConfigDraft, issues: IssueCollector): void {
   if (!draft.firstLines.has('mode')) {
@@ -48,6 +49,7 @@ function checkModeApplicability(draft: ConfigDraft, issues: IssueCollector): voi
 export function validateConfig(draft: ConfigDraft, issues: IssueCollector): void {
   checkRequired(draft, issues);
   checkGuardAfterReferences(draft, issues);
+  validateEvidence(draft, issues);
   checkModeApplicability(draft, issues);
   checkIdleTimeoutForBuiltIns(draft, issues);
 }
