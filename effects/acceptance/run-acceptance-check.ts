@@ -13,7 +13,7 @@ import type { AcceptanceCheckParams, AcceptanceCheckResult } from '../../machine
 import { buildCheckReport, checkResultOf, type CommandObservation, type JourneyObservation } from '../../machines/acceptance/build-check-report.js';
 import { checkReportSchema } from '../../machines/acceptance/check-report.js';
 import { runFlow } from '../browser/run-flow.js';
-import { captureWorkTree } from '../git/git-tree.js';
+import { snapshotWorkTree } from '../git/git-tree.js';
 import { snapshotArtifacts } from './artifact-snapshot.js';
 import type { CheckContext } from './check-context.js';
 import { checkConfigDigest } from './config-digest.js';
@@ -41,13 +41,13 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
   try {
     const startedAt = new Date();
     const clock = performance.now();
-    const sourceBefore = await captureWorkTree(ctx.root);
+    const sourceBefore = await snapshotWorkTree(ctx.root);
     const artifactPaths = params.artifacts.map((artifact) => artifact.path);
     const before = await snapshotArtifacts(ctx.root, artifactPaths, ctx.signal);
     videoDir = browser?.video.available === true ? await mkdtemp(join(tmpdir(), 'yoke-check-video-')) : null;
     const { commands, journeys } = await runCriteria(params, ctx, prepared, redactor, videoDir);
     const after = await snapshotArtifacts(ctx.root, artifactPaths, ctx.signal);
-    const sourceAfter = await captureWorkTree(ctx.root);
+    const sourceAfter = await snapshotWorkTree(ctx.root);
     const flowDigests = flows.journeys.map((journey) => ({ journey: journey.name, sha256: journey.sha256 }));
     const report = checkReportSchema.parse(buildCheckReport(params, {
       startedAt: startedAt.toISOString(),
