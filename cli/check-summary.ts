@@ -9,7 +9,7 @@ function seconds(ms: number): string {
 function journeyDetail(journey: JourneyReport, proof: string): string {
   const evidence = [journey.screenshot, journey.video].filter((file): file is string => file !== null).map((file) => `${proof}/${file}`);
   const shown = evidence.length === 0 ? 'no screenshot' : evidence.join(', ');
-  if (journey.status === 'passed') return `${journey.steps.length} steps; ${shown}`;
+  if (journey.status === 'passed') return `${journey.steps.length} ${journey.steps.length === 1 ? 'step' : 'steps'}; ${shown}`;
   const step = journey.steps.find((entry) => entry.status === 'failed');
   const skipped = journey.steps.filter((entry) => entry.status === 'skipped').length;
   const where = step !== undefined ? `step ${step.index} (${step.action})` : journey.navigation.status === 'failed' ? 'opening the page' : 'evidence';

@@ -90,7 +90,8 @@ async function runCriteria(
     }
     const loaded = prepared.flows.journeys.find((journey) => journey.name === criterion.name);
     if (loaded === undefined || prepared.browser === null || params.baseUrl === null) continue;
-    ctx.progress(`journey ${criterion.name}: ${loaded.file} (${loaded.flow.steps.length} steps)`);
+    const count = loaded.flow.steps.length;
+    ctx.progress(`journey ${criterion.name}: ${loaded.file} (${count} ${count === 1 ? 'step' : 'steps'})`);
     const { videoFailed, ...observation } = await runFlow(prepared.browser.browser, {
       name: criterion.name,
       flow: loaded.flow,

@@ -239,6 +239,24 @@ describe.skipIf(!browser && process.env.CI !== 'true')('yoke check: journeys in 
     expect(readdirSync(ws.abs('.loop/proof')).sort()).toEqual(['latest', 'no-video', 'release-1.0']);
   }, TIMEOUT);
 
+  it('SIGINT during a journey closes the browser, exits 130 and keeps the earlier evidence', async () => {
+    const slow = await project(['journey slow journeys/slow.yaml', `base-url ${server.url}`, 'accept tests true'], {
+      'journeys/slow.yaml': "steps:\n  - action: expect-visible\n    selector: '#never'\n    timeout: 30s\n",
+      '.loop/proof/latest/report.json': '{"kept":true}\n',
+    });
+    const running = startYoke(slow, ['check'], RUN);
+    await new Promise<void>((resolve) => {
+      running.stderr?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('journey slow: journeys/slow.yaml (1 step)')) resolve();
+      });
+    });
+    running.kill('SIGINT');
+    const result = await running;
+    expect(result.exitCode, result.stderr).toBe(130);
+    expect(await slow.read('.loop/proof/latest/report.json')).toBe('{"kept":true}\n');
+    expect(readdirSync(slow.abs('.loop/proof'))).toEqual(['latest']);
+  }, TIMEOUT);
+
   it('an unset value-env variable and a base URL that does not answer exit 2; the evidence is kept', async () => {
     const kept = readFileSync(ws.abs('.loop/proof/latest/report.json'));
     await ws.write('.loop/yoke.conf', `mode loop\nagent claude\njourney profile journeys/profile.yaml\nbase-url ${server.url}\n`);
