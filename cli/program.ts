@@ -121,6 +121,29 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await configCheckCommand(flags));
     });
 
+  // delivery evidence (issue 17)
+  program
+    .command('check')
+    .description('run the acceptance criteria (accept commands, then browser journeys) with no agent, and write the evidence to .loop/proof/<label>/')
+    .option('--label <label>', 'the proof folder under .loop/proof/ (default: latest)')
+    .option('--json', 'print the report (with its path and SHA-256) as JSON', false)
+    .addHelpText('after', [
+      '',
+      'Artifacts (`artifact <path> <criterion>…`) are hashed before and after the criteria; journeys',
+      '(`journey <name> <flow.yaml>` with `base-url <url>`) run in the system\'s Chromium (YOKE_CHROMIUM',
+      'names another; failure videos need ffmpeg, or YOKE_FFMPEG). The report never holds fill values,',
+      'environment values, selectors or expected texts. A check that cannot start keeps the earlier evidence.',
+      '',
+      'Exit codes: 0 every criterion, binding and journey passed with evidence and the source tree did not',
+      'change; 1 something failed or the source changed during the check; 2 usage, config or a missing',
+      'prerequisite (no browser, bad flow file, unset value-env variable, base URL not answering); 130 SIGINT.',
+      'See docs/check.md.',
+    ].join('\n'))
+    .action(async (flags: { label?: string; json: boolean }) => {
+      const { checkCommand } = await import('./commands/check.js');
+      done(await checkCommand(flags));
+    });
+
   // stash, clean, mode (issue 4)
   const stash = program
     .command('stash')

@@ -1,12 +1,12 @@
 // The config as it is being read, line by line, before cross-line checks and defaults.
 import type { DirectiveName } from './directive-table.js';
-import { CONFIG_DEFAULTS, type BudgetDimension, type Config, type NamedCommand, type ToolClass, type ToolRule } from './types.js';
+import { CONFIG_DEFAULTS, type Artifact, type BudgetDimension, type Config, type Journey, type NamedCommand, type ToolClass, type ToolRule } from './types.js';
 
 /** The Config fields set by single-value directives. */
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -28,6 +28,10 @@ export interface ConfigDraft {
   budgets: Partial<Record<BudgetDimension, number>>;
   prices: NonNullable<Config['prices']>;
   toolRules: Partial<Record<ToolClass, ToolRule>>;
+  /** `artifact` lines, each criterion name with its column (resolved once the whole file is read). */
+  artifacts: (Omit<Artifact, 'criteria'> & { criteria: Located<string>[] })[];
+  /** `journey` lines, with the column of the name (for the clash with an `accept` of the same name). */
+  journeys: (Journey & { column: number })[];
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -38,7 +42,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, toolRules: {}, firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], firstLines: new Map(), uses: [],
   };
 }
 
@@ -68,6 +72,9 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     budgets: draft.budgets,
     prices: draft.prices,
     toolRules: draft.toolRules,
+    // Only when declared: a config without them stays exactly what older yokes journaled.
+    ...(draft.artifacts.length === 0 ? {} : { artifacts: draft.artifacts.map((artifact) => ({ ...artifact, criteria: artifact.criteria.map((criterion) => criterion.value) })) }),
+    ...(draft.journeys.length === 0 ? {} : { journeys: draft.journeys.map(({ column: _column, ...journey }) => journey) }),
   };
 }
 

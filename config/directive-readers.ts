@@ -8,6 +8,7 @@ import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
 import { readToolControl, readToolRule } from './read-tool-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
+import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
 import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
@@ -43,4 +44,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'price': readPrice,
   'tool': readToolRule,
   'tool-control': readToolControl,
+  'artifact': readArtifact,
+  'journey': readJourney,
+  'base-url': readBaseUrl,
 };

@@ -6,7 +6,8 @@ export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
-  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control',
+  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
+  'journey', 'base-url',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -75,6 +76,10 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'tool': spec(`tool ${TOOL_CLASSES.join('|')} ${RULINGS.join('|')}`, 'tool network pass', ['class', 'ruling'], false),
   'tool-control': spec('tool-control on|off|advisory', 'tool-control advisory', ['setting'], true),
   'price': spec('price <model> <usd-per-Mtok-in> <usd-per-Mtok-out>', 'price gpt-5.5 1.25 10', ['model name', 'input price', 'output price'], false),
+  // delivery evidence (DESIGN §12): read by `yoke check` in every mode
+  'artifact': spec('artifact <path> <criterion>…', 'artifact dist/app.js tests smoke', ['path', 'criterion'], false),
+  'journey': spec('journey <name> <flow.yaml>', 'journey smoke journeys/smoke.yaml', ['name', 'flow file'], false),
+  'base-url': spec('base-url <url>', 'base-url http://127.0.0.1:3000', ['url'], true),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -7,8 +7,8 @@ import { HOOK_EVENTS, type HookEvent, type NamedCommand } from './types.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Whether `token` is a legal name; reports it when not. */
-function checkName(ctx: DirectiveContext, token: Token): boolean {
+/** Whether `token` is a legal name (guards, accepts, journeys); reports it when not. */
+export function checkName(ctx: DirectiveContext, token: Token): boolean {
   if (NAME.test(token.text)) return true;
   reportAt(ctx, token, {
     message: `\`${token.text}\` is not a valid name`,

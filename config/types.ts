@@ -51,6 +51,24 @@ export type AgentSpec = z.infer<typeof agentSpecSchema>;
 export const namedCommandSchema = z.object({ name: z.string(), command: z.string(), line: z.number().int() });
 export type NamedCommand = z.infer<typeof namedCommandSchema>;
 
+/** `artifact <path> <criterion>…`: a built file bound to the criteria that must pass with it (DESIGN §12). */
+export const artifactSchema = z.object({
+  /** project-relative, normalized; never inside .loop/ */
+  path: z.string(),
+  criteria: z.array(z.string()).min(1),
+  line: z.number().int(),
+});
+export type Artifact = z.infer<typeof artifactSchema>;
+
+/** `journey <name> <flow.yaml>`: a browser flow, a criterion by its name (DESIGN §12). */
+export const journeySchema = z.object({
+  name: z.string(),
+  /** the flow file, project-relative and normalized */
+  flow: z.string(),
+  line: z.number().int(),
+});
+export type Journey = z.infer<typeof journeySchema>;
+
 /** What one model costs, in US dollars per million tokens. */
 export const modelPriceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
 
@@ -89,6 +107,12 @@ export const configSchema = z.object({
   toolControl: toolControlSchema.optional(),
   /** `tool <class> <ruling>` rows overriding the shipped tool policy, by class. */
   toolRules: z.partialRecord(toolClassSchema, toolRuleSchema).optional(),
+  /** `artifact` directives (absent when there are none, as in journals of older yokes). */
+  artifacts: z.array(artifactSchema).optional(),
+  /** `journey` directives (absent when there are none). */
+  journeys: z.array(journeySchema).optional(),
+  /** `base-url`: where journeys open their flows (required with a journey). */
+  baseUrl: z.string().optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,10 +1,11 @@
-// The checks that need the whole file: required directives, guard-after references, and
-// directives that have no effect in the file's mode.
+// The checks that need the whole file: required directives, guard-after references, evidence
+// references, and directives that have no effect in the file's mode.
 import { withSuggestion } from './closest-match.js';
 import type { ConfigDraft } from './config-draft.js';
 import { appliesIn, directiveTable } from './directive-table.js';
 import type { IssueCollector } from './issue-collector.js';
 import { findLifecycle, lifecycleNames, withAlternatives, type LifecycleCatalog } from './lifecycle-catalog.js';
+import { validateEvidence } from './validate-evidence.js';
 
 function checkRequired(draft: ConfigDraft, issues: IssueCollector, catalog: LifecycleCatalog): void {
   if (!draft.firstLines.has('mode')) {
@@ -57,6 +58,7 @@ function checkModeApplicability(draft: ConfigDraft, issues: IssueCollector, cata
 export function validateConfig(draft: ConfigDraft, issues: IssueCollector, catalog: LifecycleCatalog): void {
   checkRequired(draft, issues, catalog);
   checkGuardAfterReferences(draft, issues);
+  validateEvidence(draft, issues);
   checkModeApplicability(draft, issues, catalog);
   checkIdleTimeoutForBuiltIns(draft, issues);
 }

@@ -40,11 +40,15 @@ export function projectGitPaths(root: string): Promise<GitPaths> {
   return known;
 }
 
-/** A fresh temporary index path in yoke's cache folder (same file system as the cache, for rename). */
-export async function temporaryIndex(root: string): Promise<string> {
+/**
+ * A fresh temporary index path in yoke's cache folder (same file system as the cache, for rename).
+ * `keepBoundaryIndex` removes other `boundary-*` files; a `prefix` of its own keeps a temporary
+ * index out of that sweep (a check working while a run does).
+ */
+export async function temporaryIndex(root: string, prefix = 'boundary'): Promise<string> {
   const { cache } = await projectGitPaths(root);
   await mkdir(cache, { recursive: true });
-  return join(cache, `boundary-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(cache, `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
 /** Copy the real index to `path` (nothing to copy in a fresh repository) so its stat data is reused. */

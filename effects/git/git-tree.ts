@@ -13,18 +13,37 @@ import { gitError, runGit, spawnGit } from './run-git.js';
  */
 export async function captureWorkTree(root: string): Promise<string> {
   const temporary = await temporaryIndex(root);
-  const env = { GIT_INDEX_FILE: temporary };
   try {
-    await copyRealIndex(root, temporary);
-    // Entries under .loop/ copied from the real index (yoke commits notes.md and friends) stay in
-    // the tree as they were; `changedSince` leaves .loop/ out of the comparison.
-    await runGit(root, ['-c', 'advice.addEmbeddedRepo=false', 'add', '-A', '--', '.', ':(exclude).loop'], { env });
-    const tree = (await runGit(root, ['write-tree'], { env })).trim();
+    const tree = await writeWorkTree(root, temporary);
     await keepBoundaryIndex(root, tree, temporary);
     return tree;
   } finally {
     await rm(temporary, { force: true });
   }
+}
+
+/**
+ * The same tree id as `captureWorkTree`, computed in a private temporary index that is removed
+ * afterwards: yoke's boundary cache is neither used nor changed, so this is safe while a run
+ * works in the same project (`yoke check` hashes the source tree this way).
+ */
+export async function snapshotWorkTree(root: string): Promise<string> {
+  const temporary = await temporaryIndex(root, 'snapshot');
+  try {
+    return await writeWorkTree(root, temporary);
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+/** Fill `index` with the working directory outside .loop/ (starting from the real index) and write its tree. */
+async function writeWorkTree(root: string, index: string): Promise<string> {
+  const env = { GIT_INDEX_FILE: index };
+  await copyRealIndex(root, index);
+  // Entries under .loop/ copied from the real index (yoke commits notes.md and friends) stay in
+  // the tree as they were; `changedSince` leaves .loop/ out of the comparison.
+  await runGit(root, ['-c', 'advice.addEmbeddedRepo=false', 'add', '-A', '--', '.', ':(exclude).loop'], { env });
+  return (await runGit(root, ['write-tree'], { env })).trim();
 }
 
 /** `git status` of an index holding the baseline: only the index-vs-disk side and untracked files matter. */

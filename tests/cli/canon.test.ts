@@ -24,7 +24,7 @@ describe.each(MODES)('canon templates for %s mode', (mode) => {
     expect(templates.spec).toContain('yoke.conf');
     expect(templates.spec).toContain('protocol.md');
     expect(names).toContain('notes.md');
-    expect(text(templates.files, '.gitignore').split('\n')).toEqual(expect.arrayContaining(['.journal/', '.stash/']));
+    expect(text(templates.files, '.gitignore').split('\n')).toEqual(expect.arrayContaining(['.journal/', '.stash/', 'proof/']));
     expect(text(templates.files, 'notes.md').split('\n')[0]).toBe('STATUS: IN_PROGRESS');
   });
 });

@@ -87,7 +87,13 @@ const commands = (mode: Mode): fc.Arbitrary<Entry[]> => fc.record({
   accepts: fc.uniqueArray(fc.tuple(name, command), { minLength: LIFECYCLES[mode]?.features.includes('acceptance') ? 1 : 0, maxLength: 3, selector: ([n]) => n }),
   hooks: fc.array(fc.tuple(fc.constantFrom(...HOOK_EVENTS), command), { maxLength: 4 }),
   guardCommands: fc.array(fc.tuple(command, fc.nat()), { minLength: 6, maxLength: 6 }),
-}).map(({ guardNames, periodics, accepts, hooks, guardCommands }) => [
+  journeys: fc.uniqueArray(fc.tuple(name, path.map((p) => `${p.replace(/\/$/, '')}.yaml`)), { maxLength: 2, selector: ([n]) => n }),
+  artifacts: fc.uniqueArray(fc.tuple(path.map((p) => p.replace(/\/$/, '')), fc.nat(), fc.boolean()), { maxLength: 2, selector: ([p]) => p }),
+}).map(({ guardNames, periodics, accepts, hooks, guardCommands, journeys: declared, artifacts }) => {
+  // journeys and accepts share the criterion namespace; an artifact names one or two criteria
+  const journeys = declared.filter(([j]) => !accepts.some(([a]) => a === j));
+  const criteria = [...accepts.map(([a]) => a), ...journeys.map(([j]) => j)];
+  return [
   ...guardNames.map((g, i): Entry => {
     const [cmd, pick] = guardCommands[i] ?? ['true', 0];
     const periodic = periodics[pick % Math.max(1, periodics.length)];
@@ -99,7 +105,14 @@ const commands = (mode: Mode): fc.Arbitrary<Entry[]> => fc.record({
   ...periodics.map(([p, every, cmd]): Entry => ({ text: `periodic ${p} ${every} ${cmd}`, apply: (c, line) => { c.periodics.push({ name: p, every, command: cmd, line }); } })),
   ...accepts.map(([a, cmd]): Entry => ({ text: `accept ${a} ${cmd}`, apply: (c, line) => { c.accepts.push({ name: a, command: cmd, line }); } })),
   ...hooks.map(([event, cmd]): Entry => ({ text: `hook ${event} ${cmd}`, apply: (c, line) => { c.hooks.push({ event, command: cmd, line }); } })),
-]);
+  ...journeys.map(([j, flow]): Entry => ({ text: `journey ${j} ./${flow}`, apply: (c, line) => { (c.journeys ??= []).push({ name: j, flow, line }); } })),
+  ...(journeys.length === 0 ? [] : [scalar('base-url http://127.0.0.1:3000/', 'baseUrl', 'http://127.0.0.1:3000')]),
+  ...(criteria.length === 0 ? [] : artifacts.map(([file, pick, two]): Entry => {
+    const named = [...new Set([criteria[pick % criteria.length] ?? '', ...(two ? [criteria[(pick + 1) % criteria.length] ?? ''] : [])])];
+    return { text: `artifact ${file} ${named.join(' ')}`, apply: (c, line) => { (c.artifacts ??= []).push({ path: file, criteria: named, line }); } };
+  })),
+  ];
+});
 
 const decoration = fc.record({
   indent: fc.constantFrom('', ' ', '\t', '  '),

@@ -56,6 +56,14 @@ describe('parseConfig: every directive form', () => {
       toolControl: 'advisory',
       toolRules: { network: { ruling: 'pass', line: 3 }, protected: { ruling: 'hold', line: 4 } },
     }],
+    ['delivery evidence: artifacts, journeys and base-url', `mode goal\nagent claude\naccept tests npm test\nartifact ./dist//app.js tests smoke\njourney smoke journeys/smoke.yaml\nbase-url http://127.0.0.1:3000/app/`, {
+      artifacts: [{ path: 'dist/app.js', criteria: ['tests', 'smoke'], line: 4 }],
+      journeys: [{ name: 'smoke', flow: 'journeys/smoke.yaml', line: 5 }],
+      baseUrl: 'http://127.0.0.1:3000/app',
+    }],
+    ['an artifact may name a journey declared after it', 'mode goal\nagent claude\naccept t true\nartifact out.zip later\njourney later f.yaml\nbase-url https://example.invalid', {
+      artifacts: [{ path: 'out.zip', criteria: ['later'], line: 4 }],
+    }],
     ['defaults', LOOP, { ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], budgets: {}, prices: {}, agentTimeoutMs: 0, toolControl: 'on', toolRules: {} }],
     ['CRLF, BOM, indentation and comments', '\uFEFF# yoke\r\n\r\n  mode loop   # the mode\r\n\tagent claude\r\n', { mode: 'loop', agent: { kind: 'claude' } }],
   ];
@@ -134,6 +142,16 @@ describe('directives that do not apply to the mode', () => {
     ['scoper-agent in brute', 'mode brute\nagent claude\n  scoper-agent codex', 3],
     ['judge-model in goal, mode declared last', 'agent claude\naccept t true\njudge-model opus\nmode goal', 3],
   ];
+  it('artifact, journey and base-url apply in every mode: no warning', () => {
+    for (const mode of ['loop', 'brute', 'saga', 'goal']) {
+      expect(parse(`mode ${mode}\nagent claude\naccept t true\njourney j j.yaml\nartifact a.zip t j\nbase-url http://localhost:8080`).issues.filter((issue) => !issue.message.includes('`accept`'))).toEqual([]);
+    }
+  });
+  it('without artifacts or journeys the config has no such fields (as journaled by older yokes)', () => {
+    expect(parse(LOOP).config).not.toHaveProperty('artifacts');
+    expect(parse(LOOP).config).not.toHaveProperty('journeys');
+    expect(parse(LOOP).config).not.toHaveProperty('baseUrl');
+  });
   it('max-iterations in goal caps the attempts: no warning', () => {
     expect(parse('mode goal\nagent claude\naccept t true\nmax-iterations 5').issues).toEqual([]);
   });

@@ -113,7 +113,7 @@ describe('spec §5: config', () => {
     for (const file of ['yoke.conf', 'protocol.md', 'plan.md', 'notes.md']) {
       expect(await ws.exists(`.loop/${file}`), file).toBe(true);
     }
-    expect(await ws.read('.loop/.gitignore')).toBe('.journal/\n.stash/\n');
+    expect(await ws.read('.loop/.gitignore')).toBe('.journal/\n.stash/\nproof/\n');
     expect((await ws.read('.loop/notes.md')).split('\n')[0]).toBe('STATUS: IN_PROGRESS');
     expect(await ws.read('.gitignore').catch(() => null), 'the project .gitignore is not touched').toBeNull();
 

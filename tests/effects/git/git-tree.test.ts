@@ -1,8 +1,8 @@
-import { mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureWorkTree, changedPaths, changedSince } from '../../../effects/git/git-tree.js';
+import { captureWorkTree, changedPaths, changedSince, snapshotWorkTree } from '../../../effects/git/git-tree.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
 
 const projects: TempProject[] = [];
@@ -43,6 +43,24 @@ describe('captureWorkTree', () => {
     expect(await changedSince(p.root, tree)).toEqual([]);
     await p.write('a.txt', 'changed');
     expect(await changedSince(p.root, tree)).toEqual(['a.txt']);
+  });
+});
+
+describe('snapshotWorkTree', () => {
+  it('is the tree captureWorkTree gives, and leaves the boundary cache (and the real index) alone', async () => {
+    const p = await project({ 'a.txt': 'a', '.gitignore': 'build/\n' }, true);
+    await p.write('b.txt', 'b');
+    await p.write('build/out.js', 'ignored');
+    const tree = await captureWorkTree(p.root);
+    const cache = join(p.root, '.git', 'yoke');
+    const cached = await readdir(cache);
+    const statusBefore = await p.git('status', '--porcelain');
+    expect(await snapshotWorkTree(p.root)).toBe(tree);
+    expect(await readdir(cache)).toEqual(cached);
+    expect(await p.git('status', '--porcelain')).toBe(statusBefore);
+    await p.write('b.txt', 'changed');
+    expect(await snapshotWorkTree(p.root)).not.toBe(tree);
+    expect(await changedSince(p.root, tree)).toEqual(['b.txt']);
   });
 });
 

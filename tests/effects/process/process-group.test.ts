@@ -116,7 +116,9 @@ describe('runInProcessGroup', () => {
   });
 
   it('keeps a command alive while it keeps producing output', async () => {
-    const { promise } = run('for i in 1 2 3 4 5 6; do echo $i; sleep 0.1; done', { idleTimeoutMs: 350 });
+    // Output every 0.2 s for 2.4 s against a 1.2 s idle limit: alive well past the limit, with a
+    // margin of 1 s per gap so a loaded machine cannot starve it into a false idle timeout.
+    const { promise } = run('for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo $i; sleep 0.2; done', { idleTimeoutMs: 1200 });
     expect(await promise).toMatchObject({ outcome: 'exited', exitCode: 0 });
   });
 

@@ -1,0 +1,84 @@
+// The acceptance check as an effect (DESIGN §12): journalable parameters decided purely from the
+// config, and the result a machine would receive. `yoke check` runs it directly; goal acceptance
+// will request it as `acceptance.check` by adding `acceptanceCheckEffect` to machines/effects.ts.
+//
+// Nothing secret is in either schema: a journey is named by its flow file, never by its selectors,
+// texts or fill values, and environment variables are read by the executor, never journaled.
+import { z } from 'zod';
+
+/** Labels name a proof folder: `.loop/proof/<label>/` (a run id fits). */
+export const CHECK_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The label outside a run. */
+export const DEFAULT_CHECK_LABEL = 'latest';
+
+/** One criterion, in the order it runs: a shell command (`accept`) or a browser flow (`journey`). */
+export const checkCriterionSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('command'),
+    name: z.string(),
+    command: z.string(),
+    /** kill its process group after this long; 0 = no limit (`guard-timeout`) */
+    timeoutMs: z.number().int().nonnegative(),
+  }),
+  z.object({
+    kind: z.literal('journey'),
+    name: z.string(),
+    /** the flow file, project-relative */
+    flow: z.string(),
+  }),
+]);
+export type CheckCriterion = z.infer<typeof checkCriterionSchema>;
+
+/** What to check and where the evidence goes. */
+export const acceptanceCheckParamsSchema = z.object({
+  /** the proof folder's name under `.loop/proof/` */
+  label: z.string().regex(CHECK_LABEL),
+  criteria: z.array(checkCriterionSchema).min(1),
+  /** files bound to criteria: hashed before and after the criteria run */
+  artifacts: z.array(z.object({ path: z.string(), criteria: z.array(z.string()).min(1) })),
+  /** where journeys open their flows; null without journeys */
+  baseUrl: z.string().nullable(),
+});
+export type AcceptanceCheckParams = z.infer<typeof acceptanceCheckParamsSchema>;
+
+/** Why a check could not start; its label's earlier evidence is left as it was (exit 2). */
+export const CHECK_REFUSALS = [
+  'flow-invalid', 'env-missing', 'browser-missing', 'browser-failed', 'base-url-unreachable', 'proof-unwritable',
+] as const;
+export const checkRefusalSchema = z.enum(CHECK_REFUSALS);
+export type CheckRefusal = z.infer<typeof checkRefusalSchema>;
+
+export const acceptanceCheckResultSchema = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('completed'),
+    status: z.enum(['passed', 'failed']),
+    /** 0 everything passed with evidence; 1 a criterion, binding or journey failed, or the source changed */
+    exitCode: z.union([z.literal(0), z.literal(1)]),
+    /** the report: its path relative to `.loop/`, and the SHA-256 of its bytes */
+    report: z.object({ path: z.string(), sha256: z.string() }),
+    /** each criterion's verdict, with the (redacted) end of a command's output for feedback */
+    criteria: z.array(z.object({
+      name: z.string(),
+      status: z.enum(['passed', 'failed']),
+      exitCode: z.number().int().nullable(),
+      excerpt: z.string(),
+    })),
+    sourceMatches: z.boolean(),
+  }),
+  z.object({
+    outcome: z.literal('refused'),
+    exitCode: z.literal(2),
+    reason: checkRefusalSchema,
+    /** one sentence: what is missing, where (file:line), what to do */
+    message: z.string(),
+    details: z.array(z.string()),
+  }),
+]);
+export type AcceptanceCheckResult = z.infer<typeof acceptanceCheckResultSchema>;
+
+/** The effect's two schemas, in the shape of an entry of `effectSchemas`. */
+export const acceptanceCheckEffect = {
+  params: acceptanceCheckParamsSchema,
+  result: acceptanceCheckResultSchema,
+} as const;

@@ -1,0 +1,30 @@
+// Which criteria an acceptance check runs and what it binds, decided purely from the config.
+import type { Config } from '../../config/types.js';
+import type { AcceptanceCheckParams, CheckCriterion } from './acceptance-check.js';
+
+/**
+ * The acceptance criteria a config declares, in the order they run: every `accept` command, then
+ * every `journey` (a journey is a criterion by its name). Stories mode (DESIGN §8) adds its
+ * criteria here: each story's `check` command, and the journeys a `journey:<name>` check names.
+ */
+export function acceptanceCriteria(config: Config): CheckCriterion[] {
+  const commands = config.accepts.map((accept): CheckCriterion => ({ kind: 'command', name: accept.name, command: accept.command, timeoutMs: config.guardTimeoutMs }));
+  const journeys = (config.journeys ?? []).map((journey): CheckCriterion => ({ kind: 'journey', name: journey.name, flow: journey.flow }));
+  return [...commands, ...journeys];
+}
+
+/**
+ * The check's parameters, or null when the config declares no criterion (nothing to prove).
+ * @example planAcceptanceCheck(config, 'latest')?.criteria.map((criterion) => criterion.name)
+ */
+export function planAcceptanceCheck(config: Config, label: string): AcceptanceCheckParams | null {
+  const criteria = acceptanceCriteria(config);
+  if (criteria.length === 0) return null;
+  const hasJourney = criteria.some((criterion) => criterion.kind === 'journey');
+  return {
+    label,
+    criteria,
+    artifacts: (config.artifacts ?? []).map((artifact) => ({ path: artifact.path, criteria: artifact.criteria })),
+    baseUrl: hasJourney ? config.baseUrl ?? null : null,
+  };
+}
