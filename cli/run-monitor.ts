@@ -9,7 +9,7 @@ import type { Journal } from '../store/journal/file/journal.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
-import { journalTail, statusViewPath, writeStatusView } from '../store/journal/file/status-view.js';
+import { journalTail, statusViewPath, writeStatusView } from '../store/projections/status-view.js';
 import { readLedger, totalUsage, type UsageTotals } from '../store/projections/usage-ledger.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { describePhase } from './phase-text.js';

@@ -3,7 +3,7 @@
 import { readJournalFile } from '../store/journal/file/journal-file.js';
 import { findRun, foldRun } from '../store/fold/journal-runs.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
-import { journalTail, statusViewPath, writeStatusView, type StatusView } from '../store/journal/file/status-view.js';
+import { journalTail, statusViewPath, writeStatusView, type StatusView } from '../store/projections/status-view.js';
 import { readLedger, totalUsage } from '../store/projections/usage-ledger.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { currentPhase } from './phase-text.js';

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { isSameProcess } from '../effects/process/process-identity.js';
 import { heartbeatPath, readHeartbeat } from '../store/liveness/heartbeat.js';
 import { judgeLiveness, type Liveness } from '../store/liveness/run-liveness.js';
-import { readTrustedStatusView, statusViewPath, type StatusView } from '../store/journal/file/status-view.js';
+import { readTrustedStatusView, statusViewPath, type StatusView } from '../store/projections/status-view.js';
 import { readLock } from '../store/journal/file/workspace-lock.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 

@@ -15,7 +15,7 @@ import { foldStashIndex } from '../../store/stash/stash-index.js';
 import type { StashContext } from '../../store/stash/stash-operation.js';
 import { settleStash } from '../../store/stash/stash-recovery.js';
 import { stopOrphans } from '../../store/session/stop-orphans.js';
-import { watchForTampering } from '../../store/journal/file/tamper-check.js';
+import { watchForTampering } from '../../store/session/tamper-check.js';
 import { acquireLock } from '../../store/journal/file/workspace-lock.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { bufferedRandom } from '../buffered-random.js';
 import { die, readFailpoint, type Failpoint } from '../failpoint.js';
-import { hashLine, readJournalFile, type JournalContents } from './journal-file.js';
+import { readJournalFile, type JournalContents } from './journal-file.js';
+import { hashLine } from '../record-chain.js';
 import { GENESIS_HASH, SCHEMA_VERSION, type JournalRecord, type RecordDraft } from '../record.js';
 
 /**

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashLine, readJournalFile } from '../../../../store/journal/file/journal-file.js';
+import { readJournalFile } from '../../../../store/journal/file/journal-file.js';
+import { hashLine } from '../../../../store/journal/record-chain.js';
 import { Journal } from '../../../../store/journal/file/journal.js';
 import { GENESIS_HASH, SCHEMA_VERSION } from '../../../../store/journal/record.js';
 import { YokeError } from '../../../../errors/yoke-error.js';

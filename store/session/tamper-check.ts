@@ -1,10 +1,10 @@
 // Detects changes to yoke's own files (.loop/.journal, .loop/.stash) made while an agent ran (DESIGN §6).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Journal } from './journal.js';
-import { readLock } from './workspace-lock.js';
-import type { WorkspacePaths } from '../../session/workspace-paths.js';
-import { YokeError } from '../../../errors/yoke-error.js';
+import type { Journal } from '../journal/file/journal.js';
+import { readLock } from '../journal/file/workspace-lock.js';
+import type { WorkspacePaths } from './workspace-paths.js';
+import { YokeError } from '../../errors/yoke-error.js';
 
 /**
  * Fingerprint yoke's private folders now; the returned function throws a `workspace` error when,

@@ -1,12 +1,12 @@
-// store/journal/file/status-view.ts: a view is trusted only while the journal on disk is exactly the one it describes.
+// store/projections/status-view.ts: a view is trusted only while the journal on disk is exactly the one it describes.
 import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../../../store/journal/file/journal.js';
-import type { RunSummary } from '../../../../store/projections/run-summary.js';
-import { journalTail, readTrustedStatusView, writeStatusView, type StatusView } from '../../../../store/journal/file/status-view.js';
-import { totalUsage } from '../../../../store/projections/usage-ledger.js';
+import { Journal } from '../../../store/journal/file/journal.js';
+import type { RunSummary } from '../../../store/projections/run-summary.js';
+import { journalTail, readTrustedStatusView, writeStatusView, type StatusView } from '../../../store/projections/status-view.js';
+import { totalUsage } from '../../../store/projections/usage-ledger.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunSummary } from '../../projections/run-summary.js';
-import type { UsageTotals } from '../../projections/usage-ledger.js';
+import type { RunSummary } from './run-summary.js';
+import type { UsageTotals } from './usage-ledger.js';
 
 /** Which journal a view was computed from: its file identity, size and last line. */
 export interface JournalTail {
@@ -114,7 +114,7 @@ function lastLine(path: string, size: number): Buffer | null {
   }
 }
 
-// The same digest as the journal's chain (`hashLine` in store/journal/file/journal-file.ts), repeated here so
+// The same digest as the journal's chain (`hashLine` in store/journal/record-chain.ts), repeated here so
 // that `yoke status` does not load the journal reader and its zod schemas.
 function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
