@@ -1,7 +1,8 @@
 // Reading and validating a journal file: JSON Lines, a hash chain, consecutive sequence numbers.
 import { readFileSync } from 'node:fs';
 import { JournalLineReader } from './journal-lines.js';
-import { GENESIS_HASH, type JournalRecord } from '../record.js';
+import { GENESIS_HASH } from '../journal-head.js';
+import type { JournalRecord } from '../record.js';
 import { JournalChain } from '../record-chain.js';
 
 /** A journal read from disk, with where a torn tail (if any) starts. */
@@ -36,7 +37,7 @@ export function readJournalFile(path: string): JournalContents {
 /** Parse journal bytes (exported for tests and benchmarks). */
 export function parseJournal(buffer: Buffer, path: string): JournalContents {
   const records: JournalRecord[] = [];
-  const chain = new JournalChain(path);
+  const chain = new JournalChain(lineLocator(path));
   let offset = 0;
   let lineNumber = 0;
   while (offset < buffer.length) {
@@ -63,7 +64,7 @@ export class JournalStream implements Iterable<JournalRecord> {
 
   constructor(readonly path: string, limitBytes?: number, chunkBytes?: number) {
     this.lines = new JournalLineReader(path, limitBytes, chunkBytes);
-    this.chain = new JournalChain(path);
+    this.chain = new JournalChain(lineLocator(path));
   }
 
   get torn(): { line: number; bytes: number } | null {
@@ -79,9 +80,14 @@ export class JournalStream implements Iterable<JournalRecord> {
   }
 
   *[Symbol.iterator](): Iterator<JournalRecord> {
-    const chain = new JournalChain(this.path);
+    const chain = new JournalChain(lineLocator(this.path));
     this.chain = chain;
     for (const line of this.lines) yield chain.accept(line.text, line.number);
   }
 }
 
+
+/** How a file journal's messages name a position: `path:line` (line N holds record N). */
+export function lineLocator(path: string): (line: number) => string {
+  return (line) => `${path}:${line}`;
+}

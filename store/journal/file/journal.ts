@@ -5,8 +5,9 @@ import { monotonicFactory } from 'ulid';
 import { bufferedRandom } from '../buffered-random.js';
 import { die, readFailpoint, type Failpoint } from '../failpoint.js';
 import { readJournalFile, type JournalContents } from './journal-file.js';
-import { hashLine } from '../record-chain.js';
-import { GENESIS_HASH, SCHEMA_VERSION, type JournalRecord, type RecordDraft } from '../record.js';
+import { recordHash as hashLine } from '../record-chain.js';
+import { GENESIS_HASH } from '../journal-head.js';
+import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from '../record.js';
 
 /**
  * One open journal. Only the process holding the workspace lock may open it for writing.

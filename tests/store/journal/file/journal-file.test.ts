@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalFile } from '../../../../store/journal/file/journal-file.js';
-import { hashLine } from '../../../../store/journal/record-chain.js';
+import { recordHash as hashLine } from '../../../../store/journal/record-chain.js';
+import { GENESIS_HASH } from '../../../../store/journal/journal-head.js';
 import { Journal } from '../../../../store/journal/file/journal.js';
-import { GENESIS_HASH, SCHEMA_VERSION } from '../../../../store/journal/record.js';
+import { SCHEMA_VERSION } from '../../../../store/journal/record.js';
 import { YokeError } from '../../../../errors/yoke-error.js';
 import { appendTornLine, editRecord, journalLines, rewriteLine } from '../../../support/journal-edit.js';
 

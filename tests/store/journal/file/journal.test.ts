@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFailpoint } from '../../../../store/journal/failpoint.js';
 import { readJournalFile } from '../../../../store/journal/file/journal-file.js';
-import { hashLine } from '../../../../store/journal/record-chain.js';
+import { recordHash as hashLine } from '../../../../store/journal/record-chain.js';
+import { GENESIS_HASH } from '../../../../store/journal/journal-head.js';
 import { Journal } from '../../../../store/journal/file/journal.js';
-import { GENESIS_HASH, SCHEMA_VERSION, type RecordDraft } from '../../../../store/journal/record.js';
+import { SCHEMA_VERSION, type RecordDraft } from '../../../../store/journal/record.js';
 import { appendTornLine, journalLines } from '../../../support/journal-edit.js';
 import { repoRoot } from '../../../support/yoke-process.js';
 
