@@ -4,14 +4,14 @@ import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFailpoint } from '../../../../store/journal/failpoint.js';
-import { readJournalFile } from '../../../../store/journal/file/journal-file.js';
-import { recordHash as hashLine } from '../../../../store/journal/record-chain.js';
-import { GENESIS_HASH } from '../../../../store/journal/journal-head.js';
-import { Journal } from '../../../../store/journal/file/journal.js';
-import { SCHEMA_VERSION, type RecordDraft } from '../../../../store/journal/record.js';
-import { appendTornLine, journalLines } from '../../../support/journal-edit.js';
-import { repoRoot } from '../../../support/yoke-process.js';
+import { readFailpoint } from '../../../store/journal/failpoint.js';
+import { readJournalFile } from '../../../store/journal/file/journal-file.js';
+import { recordHash as hashLine } from '../../../store/journal/record-chain.js';
+import { GENESIS_HASH } from '../../../store/journal/journal-head.js';
+import { Journal } from '../../../store/journal/file/journal.js';
+import { SCHEMA_VERSION, type RecordDraft } from '../../../store/journal/record.js';
+import { appendTornLine, journalLines } from '../../support/journal-edit.js';
+import { repoRoot } from '../../support/yoke-process.js';
 
 const dirs: string[] = [];
 const open: Journal[] = [];
