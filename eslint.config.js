@@ -32,7 +32,7 @@ export const machinePurityRules = {
 
 /**
  * The floors (DESIGN §7), every import pointing down: cli/ → store/ → effects/ → machines/ → config/,
- * with errors/ a leaf anyone may use. Checked on resolved paths, so a deep relative import cannot
+ * with errors/ a leaf anyone may use; inside store/, only session/ knows which journal backend it opens. Checked on resolved paths, so a deep relative import cannot
  * slip past (tested in tests/lint/layering.test.ts).
  */
 export const layeringRules = {
@@ -41,6 +41,11 @@ export const layeringRules = {
     zones: [
       { target: './effects', from: ['./store', './cli'], message: 'effects/ must not depend on store/ or cli/ (DESIGN §7).' },
       { target: './store', from: './cli', message: 'store/ must not depend on cli/ (DESIGN §7).' },
+      {
+        target: ['./cli', './store/fold', './store/projections', './store/stash', './store/liveness'],
+        from: './store/journal/file',
+        message: 'only store/session/ picks a journal backend: everything else talks to the JournalStore seam (store/journal/journal-store.ts, DESIGN §7).',
+      },
       { target: './machines', from: ['./effects', './store', './cli', './errors'], message: 'machines/ imports only machines/ and config/ (DESIGN §7).' },
       { target: './config', from: ['./machines', './effects', './store', './cli'], message: 'config/ is the bottom floor: it imports only config/ and errors/ (DESIGN §7).' },
       { target: './errors', from: ['./machines', './effects', './store', './cli', './config'], message: 'errors/ is a leaf: it imports nothing of yoke (DESIGN §7).' },

@@ -46,6 +46,13 @@ export interface ReadRange {
 export interface StoredHead extends JournalHead {
   /** a partial record follows the head (backends with `canTear`; `attach` cuts it off) */
   readonly torn: boolean;
+  /**
+   * An opaque token that changes whenever the stored journal changes in any way, even where its
+   * head does not (the file backend: inode, size and modification time); null when the backend
+   * has none. Caches keyed on the head (the status view) key on it too, so an edit inside the
+   * journal is noticed without reading it.
+   */
+  readonly stamp: string | null;
 }
 
 /** Who holds a workspace lease: a process named by pid and kernel start time, never by name. */
@@ -79,6 +86,8 @@ export interface WorkspaceLease {
   acquire(command: string, onStale: (stale: LeaseHolder) => void): Promise<HeldLease>;
   /** Who holds it now, if anyone (live or not); never changes anything. */
   holder(): Promise<LeaseHolder | null>;
+  /** Refuse the workspace (as `acquire` would) when a live process other than this one holds it; never changes anything. */
+  assertFree(): Promise<void>;
   /** Is `holder` still alive, by this backend's rule (same pid + start time; a beating heartbeat)? */
   isLive(holder: LeaseHolder): boolean;
 }
@@ -89,15 +98,11 @@ export interface StoreCapabilities {
   canTear: boolean;
 }
 
-/**
- * One workspace's journal. Reads never change anything; only a writer that holds the lease and
- * has `attach`ed appends.
- */
-export interface JournalStore {
+/** Reading one workspace's journal: never changes anything, holds nothing open between calls. */
+export interface JournalReader {
   /** how messages name the journal (a path, a database URL) */
   readonly location: string;
   readonly capabilities: StoreCapabilities;
-  readonly lease: WorkspaceLease;
 
   /** How messages name record `seq` (`…/journal.jsonl:12` for the file backend). */
   recordLocation(seq: number): string;
@@ -111,10 +116,18 @@ export interface JournalStore {
    * YokeError naming it (`recordLocation`). A torn tail is reported on the last page, not repaired.
    */
   read(range?: ReadRange): AsyncIterable<RecordPage>;
+}
+
+/**
+ * One workspace's journal, to read and to write. Only a writer that holds the lease and has
+ * `attach`ed appends; reads never change anything.
+ */
+export interface JournalStore extends JournalReader {
+  readonly lease: WorkspaceLease;
 
   /**
    * Become this journal's writer at `head` (the head of the records the caller just read and
-   * checked). Refuses with {@link JournalHeadMoved} when the stored journal does not end there. Where
+   * checked). Refuses with `JournalHeadMoved` (journal-head.ts) when the stored journal does not end there. Where
    * a crash tore a partial record after `head`, it is cut off here (durably) and described; the
    * caller journals a `journal.repaired` record for it.
    */
@@ -122,7 +135,7 @@ export interface JournalStore {
 
   /**
    * Append `batch` (consecutive records, the first one's `prev` = `expected.hash`) durably, all or
-   * nothing: the single-writer fence. Refuses with {@link JournalHeadMoved}, writing nothing, when
+   * nothing: the single-writer fence. Refuses with `JournalHeadMoved` (journal-head.ts), writing nothing, when
    * the stored head is not `expected`. Resolves to the new head.
    */
   append(batch: readonly SealedRecord[], expected: JournalHead): Promise<JournalHead>;

@@ -39,8 +39,11 @@ export class JournalWriter {
   private readonly ulid = monotonicFactory(bufferedRandom());
   private lastHash: string;
   private durable: JournalHead;
-  /** the last flush: the next one starts after it, and fails with it if it failed */
+  /** the last flush: the next one starts after it */
   private flushing: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  /** why a flush failed: every later flush fails with it */
+  private broken: Error | null = null;
 
   private constructor(
     readonly store: JournalStore,
@@ -103,9 +106,19 @@ export class JournalWriter {
     return record;
   }
 
-  /** Append everything staged, durably, as one batch; resolves once it is stored. */
+  /**
+   * Append everything staged, durably, as one batch; resolves once it is stored. With no flush in
+   * flight the append starts at once (the file backend has written and synced before this returns);
+   * otherwise it starts after the one in flight.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.appendStaged());
+    if (this.broken !== null) return Promise.reject(this.broken);
+    const start = (): Promise<void> => this.appendStaged();
+    const next = this.inFlight === 0 ? start() : this.flushing.then(start);
+    this.inFlight += 1;
+    this.flushing = next.finally(() => {
+      this.inFlight -= 1;
+    });
     return this.flushing;
   }
 
@@ -143,10 +156,16 @@ export class JournalWriter {
   }
 
   private async appendStaged(): Promise<void> {
+    if (this.broken !== null) throw this.broken;
     if (this.staged.length === 0) return;
     const batch = this.staged;
     this.staged = [];
-    this.durable = await this.store.append(batch, this.durable);
+    try {
+      this.durable = await this.store.append(batch, this.durable);
+    } catch (error) {
+      this.broken = error instanceof Error ? error : new Error(String(error));
+      throw this.broken;
+    }
   }
 }
 

@@ -90,6 +90,9 @@ export type JournalRecord = {
   [T in RecordType]: Omit<z.infer<typeof envelopeSchema>, 'type' | 'payload'> & { type: T; payload: Payload<T> };
 }[RecordType];
 
+/** The record that starts a run: its mode, its machine's input and how it was started. */
+export type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
+
 /** What a caller supplies to append; the journal fills seq, id, ts, prev and the schema version. */
 export type RecordDraft = {
   [T in RecordType]: { type: T; run: string | null; machine: string | null; mv: number | null; payload: Payload<T> };

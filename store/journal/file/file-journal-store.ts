@@ -1,15 +1,12 @@
-// The file backend: one JSON Lines file per workspace (DESIGN §6) behind the JournalStore seam.
+// The file backend's writing side: appends (fence, fdatasync, failpoints), torn-tail repair, integrity and rescue.
 import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { die, readFailpoint, type Failpoint } from '../failpoint.js';
 import { EMPTY_HEAD, JournalHeadMoved, sameHead, type JournalHead } from '../journal-head.js';
-import type { JournalStore, ReadRange, RecordPage, SealedRecord, StoredHead, TornTail } from '../journal-store.js';
-import type { JournalRecord } from '../record.js';
+import type { JournalStore, SealedRecord, TornTail } from '../journal-store.js';
+import { attempt, FileJournalReader } from './file-journal-reader.js';
 import { FileLease } from './file-lease.js';
 import { readFileTail, tailOf } from './journal-tail.js';
-
-/** Records per page of a read. */
-const PAGE_RECORDS = 1024;
 
 /** The open file a writer appends to, and what the file looked like after its last write. */
 interface Attached {
@@ -21,7 +18,7 @@ interface Attached {
 }
 
 /**
- * The journal as the file `location` (`.loop/.journal/journal.jsonl`), record N on line N, and the
+ * The journal as the file `location` (`.loop/.journal/journal.jsonl`) to read and write, and the
  * lease as the lock file next to it. Durability: every append is one write and one fdatasync.
  * The fence and the integrity check are the same test: the file is exactly as this store last
  * left it (same inode, size and modification time), so the file backend refuses an append after
@@ -30,53 +27,17 @@ interface Attached {
  * `YOKE_FAILPOINT` (store/journal/failpoint.ts) is honoured here: `crash-after:<seq>` dies right
  * after the batch holding that record is durable, `torn-at:<seq>` writes half of its line first.
  */
-export class FileJournalStore implements JournalStore {
-  readonly capabilities = { canTear: true };
+export class FileJournalStore extends FileJournalReader implements JournalStore {
   readonly lease: FileLease;
   private attached: Attached | null = null;
   private failpoint: Failpoint | null = null;
 
   constructor(
-    readonly location: string,
+    location: string,
     private readonly options: { lockPath?: string; warn: (message: string) => void },
   ) {
+    super(location);
     this.lease = new FileLease(options.lockPath ?? join(dirname(location), 'lock'));
-  }
-
-  recordLocation(seq: number): string {
-    return `${this.location}:${seq}`;
-  }
-
-  head(): Promise<StoredHead> {
-    return attempt(() => {
-      const tail = readFileTail(this.location);
-      return { ...tail.head, torn: tail.torn !== null };
-    });
-  }
-
-  async *read(range: ReadRange = {}): AsyncGenerator<RecordPage> {
-    // The reader and its schemas load only here: `yoke status` asks this store for its head alone.
-    const { JournalStream } = await import('./journal-file.js');
-    const from = range.fromSeq ?? 1;
-    const to = range.toSeq ?? Number.POSITIVE_INFINITY;
-    const stream = new JournalStream(this.location);
-    let page: JournalRecord[] = [];
-    let head = EMPTY_HEAD;
-    let complete = true;
-    for (const record of stream) {
-      head = { seq: record.seq, hash: stream.lastHash };
-      if (record.seq >= from) page.push(record);
-      if (record.seq >= to) {
-        complete = false; // stopped early: what comes after is not this read's business
-        break;
-      }
-      if (page.length === PAGE_RECORDS) {
-        yield { records: page, head, torn: null };
-        page = [];
-      }
-    }
-    const torn = complete && stream.torn ? { where: `${this.location}:${stream.torn.line}`, offset: stream.validBytes, bytes: stream.torn.bytes } : null;
-    yield { records: page, head, torn };
   }
 
   attach(head: JournalHead): Promise<TornTail | null> {
@@ -197,11 +158,6 @@ export class FileJournalStore implements JournalStore {
       return null; // only decorates the refusal; the refusal itself stands
     }
   }
-}
-
-/** Run synchronous file work as a promise: a throw becomes a rejection. */
-function attempt<T>(work: () => T): Promise<T> {
-  return new Promise((resolve) => resolve(work()));
 }
 
 function writeAll(fd: number, data: Buffer): void {

@@ -1,6 +1,6 @@
 // The file backend's workspace lease: the lock file (store/journal/file/workspace-lock.ts).
 import type { HeldLease, LeaseHolder, WorkspaceLease } from '../journal-store.js';
-import { acquireLock, lockIsLive, readLock } from './workspace-lock.js';
+import { acquireLock, lockHeldError, lockIsLive, readLock } from './workspace-lock.js';
 import { YokeError } from '../../../errors/yoke-error.js';
 
 /**
@@ -21,14 +21,14 @@ export class FileLease implements WorkspaceLease {
     const holder = readLock(this.location);
     if (!holder) throw new Error(`${this.location}: the lock just taken cannot be read back`);
     const path = this.location;
-    const held = (): boolean => {
+    const stillMine = (): boolean => {
       const now = readLock(path);
       return now !== null && now.pid === holder.pid && now.startTime === holder.startTime;
     };
     return {
       holder,
-      held: () => Promise.resolve(held()),
-      renew: () => (held() ? Promise.resolve() : Promise.reject(new YokeError('workspace', `${path}: the workspace lock no longer names this yoke (pid ${holder.pid}); someone removed or replaced it. Stop other yoke processes, then run the command again.`))),
+      held: () => Promise.resolve(stillMine()),
+      renew: () => (stillMine() ? Promise.resolve() : Promise.reject(new YokeError('workspace', `${path}: the workspace lock no longer names this yoke (pid ${holder.pid}); someone removed or replaced it. Stop other yoke processes, then run the command again.`))),
       release: () => {
         release();
         return Promise.resolve();
@@ -38,6 +38,12 @@ export class FileLease implements WorkspaceLease {
 
   holder(): Promise<LeaseHolder | null> {
     return Promise.resolve(readLock(this.location));
+  }
+
+  assertFree(): Promise<void> {
+    const owner = readLock(this.location);
+    if (owner && owner.pid !== process.pid && lockIsLive(owner)) return Promise.reject(lockHeldError(this.location, owner));
+    return Promise.resolve();
   }
 
   isLive(holder: LeaseHolder): boolean {

@@ -10,6 +10,8 @@ export interface FileTail {
   torn: { offset: number; bytes: number } | null;
   /** the file's size (0 when it does not exist) */
   size: number;
+  /** inode, size and mtime: changes with any write to the file (null when it does not exist) */
+  stamp: string | null;
 }
 
 /**
@@ -22,18 +24,19 @@ export function readFileTail(path: string): FileTail {
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { head: EMPTY_HEAD, torn: null, size: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { head: EMPTY_HEAD, torn: null, size: 0, stamp: null };
     throw error;
   }
   try {
-    return tailOf(fd, fstatSync(fd).size);
+    const stats = fstatSync(fd);
+    return { ...tailOf(fd, stats.size), stamp: `${stats.ino}:${stats.size}:${stats.mtimeMs}` };
   } finally {
     closeSync(fd);
   }
 }
 
 /** The tail of the open file `fd` of `size` bytes. */
-export function tailOf(fd: number, size: number): FileTail {
+export function tailOf(fd: number, size: number): Omit<FileTail, 'stamp'> {
   if (size === 0) return { head: EMPTY_HEAD, torn: null, size };
   // Read backwards in growing chunks until the last complete line (and what follows it) is in hand.
   for (let chunk = 4096; ; chunk *= 4) {

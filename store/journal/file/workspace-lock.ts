@@ -46,7 +46,7 @@ export function acquireLock(path: string, command: string, onStale: (owner: Lock
     for (let attempt = 0; attempt < 5; attempt += 1) {
       if (tryLink(temporary, path)) return () => releaseLock(path);
       const owner = readLock(path);
-      if (owner && lockIsLive(owner)) throw held(path, owner);
+      if (owner && lockIsLive(owner)) throw lockHeldError(path, owner);
       const aside = `${path}.stale.${process.pid}`;
       try {
         renameSync(path, aside);
@@ -57,9 +57,9 @@ export function acquireLock(path: string, command: string, onStale: (owner: Lock
       const moved = readLock(aside);
       if (moved && lockIsLive(moved)) {
         // A live yoke took the lock between our read and our rename: give it back.
-        if (!tryLink(aside, path)) throw held(path, moved);
+        if (!tryLink(aside, path)) throw lockHeldError(path, moved);
         unlinkSync(aside);
-        throw held(path, moved);
+        throw lockHeldError(path, moved);
       }
       unlinkSync(aside);
       if (owner) onStale(owner);
@@ -80,7 +80,8 @@ function tryLink(from: string, to: string): boolean {
   }
 }
 
-function held(path: string, owner: LockOwner): YokeError {
+/** The refusal when a live `owner` holds the lock at `path`. */
+export function lockHeldError(path: string, owner: LockOwner): YokeError {
   return new YokeError('workspace', `${path}: another yoke (${owner.command || 'pid'} ${owner.pid}) is working in this workspace; wait for it to finish or stop it first.`);
 }
 

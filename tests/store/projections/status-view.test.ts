@@ -1,12 +1,14 @@
-// store/projections/status-view.ts: a view is trusted only while the journal on disk is exactly the one it describes.
-import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+// store/projections/status-view.ts: a view is trusted only while the journal's stored head is exactly the one it was computed at.
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../../store/journal/file/journal.js';
+import { FileJournalReader } from '../../../store/journal/file/file-journal-reader.js';
+import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import type { RunSummary } from '../../../store/projections/run-summary.js';
-import { journalTail, readTrustedStatusView, writeStatusView, type StatusView } from '../../../store/projections/status-view.js';
+import { readTrustedStatusView, viewKey, writeStatusView, type StatusView } from '../../../store/projections/status-view.js';
 import { totalUsage } from '../../../store/projections/usage-ledger.js';
+import { editRecord } from '../../support/journal-edit.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,61 +16,65 @@ afterEach(() => {
 });
 
 const summary = { run: '01BENCHRVN0000000000000000', status: 'unfinished' } as RunSummary;
+const resumed = (pid: number) => ({ type: 'run.resumed' as const, run: summary.run, machine: 'loop', mv: 1, payload: { pid } });
 
-/** A journal of `n` records and a view saved for it. */
-function journalWithView(n: number) {
+/** A journal of `n` records and a view saved for its head. */
+async function journalWithView(n: number) {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-view-'));
   dirs.push(dir);
   const path = join(dir, 'journal.jsonl');
   const viewPath = join(dir, 'status.json');
-  const journal = Journal.open(path, () => undefined);
-  for (let i = 0; i < n; i += 1) journal.append({ type: 'run.resumed', run: summary.run, machine: 'loop', mv: 1, payload: { pid: i } });
-  const tail = journalTail(path, journal.records.length, journal.headHash);
-  if (!tail) throw new Error('no tail');
-  const view: StatusView = { v: 1, summary, usage: totalUsage([]), phase: 'worker agent', journal: tail };
+  const journal = await openFileJournal(path);
+  for (let i = 0; i < n; i += 1) await journal.append(resumed(i));
+  const head = () => new FileJournalReader(path).head();
+  const view: StatusView = { v: 2, summary, usage: totalUsage([]), phase: 'worker agent', journal: viewKey(await head()) };
   writeStatusView(viewPath, view);
-  return { path, viewPath, journal, view };
+  return { path, viewPath, journal, view, head };
 }
 
 describe('readTrustedStatusView', () => {
-  it('returns the view while the journal is untouched', () => {
-    const { path, viewPath, journal, view } = journalWithView(5);
-    expect(readTrustedStatusView(viewPath, path)).toEqual(view);
+  it('returns the view while the journal still ends at its head', async () => {
+    const { viewPath, journal, view, head } = await journalWithView(5);
+    expect(readTrustedStatusView(viewPath, await head())).toEqual(view);
     expect(view.journal).toMatchObject({ seq: 5 });
-    journal.close();
+    await journal.close();
   });
 
-  it('ignores it once a record is appended, or the file is edited (even keeping size and mtime), or the view is garbled', () => {
-    const appended = journalWithView(3);
-    appended.journal.append({ type: 'run.resumed', run: summary.run, machine: 'loop', mv: 1, payload: { pid: 9 } });
-    expect(readTrustedStatusView(appended.viewPath, appended.path)).toBeNull();
-    appended.journal.close();
+  it('ignores it once a record is appended, a record is edited (the last or an earlier one), a torn tail follows, or the view is garbled or older', async () => {
+    const appended = await journalWithView(3);
+    await appended.journal.append(resumed(9));
+    expect(readTrustedStatusView(appended.viewPath, await appended.head())).toBeNull();
+    await appended.journal.close();
 
-    const edited = journalWithView(3);
-    edited.journal.close();
-    const { mtimeMs, bytes } = edited.view.journal;
-    appendFileSync(edited.path, 'x');
-    expect(readTrustedStatusView(edited.viewPath, edited.path)).toBeNull();
-    // same size and mtime, but the last line is different
-    const text = `${'{}'.padEnd(bytes - 1, ' ')}\n`;
-    writeFileSync(edited.path, text);
-    utimesSync(edited.path, new Date(mtimeMs), new Date(mtimeMs));
-    expect(readTrustedStatusView(edited.viewPath, edited.path)).toBeNull();
+    const edited = await journalWithView(3);
+    await edited.journal.close();
+    editRecord(edited.path, 3, (record) => {
+      record.payload = { pid: 99 };
+    });
+    expect(readTrustedStatusView(edited.viewPath, await edited.head())).toBeNull();
 
-    const garbled = journalWithView(2);
-    writeFileSync(garbled.viewPath, '{"v":1,"summ');
-    expect(readTrustedStatusView(garbled.viewPath, garbled.path)).toBeNull();
+    const middle = await journalWithView(4);
+    await middle.journal.close();
+    // let the clock move past the write's mtime tick, as any real edit does
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    editRecord(middle.path, 2, (record) => {
+      record.payload = { pid: 77 };
+    });
+    expect((await middle.head()).hash).toBe(middle.view.journal.hash); // the head alone cannot tell
+    expect(readTrustedStatusView(middle.viewPath, await middle.head())).toBeNull();
+
+    const torn = await journalWithView(2);
+    await torn.journal.close();
+    appendFileSync(torn.path, '{"v":1,"se');
+    expect(readTrustedStatusView(torn.viewPath, await torn.head())).toBeNull();
+
+    const garbled = await journalWithView(2);
+    writeFileSync(garbled.viewPath, '{"v":2,"summ');
+    expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
+    writeFileSync(garbled.viewPath, JSON.stringify({ ...garbled.view, v: 1 }));
+    expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
     rmSync(garbled.viewPath);
-    expect(readTrustedStatusView(garbled.viewPath, garbled.path)).toBeNull();
-    garbled.journal.close();
-  });
-
-  it('journalTail refuses a hash that is not the last line on disk (records staged, not flushed)', () => {
-    const { path, journal } = journalWithView(2);
-    journal.stage({ type: 'run.resumed', run: summary.run, machine: 'loop', mv: 1, payload: { pid: 3 } });
-    expect(journalTail(path, 3, journal.headHash)).toBeNull();
-    journal.flush();
-    expect(journalTail(path, 3, journal.headHash)).toMatchObject({ seq: 3 });
-    journal.close();
+    expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
+    await garbled.journal.close();
   });
 });
