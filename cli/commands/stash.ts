@@ -46,8 +46,8 @@ export function stashPopCommand(flags: { json: boolean }): Promise<number> {
   };
   return withStashSession(
     'yoke stash pop',
-    ({ paths, index }) => {
-      checkPoppable(paths.loopDir, target(index), index.locate);
+    ({ paths, index, locate }) => {
+      checkPoppable(paths.loopDir, target(index), locate);
       return null;
     },
     async ({ ctx, index }) => {
@@ -63,8 +63,8 @@ export function stashPopCommand(flags: { json: boolean }): Promise<number> {
 export function stashCheckoutCommand(prefix: string, flags: { json: boolean }): Promise<number> {
   return withStashSession(
     'yoke stash checkout',
-    ({ paths, index }) => {
-      checkRestorable(resolveStashPrefix(index, prefix), index.locate);
+    ({ paths, index, locate }) => {
+      checkRestorable(resolveStashPrefix(index, prefix), locate);
       checkStashable(paths.loopDir);
       return null;
     },

@@ -62,8 +62,9 @@ export async function openWorkspace(paths: WorkspacePaths, options: OpenWorkspac
   let journal: JournalWriter | null = null;
   try {
     journal = await JournalWriter.open(store, { warn: options.warn, listener: options.listener ?? null, known: options.known ?? null });
-    const stash: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined) };
-    const settled = await settleStash(stash, stashIndexOf(journal, store));
+    const locate = (seq: number): string => store.recordLocation(seq);
+    const stash: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined), locate };
+    const settled = await settleStash(stash, foldStashIndex(journal.records, locate));
     const unfinished = unfinishedRun(journal.records);
     const stopped = options.stopOrphans === true && unfinished !== null ? await stopOrphans(journal.records, unfinished) : [];
     return session(paths, store, lease, journal, stash, settled, unfinished, stopped);
@@ -89,7 +90,7 @@ function session(
 ): WorkspaceSession {
   return {
     paths, journal, stash, settled, unfinished, stoppedOrphans,
-    stashIndex: () => stashIndexOf(journal, store),
+    stashIndex: () => foldStashIndex(journal.records, stash.locate),
     guardAgentCall: () => watchForTampering(paths, journal, lease),
     close: async (beforeRelease) => {
       try {
@@ -103,8 +104,4 @@ function session(
       }
     },
   };
-}
-
-function stashIndexOf(journal: JournalWriter, store: JournalStore): StashIndex {
-  return foldStashIndex(journal.records, (seq) => store.recordLocation(seq));
 }

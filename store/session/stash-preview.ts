@@ -1,6 +1,6 @@
 // A stash command's first look at the workspace, before it takes the lease: may it start, and is there work pending?
 import { readJournal } from '../journal/read-journal.js';
-import { foldStashIndex, type StashIndex } from '../stash/stash-index.js';
+import { foldStashIndex, type RecordLocator, type StashIndex } from '../stash/stash-index.js';
 import { openJournalStore } from './open-store.js';
 import type { WorkspacePaths } from './workspace-paths.js';
 
@@ -8,6 +8,8 @@ import type { WorkspacePaths } from './workspace-paths.js';
 export interface StashPreview {
   paths: WorkspacePaths;
   index: StashIndex;
+  /** how messages name a journal record */
+  locate: RecordLocator;
   /** an interrupted operation or a torn tail: the command has work to do regardless */
   pending: boolean;
 }
@@ -17,6 +19,7 @@ export async function previewStash(paths: WorkspacePaths): Promise<StashPreview>
   const store = openJournalStore(paths);
   await store.lease.assertFree();
   const read = await readJournal(store);
-  const index = foldStashIndex(read.records, (seq) => store.recordLocation(seq));
-  return { paths, index, pending: index.open !== null || read.torn !== null };
+  const locate = (seq: number): string => store.recordLocation(seq);
+  const index = foldStashIndex(read.records, locate);
+  return { paths, index, locate, pending: index.open !== null || read.torn !== null };
 }

@@ -40,8 +40,6 @@ export interface StashIndex {
   /** oldest first, exactly as journaled */
   entries: IndexEntry[];
   open: OpenOperation | null;
-  /** how messages about an entry name its record */
-  locate: RecordLocator;
 }
 
 /**
@@ -50,7 +48,7 @@ export interface StashIndex {
  * (`locate`): the journal was edited or written by an incompatible yoke.
  */
 export function foldStashIndex(records: readonly JournalRecord[], locate: RecordLocator): StashIndex {
-  const index: StashIndex = { entries: [], open: null, locate };
+  const index: StashIndex = { entries: [], open: null };
   const byId = new Map<string, IndexEntry>();
   for (const record of records) {
     const bad = (why: string): YokeError => new YokeError(

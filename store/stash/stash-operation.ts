@@ -20,6 +20,8 @@ export interface StashContext {
   stashDir: string;
   journal: JournalWriter;
   failpoint: Failpoint | null;
+  /** how messages name a journal record (the store's `recordLocation`) */
+  locate: RecordLocator;
 }
 
 /** What a stash command asks for, decided by the CLI from its arguments and the index. */
@@ -65,8 +67,8 @@ const workspaceRecord = { run: null, machine: null, mv: null } as const;
 export async function performStashOp(ctx: StashContext, index: StashIndex, request: StashRequest): Promise<StashOutcome> {
   if (index.open) throw new Error('an unfinished stash operation must be settled first');
   const restore = request.restore;
-  if (restore && request.push) checkRestorable(restore, index.locate);
-  else if (restore) checkPoppable(ctx.loopDir, restore, index.locate);
+  if (restore && request.push) checkRestorable(restore, ctx.locate);
+  else if (restore) checkPoppable(ctx.loopDir, restore, ctx.locate);
   const snapshot = request.push && visibleNames(ctx.loopDir).length > 0 ? scanLoop(ctx.loopDir) : null;
   const now = Date.now();
   const pushed = snapshot && request.push ? pushPayload(snapshot, request.op, request.push, new Date(now).toISOString(), ctx.journal.head.hash) : null;
@@ -90,7 +92,7 @@ export async function performStashOp(ctx: StashContext, index: StashIndex, reque
   if (pushed) ctx.journal.stage({ ...workspaceRecord, type: 'stash.pushed', payload: pushed }, now);
   await ctx.journal.flush();
 
-  const after = foldStashIndex(ctx.journal.records, index.locate);
+  const after = foldStashIndex(ctx.journal.records, ctx.locate);
   if (!after.open) throw new Error('the operation just begun is not open');
   await finishOperation(ctx, after, after.open, { recovering: false, hardLinked: snapshot?.hardLinked ?? new Set() });
   return {

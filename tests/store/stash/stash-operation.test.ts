@@ -27,8 +27,9 @@ async function makeLoop() {
   writeFileSync(join(paths.loopDir, '.gitignore'), '.journal/\n.stash/\n');
   writeFileSync(join(paths.loopDir, '.keep'), 'a dotfile entry the stash never touches\n');
   const journal = await openFileJournal(paths.journal);
-  const ctx: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: null };
-  const index = () => foldStashIndex(journal.records, (seq) => `${paths.journal}:${seq}`);
+  const locate = (seq: number) => `${paths.journal}:${seq}`;
+  const ctx: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: null, locate };
+  const index = () => foldStashIndex(journal.records, locate);
   const lines = () => readFileSync(paths.journal, 'utf8').split('\n').filter(Boolean);
   return {
     root,
