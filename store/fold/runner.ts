@@ -4,7 +4,7 @@
 // the machine was not told, journal the event; (2) if it started but never completed, apply the
 // kind's recovery policy; (3) otherwise journal `effect.started` durably, execute, journal
 // `effect.completed`. Records are staged and flushed together right before the next effect runs,
-// so one fsync covers "completed + event + next started" and nothing executes un-journaled.
+// so one durable append covers "completed + event + next started" and nothing executes un-journaled.
 import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink } from '../../effects/handler.js';
 import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';

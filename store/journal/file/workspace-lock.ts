@@ -11,15 +11,23 @@ export interface LockOwner {
   command: string;
 }
 
-/** Read the lock file; null when there is none or it is unreadable. */
+/** Read the lock file; null when there is none or it names no process (garbled). */
 export function readLock(path: string): LockOwner | null {
+  let text: string;
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof value.pid !== 'number') return null;
-    return { pid: value.pid, startTime: typeof value.startTime === 'string' ? value.startTime : null, command: String(value.command ?? '') };
-  } catch {
-    return null;
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error; // a lock yoke may not read is not one it may take over
   }
+  let value: Partial<LockOwner> | null;
+  try {
+    value = JSON.parse(text) as Partial<LockOwner> | null;
+  } catch {
+    return null; // not JSON: yoke writes its lock whole (temp file + link), so no yoke holds this one
+  }
+  if (typeof value?.pid !== 'number') return null;
+  return { pid: value.pid, startTime: typeof value.startTime === 'string' ? value.startTime : null, command: String(value.command ?? '') };
 }
 
 /** Is the recorded owner still the same live process (pid + start time, never by name)? */
