@@ -9,6 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { EffectKind } from '../../machines/effects.js';
 import { EffectAborted } from '../handler.js';
+import { setLongTimeout, type LongTimeout } from './long-timeout.js';
 import { processStartTime } from './process-identity.js';
 import { signalGroup, terminateGroup } from './terminate-group.js';
 
@@ -98,13 +99,13 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
     reason ??= why;
     kill.start(KILL_GRACE_MS);
   };
-  let idleTimer: NodeJS.Timeout | undefined;
+  let idleTimer: LongTimeout | undefined;
   const armIdle = (): void => {
     if (opts.idleTimeoutMs <= 0 || kill.inFlight || leaderGone) return;
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => timeout('idle-timeout'), opts.idleTimeoutMs);
+    idleTimer?.clear();
+    idleTimer = setLongTimeout(() => timeout('idle-timeout'), opts.idleTimeoutMs);
   };
-  const hardTimer = opts.timeoutMs > 0 ? setTimeout(() => timeout('timed-out'), opts.timeoutMs) : undefined;
+  const hardTimer = opts.timeoutMs > 0 ? setLongTimeout(() => timeout('timed-out'), opts.timeoutMs) : undefined;
   const onAbort = (): void => {
     aborted = true;
     kill.start(ABORT_GRACE_MS);
@@ -125,8 +126,8 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
 
   const exit = await exited;
   leaderGone = true;
-  clearTimeout(idleTimer);
-  clearTimeout(hardTimer);
+  idleTimer?.clear();
+  hardTimer?.clear();
   opts.signal.removeEventListener('abort', onAbort);
   await kill.inFlight;
   // The leader is gone (and reaped, so its pid stays reserved only while its group has members):

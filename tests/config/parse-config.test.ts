@@ -158,3 +158,25 @@ describe('idle-timeout and the built-in agents', () => {
     expect(parse('mode loop\nagent gemini\nidle-timeout 0').issues).toEqual([]);
   });
 });
+
+describe('issue 20.1: a timeout above Node’s timer limit would kill every agent or guard at once', () => {
+  const directives = [['idle-timeout', 'idleTimeoutMs'], ['guard-timeout', 'guardTimeoutMs'], ['agent-timeout', 'agentTimeoutMs']] as const;
+  it.each(directives)('%s accepts exactly up to 596h and refuses anything longer, naming the maximum', (directive, key) => {
+    expect(parse(`${LOOP}${directive} 596h`).config).toMatchObject({ [key]: 596 * 3_600_000 });
+    expect(parse(`${LOOP}${directive} 595h59m59s`).config).toMatchObject({ [key]: 596 * 3_600_000 - 1000 });
+    expect(parse(`${LOOP}${directive} 0`).config).toMatchObject({ [key]: 0 });
+    for (const tooLong of ['596h0m1s', '596h1m', '597h', '1000h', '2147484s']) {
+      const errors = errorsOf(`${LOOP}${directive} ${tooLong}`);
+      expect(errors).toEqual([expect.objectContaining({
+        line: 3,
+        column: directive.length + 2,
+        message: `\`${tooLong}\` is longer than the maximum timeout of 596h (24 days 20 hours)`,
+        hint: 'use 596h or less, or 0 to turn the timeout off',
+      })]);
+    }
+  });
+  it('the maximum stays below what one Node timer can hold', () => {
+    expect(596 * 3_600_000).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(597 * 3_600_000).toBeGreaterThan(2 ** 31 - 1);
+  });
+});

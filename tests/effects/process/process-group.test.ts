@@ -115,6 +115,14 @@ describe('runInProcessGroup', () => {
     for (const { pid, startTime } of sleepers) expect(isSameProcess(pid, startTime)).toBe(false);
   });
 
+  it('issue 20.1: an idle or hard timeout above Node’s timer limit (a journal from before the cap) does not kill at once', async () => {
+    const huge = 2 ** 31 + 3_600_000;
+    const { out, promise } = run('sleep 0.2; echo finished', { idleTimeoutMs: huge, timeoutMs: huge });
+    const result = await promise;
+    expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    expect(out.stdout).toBe('finished\n');
+  });
+
   it('keeps a command alive while it keeps producing output', async () => {
     const { promise } = run('for i in 1 2 3 4 5 6; do echo $i; sleep 0.1; done', { idleTimeoutMs: 350 });
     expect(await promise).toMatchObject({ outcome: 'exited', exitCode: 0 });
