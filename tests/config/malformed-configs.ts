@@ -133,4 +133,7 @@ export const MALFORMED_CONFIGS: MalformedCase[] = [
   bad('empty file', '', 1, 1, 'no `mode` line', 2),
   bad('missing accept in goal', 'mode goal\nagent claude', 1, 1, 'accept'),
   bad('accept without command', 'mode goal\nagent claude\naccept t', 3, 9, 'missing its command'),
+  // issue 20.5: a NUL byte can never reach sh
+  bad('NUL byte in a guard command', `${LOOP}guard t npm\u0000test`, 3, 12, 'NUL byte'),
+  bad('NUL byte in an agent command', 'mode loop\nagent cmd ./a\u0000.sh', 2, 14, 'NUL byte'),
 ];

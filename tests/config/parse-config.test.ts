@@ -180,3 +180,16 @@ describe('issue 20.1: a timeout above Node’s timer limit would kill every agen
     expect(597 * 3_600_000).toBeGreaterThan(2 ** 31 - 1);
   });
 });
+
+describe('issue 20.5: a NUL byte in a command passed config check, then the guard failed at every iteration', () => {
+  it('refuses it at parse time at its line and column, for every command directive', () => {
+    for (const line of ['guard t echo a\u0000b', 'periodic q 2 echo a\u0000b', 'guard-after p g echo a\u0000b', 'hook done echo a\u0000b', 'accept t echo a\u0000b']) {
+      const text = `mode goal\nagent claude\naccept ok true\nperiodic p 2 true\n${line}`;
+      const errors = errorsOf(text);
+      expect(errors).toEqual([expect.objectContaining({ line: 5, column: line.indexOf('\u0000') + 1, message: 'this line contains a NUL byte (\\0)' })]);
+    }
+  });
+  it('a NUL inside a comment is no command and is left alone', () => {
+    expect(errorsOf(`${LOOP}guard t npm test # a\u0000b`)).toEqual([]);
+  });
+});
