@@ -143,7 +143,7 @@ export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed'
   return { notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], judgeTrigger: null };
 }
 
-/** `STATUS: DONE` on the first line of notes.md (surrounding whitespace tolerated). */
+/** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */
 export function notesSayDone(firstLine: string | null): boolean {
   return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
 }
