@@ -27,6 +27,8 @@ export interface ConfigDraft {
   accepts: NamedCommand[];
   budgets: Partial<Record<BudgetDimension, number>>;
   prices: NonNullable<Config['prices']>;
+  /** `redact` variable names */
+  redact: Located<string>[];
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -37,7 +39,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, redact: [], firstLines: new Map(), uses: [],
   };
 }
 
@@ -65,6 +67,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     accepts: draft.accepts,
     budgets: draft.budgets,
     prices: draft.prices,
+    ...(draft.redact.length > 0 ? { redact: draft.redact.map((entry) => entry.value) } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { readAgentSpec } from './read-agent-directive.js';
 import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
+import { readRedact } from './read-redact-directive.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
 
@@ -40,4 +41,5 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'agent-timeout': readTimeout('agentTimeoutMs'),
   'rate-limit-wait': readRateLimitWait,
   'price': readPrice,
+  'redact': readRedact,
 };

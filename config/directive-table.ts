@@ -5,7 +5,7 @@ export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
-  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait',
+  'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'redact',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -59,6 +59,7 @@ export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
   'agent-timeout': spec('agent-timeout <duration>', 'agent-timeout 2h', ['duration'], true),
   'rate-limit-wait': spec('rate-limit-wait <duration>', 'rate-limit-wait 30s', ['duration'], true),
   'price': spec('price <model> <usd-per-Mtok-in> <usd-per-Mtok-out>', 'price gpt-5.5 1.25 10', ['model name', 'input price', 'output price'], false),
+  'redact': spec('redact <VARIABLE>', 'redact DATABASE_URL', ['variable name'], false),
 };
 
 /** Narrows a word to a directive name. */

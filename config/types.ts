@@ -60,6 +60,8 @@ export const configSchema = z.object({
   agentTimeoutMs: z.number().int().nonnegative().optional(),
   /** `price` directives: US dollars per million tokens, by model name as the CLI reports it. */
   prices: z.record(z.string(), modelPriceSchema).optional(),
+  /** `redact` directives: variables whose values are kept out of journaled output, besides those whose names look secret. */
+  redact: z.array(z.string()).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -66,6 +66,8 @@ export const effectSchemas = {
       idleTimeoutMs: z.number().int().nonnegative(),
       /** hard limit for the whole call (`agent-timeout`); absent = none */
       timeoutMs: z.number().int().positive().optional(),
+      /** `redact` variables whose values are kept out of `detail`, besides secret-looking names; absent = none */
+      redact: z.array(z.string()).optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
@@ -77,7 +79,7 @@ export const effectSchemas = {
       transcript: z.string(),
       /** what the adapter decided from the CLI's own fields (absent in journals from before adapters) */
       classification: agentClassificationSchema.optional(),
-      /** one line explaining the classification */
+      /** one line explaining the classification (secret values redacted) */
       detail: z.string().nullable().optional(),
       /** rate-limited: how long the API asked to wait, when it said */
       retryAfterMs: z.number().nonnegative().nullable().optional(),
@@ -103,13 +105,15 @@ export const effectSchemas = {
       command: z.string(),
       iteration: z.number().int(),
       timeoutMs: z.number().int().nonnegative(),
+      /** `redact` variables whose values are kept out of `excerpt`, besides secret-looking names; absent = none */
+      redact: z.array(z.string()).optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
       exitCode: z.number().int().nullable(),
       signal: z.string().nullable(),
       durationMs: z.number().nonnegative(),
-      /** the last part of combined stdout+stderr, for guard-results.md */
+      /** the last part of combined stdout+stderr, for guard-results.md (secret values redacted) */
       excerpt: z.string(),
     }),
   },

@@ -187,9 +187,17 @@ export function budgetBreached(context: WorkContext, countsAsAttempt = true): Bu
   return null;
 }
 
-/** The time limits of an agent call: `idle-timeout`, and `agent-timeout` when set (absent otherwise, as in older journals). */
-export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number } {
-  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}) };
+/**
+ * What every agent call takes from yoke.conf: `idle-timeout`, `agent-timeout` when set, and the
+ * `redact` names when there are any (each absent otherwise, as in older journals).
+ */
+export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number; redact?: string[] } {
+  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}), ...redactNames(config) };
+}
+
+/** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */
+export function redactNames(config: Config): { redact?: string[] } {
+  return config.redact !== undefined && config.redact.length > 0 ? { redact: config.redact } : {};
 }
 
 /** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */

@@ -13,7 +13,7 @@ import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
 import { renderTemplate } from '../render-template.js';
 import {
-  budgetBreached, callLimits, freshIteration, hookRequests, iterationPassed, spendCall, succeeded, workerDone,
+  budgetBreached, callLimits, freshIteration, hookRequests, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type RunOutput, type WorkContext,
 } from './work-context.js';
 import { workSetup } from './work-setup.js';
@@ -283,7 +283,7 @@ export function workLoopStates(o: WorkLoopOptions) {
         params: ({ context }) => {
           const check = context.plan[context.checks.length];
           if (!check) throw new Error('checking entered with no check left to run');
-          return request('check.run', { kind: check.kind, name: check.name, command: check.command, iteration: context.iteration, timeoutMs: context.config.guardTimeoutMs });
+          return request('check.run', { kind: check.kind, name: check.name, command: check.command, iteration: context.iteration, timeoutMs: context.config.guardTimeoutMs, ...redactNames(context.config) });
         },
       },
       on: {

@@ -43,6 +43,7 @@ describe('parseConfig: every directive form', () => {
     ['0 turns timeouts off', `${LOOP}idle-timeout 0\nguard-timeout 0`, { idleTimeoutMs: 0, guardTimeoutMs: 0 }],
     ['commit', `${LOOP}commit each`, { commit: 'each' }],
     ['agent-timeout', `${LOOP}agent-timeout 2h`, { agentTimeoutMs: 7_200_000 }],
+    ['redact names variables', `${LOOP}redact DATABASE_URL\nredact _private2`, { redact: ['DATABASE_URL', '_private2'] }],
     ['agent-timeout 0 is off', `${LOOP}agent-timeout 0`, { agentTimeoutMs: 0 }],
     ['prices, one per model, 0 allowed', `${LOOP}price gpt-5.5 1.25 10\nprice claude-opus-4-8[1m] 15 75\nprice local-llm 0 0`, {
       prices: {
