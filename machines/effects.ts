@@ -31,6 +31,10 @@ export const agentClassificationSchema = z.enum([
 ]);
 export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 
+/** Where HEAD is: the branch it names (null when detached) and its commit (null on an unborn branch). */
+export const headSchema = z.object({ branch: z.string().nullable(), sha: z.string().nullable() });
+export type Head = z.infer<typeof headSchema>;
+
 export const effectSchemas = {
   /** Back up the spec files into content-addressed blobs and capture the boundary baseline tree. */
   'baseline.capture': {
@@ -40,6 +44,8 @@ export const effectSchemas = {
       specFiles: z.record(z.string(), z.string().nullable()),
       /** git tree id of the project outside .loop/ when the run started. */
       tree: z.string(),
+      /** HEAD when the run started: its branch is the run's (absent in journals from before yoke watched HEAD) */
+      head: headSchema.optional(),
     }),
   },
   /** Put every spec file back to its backed-up content (absent ones are removed). */
@@ -94,8 +100,19 @@ export const effectSchemas = {
   },
   /** List project paths (outside .loop/) that differ from the baseline tree. */
   'boundary.scan': {
-    params: z.object({ baseline: z.string() }),
-    result: z.object({ changed: z.array(z.string()) }),
+    params: z.object({
+      baseline: z.string(),
+      /** where yoke left HEAD: the run's branch, at the baseline commit or yoke's last commit; absent = HEAD is not checked */
+      head: headSchema.optional(),
+    }),
+    result: z.object({
+      changed: z.array(z.string()),
+      /** HEAD now (only when the params name the expected one) */
+      head: headSchema.extend({
+        /** the expected commit when HEAD no longer contains it (reset, rebased or amended away), so it can be recovered */
+        lost: z.string().nullable(),
+      }).optional(),
+    }),
   },
   /** Run one guard, periodic, guard-after or (goal) accept command. */
   'check.run': {
@@ -160,8 +177,17 @@ export const effectSchemas = {
   },
   /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
   'commit.create': {
-    params: z.object({ message: z.string(), iteration: z.number().int() }),
-    result: z.object({ sha: z.string().nullable() }),
+    params: z.object({
+      message: z.string(),
+      iteration: z.number().int(),
+      /** where HEAD must be for yoke to commit: the run's branch, containing this commit; absent = not checked */
+      head: headSchema.optional(),
+    }),
+    result: z.object({
+      sha: z.string().nullable(),
+      /** the branch the commit went onto (absent in journals from before yoke watched HEAD) */
+      branch: z.string().nullable().optional(),
+    }),
   },
 } as const;
 

@@ -1,7 +1,7 @@
 // The context shared by the loop, brute and saga machines, and the pure rules that read it.
 import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
 import type { Violation } from '../boundary.js';
-import { request, type EffectRequest, type EffectResult, type Usage } from '../effects.js';
+import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
@@ -49,6 +49,8 @@ export interface WorkContext extends WorkInput {
   /** current iteration, 1-based (per chunk in saga) */
   iteration: number;
   baseline: EffectResult<'baseline.capture'> | null;
+  /** the sha of yoke's latest commit in this run (HEAD must keep containing it), null before the first */
+  lastCommit: string | null;
   notesFirstLine: string | null;
   changed: string[];
   violations: Violation[];
@@ -107,6 +109,7 @@ export function initialContext(input: WorkInput): WorkContext {
     maxIterations: input.config.maxIterations,
     iteration: 1,
     baseline: null,
+    lastCommit: null,
     ...freshIteration(),
     agentCalls: 0,
     interruptions: 0,
@@ -170,6 +173,22 @@ export function succeeded(context: WorkContext, judged: boolean): boolean {
 /** Hook requests for an event, in declaration order. */
 export function hookRequests(config: Config, event: HookEvent, iteration: number): EffectRequest[] {
   return config.hooks.filter((h) => h.event === event).map((h) => request('hook.fire', { event, command: h.command, iteration }));
+}
+
+/**
+ * Where yoke left HEAD: the run's branch (from the baseline) at yoke's last commit, else at the
+ * baseline commit. Null for runs whose baseline did not record HEAD (journals from before yoke
+ * watched it): their scans and commits never check it.
+ */
+export function expectedHead(context: Pick<WorkContext, 'baseline' | 'lastCommit'>): Head | null {
+  const head = context.baseline?.head;
+  return head === undefined ? null : { branch: head.branch, sha: context.lastCommit ?? head.sha };
+}
+
+/** `{ head }` for the params of a boundary scan or a commit, absent when HEAD is not watched (so older journals re-derive the same params). */
+export function headParams(context: Pick<WorkContext, 'baseline' | 'lastCommit'>): { head?: Head } {
+  const head = expectedHead(context);
+  return head === null ? {} : { head };
 }
 
 /** The first budget this call would break, or null when it may go ahead (call admission). */

@@ -6,14 +6,14 @@
 import { assign, enqueueActions } from 'xstate';
 import type { HookEvent } from '../../config/types.js';
 import type { SetbackRole } from './agent-setbacks.js';
-import { findViolations } from '../boundary.js';
+import { boundaryViolations } from '../boundary.js';
 import { request, type EffectResult } from '../effects.js';
 import { failureFingerprint } from './failure-fingerprint.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
 import { renderTemplate } from '../render-template.js';
 import {
-  budgetBreached, callLimits, freshIteration, hookRequests, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  budgetBreached, callLimits, expectedHead, freshIteration, headParams, hookRequests, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type RunOutput, type WorkContext,
 } from './work-context.js';
 import { workSetup } from './work-setup.js';
@@ -257,13 +257,13 @@ export function workLoopStates(o: WorkLoopOptions) {
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },
     }),
     scanning: S({
-      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '' }) },
+      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '', ...headParams(context) }) },
       on: {
         BOUNDARY_SCANNED: {
           target: 'routingChecks',
           actions: assign(({ context, event }) => ({
             changed: event.result.changed,
-            violations: findViolations(event.result.changed, context.config.allow, context.config.noModify),
+            violations: boundaryViolations(event.result, context.config, expectedHead(context)),
             plan: planChecks(context.config, context.iteration),
           })),
         },
@@ -354,9 +354,10 @@ export function workLoopStates(o: WorkLoopOptions) {
             ? `yoke: ${context.mode} done after ${context.mode === 'goal' ? 'attempt' : 'iteration'} ${context.iteration}`
             : `yoke: ${context.mode === 'goal' ? 'attempt' : 'iteration'} ${context.iteration}`,
           iteration: context.iteration,
+          ...headParams(context),
         }),
       },
-      on: { COMMITTED: 'advancing' },
+      on: { COMMITTED: { target: 'advancing', actions: 'noteCommit' } },
     }),
     advancing: S({
       always: [
