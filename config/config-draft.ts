@@ -60,6 +60,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     ...rest,
     allow: draft.allow.map((entry) => entry.value),
     noModify: draft.noModify.map((entry) => entry.value),
+    ignoredProtected: draft.noModify.map((entry) => entry.value),
     guards: draft.guards,
     periodics: draft.periodics,
     guardAfters: draft.guardAfters.map(({ periodicColumn: _column, ...guardAfter }) => guardAfter),

@@ -38,7 +38,11 @@ export type Head = z.infer<typeof headSchema>;
 export const effectSchemas = {
   /** Back up the spec files into content-addressed blobs and capture the boundary baseline tree. */
   'baseline.capture': {
-    params: z.object({ specFiles: z.array(z.string()) }),
+    params: z.object({
+      specFiles: z.array(z.string()),
+      /** prefixes whose git-ignored files are hashed into the tree too (the `no-modify` ones); absent = none */
+      ignoredUnder: z.array(z.string()).optional(),
+    }),
     result: z.object({
       /** spec file name (relative to .loop/) → sha256 of its content, or null when absent. */
       specFiles: z.record(z.string(), z.string().nullable()),
@@ -104,6 +108,8 @@ export const effectSchemas = {
       baseline: z.string(),
       /** where yoke left HEAD: the run's branch, at the baseline commit or yoke's last commit; absent = HEAD is not checked */
       head: headSchema.optional(),
+      /** the baseline's `ignoredUnder`: new git-ignored files there count as added; absent = none */
+      ignoredUnder: z.array(z.string()).optional(),
     }),
     result: z.object({
       changed: z.array(z.string()),

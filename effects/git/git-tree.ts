@@ -2,6 +2,7 @@
 // touching the user's index.
 import { rm } from 'node:fs/promises';
 import { boundaryIndex, copyRealIndex, keepBoundaryIndex, noteBoundaryIndex, temporaryIndex } from './boundary-index.js';
+import { addToIndex, ignoredFilesUnder } from './ignored-paths.js';
 import { gitError, runGit, spawnGit } from './run-git.js';
 
 /**
@@ -10,8 +11,12 @@ import { gitError, runGit, spawnGit } from './run-git.js';
  * `changedSince` leaves `.loop/` out). Works on a copy of the real index (so unchanged files are
  * not re-hashed and the user's staging area is never modified) and in a repository with no commits
  * yet. That index is then kept as the boundary cache for the tree (see boundary-index.ts).
+ *
+ * Git-ignored files under `ignoredUnder` (the `no-modify` prefixes) are hashed into the tree too:
+ * in the boundary index they are entries like any other, so `changedSince` sees them modified or
+ * deleted, and it lists new ignored files under the same prefixes.
  */
-export async function captureWorkTree(root: string): Promise<string> {
+export async function captureWorkTree(root: string, ignoredUnder: readonly string[] = []): Promise<string> {
   const temporary = await temporaryIndex(root);
   const env = { GIT_INDEX_FILE: temporary };
   try {
@@ -19,6 +24,7 @@ export async function captureWorkTree(root: string): Promise<string> {
     // Entries under .loop/ copied from the real index (yoke commits notes.md and friends) stay in
     // the tree as they were; `changedSince` leaves .loop/ out of the comparison.
     await runGit(root, ['-c', 'advice.addEmbeddedRepo=false', 'add', '-A', '--', '.', ':(exclude).loop'], { env });
+    await addToIndex(root, await ignoredFilesUnder(root, ignoredUnder, temporary), temporary);
     const tree = (await runGit(root, ['write-tree'], { env })).trim();
     await keepBoundaryIndex(root, tree, temporary);
     return tree;
@@ -39,14 +45,20 @@ const STATUS_ARGS = [
  * Project paths outside `.loop/` (relative, posix, sorted, unique) that differ between `tree` and the
  * working directory now: modified, type-changed, deleted, and added (untracked, not ignored).
  * Renames count as a deletion plus an addition. One `git status` against an index holding exactly
- * `tree` (porcelain v2: stable across git versions and user settings).
+ * `tree` (porcelain v2: stable across git versions and user settings). With `ignoredUnder` (the
+ * prefixes `captureWorkTree` hashed ignored files under), ignored files there that are not in the
+ * tree count as added.
  */
-export async function changedSince(root: string, tree: string): Promise<string[]> {
+export async function changedSince(root: string, tree: string, ignoredUnder: readonly string[] = []): Promise<string[]> {
   const index = await boundaryIndex(root, tree);
-  const result = await spawnGit(root, STATUS_ARGS, { env: { GIT_INDEX_FILE: index } });
+  const [result, added] = await Promise.all([
+    spawnGit(root, STATUS_ARGS, { env: { GIT_INDEX_FILE: index } }),
+    ignoredFilesUnder(root, ignoredUnder, index),
+  ]);
   if (result.exitCode !== 0) throw gitError(root, STATUS_ARGS, result);
   await noteBoundaryIndex(index);
-  return changedPaths(result.stdout);
+  const changed = changedPaths(result.stdout);
+  return added.length === 0 ? changed : [...new Set([...changed, ...added])].sort();
 }
 
 /**

@@ -6,7 +6,10 @@ import { readHead } from '../git/head-state.js';
 import { loopPath } from '../fs/loop-path.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
 
-/** Store each spec file's content (null when absent), the boundary baseline tree and where HEAD is; safe to repeat. */
+/**
+ * Store each spec file's content (null when absent), the boundary baseline tree (with the git-ignored
+ * files under `ignoredUnder` hashed into it) and where HEAD is; safe to repeat.
+ */
 export const captureBaseline: EffectHandler<'baseline.capture'> = {
   policy: 'retry',
   async execute(params, ctx) {
@@ -17,6 +20,6 @@ export const captureBaseline: EffectHandler<'baseline.capture'> = {
       const content = await readOptionalFile(loopPath(ctx.loopDir, name));
       specFiles[name] = content === null ? null : await putBlob(ctx.loopDir, content);
     }
-    return { specFiles, tree: await captureWorkTree(ctx.root), head: await head };
+    return { specFiles, tree: await captureWorkTree(ctx.root, params.ignoredUnder), head: await head };
   },
 };

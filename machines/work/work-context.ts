@@ -191,6 +191,11 @@ export function headParams(context: Pick<WorkContext, 'baseline' | 'lastCommit'>
   return head === null ? {} : { head };
 }
 
+/** `{ ignoredUnder }` for the baseline and the boundary scans: the prefixes whose git-ignored files are protected too; absent when none (and in older journals). */
+export function ignoredParams(config: Config): { ignoredUnder?: string[] } {
+  return config.ignoredProtected !== undefined && config.ignoredProtected.length > 0 ? { ignoredUnder: config.ignoredProtected } : {};
+}
+
 /** The first budget this call would break, or null when it may go ahead (call admission). */
 export function budgetBreached(context: WorkContext, countsAsAttempt = true): BudgetDimension | null {
   const { budgets, spent } = context;

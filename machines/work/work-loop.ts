@@ -13,7 +13,7 @@ import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
 import { renderTemplate } from '../render-template.js';
 import {
-  budgetBreached, callLimits, expectedHead, freshIteration, headParams, hookRequests, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  budgetBreached, callLimits, expectedHead, freshIteration, headParams, hookRequests, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type RunOutput, type WorkContext,
 } from './work-context.js';
 import { workSetup } from './work-setup.js';
@@ -58,7 +58,7 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
 export const startRun = workSetup.createStateConfig({
   entry: enqueueActions(({ context, enqueue }) => {
     for (const hook of hookRequests(context.config, 'run-start', 0)) enqueue({ type: 'request', params: hook });
-    enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
+    enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles, ...ignoredParams(context.config) }) });
   }),
 });
 
@@ -257,7 +257,7 @@ export function workLoopStates(o: WorkLoopOptions) {
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },
     }),
     scanning: S({
-      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '', ...headParams(context) }) },
+      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '', ...headParams(context), ...ignoredParams(context.config) }) },
       on: {
         BOUNDARY_SCANNED: {
           target: 'routingChecks',
