@@ -66,6 +66,8 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
         timeoutMs,
         signal: ctx.signal,
         effect: 'agent.spawn',
+        // processes the agent starts outside its group (setsid) are stopped with it
+        contain: 'auto',
         onSpawn(pid, startTime) {
           ctx.recordProcess({ pid, startTime });
         },
