@@ -7,8 +7,8 @@ import type { Config, ConfigIssue } from '../config/types.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { YokeError } from '../errors/yoke-error.js';
 
-/** Parse the workspace's config; returns every issue, and the config when there is no error. */
-export function checkConfig(paths: WorkspacePaths): { file: string; config: Config | null; issues: ConfigIssue[] } {
+/** Parse the workspace's config; returns every issue, the config when there is no error, and the text read. */
+export function checkConfig(paths: WorkspacePaths): { file: string; config: Config | null; issues: ConfigIssue[]; text: string } {
   const file = relative(process.cwd(), paths.conf) || paths.conf;
   let text: string;
   try {
@@ -19,7 +19,7 @@ export function checkConfig(paths: WorkspacePaths): { file: string; config: Conf
     }
     throw error;
   }
-  return { file, ...parseConfig(text, file) };
+  return { file, ...parseConfig(text, file), text };
 }
 
 /** The valid config, or a `usage` error listing every problem (warnings go to `warn`). */

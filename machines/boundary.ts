@@ -52,6 +52,20 @@ export function findViolations(changed: readonly string[], allow: readonly strin
 }
 
 /**
+ * Would the boundary check catch an agent's change to `path` (posix, relative to the project root)?
+ * Yes when a `no-modify` prefix is the longest match (git-ignored files too: yoke hashes those), or
+ * when `allow` prefixes exist, none covers it, and git sees the file (a git-ignored file under no
+ * `no-modify` prefix is never looked at). Never for `.loop/`, which the boundary does not cover.
+ * The one rule `config check` asks about the files guards run; a `protect` directive joins here.
+ */
+export function boundaryProtects(path: string, config: { allow: readonly string[]; noModify: readonly string[] }, ignored: boolean): boolean {
+  if (path === '.loop' || path.startsWith('.loop/')) return false;
+  const verdict = classifyPath(path, config.allow, config.noModify);
+  if (verdict.allowed) return false;
+  return verdict.rule !== null || !ignored;
+}
+
+/**
  * How HEAD moved, or null when it is where yoke left it: on the run's branch, still containing the
  * expected commit. Commits the agent added on top lose nothing and are not a move; a switched
  * branch (or a detached HEAD), or the expected commit gone from HEAD (reset, rebase, amend, a

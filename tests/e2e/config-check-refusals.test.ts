@@ -44,4 +44,19 @@ describe('issue 20: config values that passed `config check` and then broke ever
     const text = await runYoke(ws, ['config', 'check']);
     expect(text.stderr).toContain('.loop/yoke.conf:3:16: error: this line contains a NUL byte (\\0)');
   }, TIMEOUT);
+
+  it('20.15 a guard script the agent may edit draws a warning (still valid, exit 0); `no-modify scripts/` silences it', async () => {
+    const ws = await setup('mode loop\nagent cmd true\nguard check ./scripts/check.sh --strict\n', { 'scripts/check.sh': '#!/bin/sh\nexit 0\n' });
+    const warned = await runYoke(ws, ['config', 'check']);
+    expect(warned.exitCode, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain('.loop/yoke.conf:3:13: warning: `guard check` runs `scripts/check.sh`, which the agent may rewrite: no `no-modify` prefix covers it (add `no-modify scripts/` (or `no-modify scripts/check.sh`), so a rewritten script fails the boundary check instead of deciding DONE)');
+    const json = JSON.parse((await runYoke(ws, ['config', 'check', '--json'])).stdout) as { valid: boolean; issues: Array<{ severity: string; line: number }> };
+    expect(json.valid).toBe(true);
+    expect(json.issues).toEqual([expect.objectContaining({ severity: 'warning', line: 3 })]);
+
+    await ws.write('.loop/yoke.conf', 'mode loop\nagent cmd true\nguard check ./scripts/check.sh --strict\nno-modify scripts/\n');
+    const quiet = await runYoke(ws, ['config', 'check']);
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+  }, TIMEOUT);
 });
