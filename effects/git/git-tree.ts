@@ -2,8 +2,9 @@
 // touching the user's index.
 import { rm } from 'node:fs/promises';
 import { boundaryIndex, copyRealIndex, keepBoundaryIndex, noteBoundaryIndex, temporaryIndex } from './boundary-index.js';
-import { addToIndex, ignoredFilesUnder } from './ignored-paths.js';
-import { gitError, runGit, spawnGit } from './run-git.js';
+import { parseHead, REV_PARSE_HEAD, type HeadState } from './head-state.js';
+import { addToIndex, filesUnder, ignoredFilesUnder, LIST_IGNORED, prefixPathspecs } from './ignored-paths.js';
+import { gitError, runGit, spawnGit, spawnGitScript } from './run-git.js';
 
 /**
  * A git tree id of the working directory: tracked and untracked non-ignored files as they are on
@@ -41,24 +42,60 @@ const STATUS_ARGS = [
   '--', '.', ':(exclude).loop',
 ];
 
+/** What one boundary scan saw: the changed paths, and HEAD when asked (null also when HEAD names an unborn branch). */
+export interface WorkTreeScan {
+  changed: string[];
+  head: HeadState | null;
+}
+
+/**
+ * The status, then (`$1` = 1) HEAD's commit and ref, then (when pathspecs follow) the ignored files
+ * there that the index does not hold: one `sh` started by yoke instead of three git processes
+ * (issue #7). Sections are told apart by NUL-delimited markers no status entry can be (every
+ * entry starts with its kind and a space).
+ */
+const SCAN_SCRIPT = `want_head=$1; shift
+git ${STATUS_ARGS.map((arg) => `'${arg}'`).join(' ')} || exit 125
+if [ "$want_head" = 1 ]; then printf '\\0yoke:head\\0'; git ${REV_PARSE_HEAD.join(' ')} 2>/dev/null | tr '\\n' '\\0'; fi
+if [ $# -gt 0 ]; then printf '\\0yoke:ignored\\0'; git ${LIST_IGNORED.join(' ')} "$@" || exit 126; fi
+exit 0`;
+
 /**
  * Project paths outside `.loop/` (relative, posix, sorted, unique) that differ between `tree` and the
  * working directory now: modified, type-changed, deleted, and added (untracked, not ignored).
  * Renames count as a deletion plus an addition. One `git status` against an index holding exactly
  * `tree` (porcelain v2: stable across git versions and user settings). With `ignoredUnder` (the
  * prefixes `captureWorkTree` hashed ignored files under), ignored files there that are not in the
- * tree count as added.
+ * tree count as added. With `head`, HEAD's commit and branch are read in the same process.
  */
-export async function changedSince(root: string, tree: string, ignoredUnder: readonly string[] = []): Promise<string[]> {
+export async function scanWorkTree(root: string, tree: string, opts: { ignoredUnder?: readonly string[]; head?: boolean } = {}): Promise<WorkTreeScan> {
   const index = await boundaryIndex(root, tree);
-  const [result, added] = await Promise.all([
-    spawnGit(root, STATUS_ARGS, { env: { GIT_INDEX_FILE: index } }),
-    ignoredFilesUnder(root, ignoredUnder, index),
-  ]);
-  if (result.exitCode !== 0) throw gitError(root, STATUS_ARGS, result);
+  const env = { GIT_INDEX_FILE: index };
+  const ignoredUnder = opts.ignoredUnder ?? [];
+  if (ignoredUnder.length === 0 && opts.head !== true) {
+    const result = await spawnGit(root, STATUS_ARGS, { env });
+    if (result.exitCode !== 0) throw gitError(root, STATUS_ARGS, result);
+    await noteBoundaryIndex(index);
+    return { changed: changedPaths(result.stdout), head: null };
+  }
+  const result = await spawnGitScript(root, SCAN_SCRIPT, [opts.head === true ? '1' : '0', ...prefixPathspecs(ignoredUnder)], { env });
+  if (result.exitCode !== 0) throw gitError(root, result.exitCode === 126 ? LIST_IGNORED : STATUS_ARGS, result);
   await noteBoundaryIndex(index);
-  const changed = changedPaths(result.stdout);
-  return added.length === 0 ? changed : [...new Set([...changed, ...added])].sort();
+  const fields = result.stdout.split('\0');
+  const headAt = fields.indexOf('yoke:head');
+  const ignoredAt = fields.indexOf('yoke:ignored');
+  const statusEnd = [headAt, ignoredAt].filter((at) => at >= 0).reduce((a, b) => Math.min(a, b), fields.length);
+  const changed = changedPaths(fields.slice(0, statusEnd).join('\0'));
+  const added = ignoredAt < 0 ? [] : filesUnder(fields.slice(ignoredAt + 1), ignoredUnder);
+  return {
+    changed: added.length === 0 ? changed : [...new Set([...changed, ...added])].sort(),
+    head: headAt < 0 ? null : parseHead(fields[headAt + 1] ?? '', fields[headAt + 2] ?? ''),
+  };
+}
+
+/** The changed paths of {@link scanWorkTree}. */
+export async function changedSince(root: string, tree: string, ignoredUnder: readonly string[] = []): Promise<string[]> {
+  return (await scanWorkTree(root, tree, { ignoredUnder })).changed;
 }
 
 /**

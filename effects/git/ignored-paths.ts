@@ -28,10 +28,18 @@ export function prefixPathspecs(prefixes: readonly string[]): string[] {
  */
 export async function ignoredFilesUnder(root: string, prefixes: readonly string[], indexFile: string): Promise<string[]> {
   if (prefixes.length === 0) return [];
-  const args = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...prefixPathspecs(prefixes)];
+  const args = [...LIST_IGNORED, ...prefixPathspecs(prefixes)];
   const result = await spawnGit(root, args, { env: { GIT_INDEX_FILE: indexFile } });
   if (result.exitCode !== 0) throw gitError(root, args, result);
-  return result.stdout.split('\0')
+  return filesUnder(result.stdout.split('\0'), prefixes);
+}
+
+/** `git ls-files` listing the ignored files not in the index; the pathspecs follow. */
+export const LIST_IGNORED = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--'];
+
+/** The listed paths that are files under one of `prefixes` (exactly, as plain string prefixes), outside .loop/, sorted. */
+export function filesUnder(listed: readonly string[], prefixes: readonly string[]): string[] {
+  return listed
     .filter((path) => path !== '' && !path.endsWith('/') && !path.startsWith('.loop/') && prefixes.some((prefix) => path.startsWith(prefix)))
     .sort();
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { EffectContext, EffectHandler } from '../handler.js';
 import { gitError, gitExitCode, runGit, spawnGitScript } from '../git/run-git.js';
 import { PRIVATE_FOLDERS } from '../fs/workspace-layout.js';
-import { checkHead } from '../git/head-state.js';
+import { checkHead, REV_PARSE_HEAD } from '../git/head-state.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { EffectParams } from '../../machines/effects.js';
 
@@ -27,10 +27,13 @@ const FALLBACK_EMAIL = 'yoke@localhost';
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
   async execute(params, ctx) {
-    // Asked once per project, alongside the first `git add`; HEAD is checked meanwhile.
+    // Asked once per project, alongside the first `git add`.
     const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
     known.catch(() => undefined);
-    if (params.head !== undefined) await refuseMovedHead(ctx.root, params.head, params.head.sha);
+    // HEAD exactly where yoke left it is checked inside the commit's own script; anything else
+    // (no commit yet, commits added on top, a real move) gets the full check here.
+    let precheck = params.head === undefined ? null : expectedRevParse(params.head);
+    if (params.head !== undefined && precheck === null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
     const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
     // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
     // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
@@ -41,11 +44,19 @@ export const createCommit: EffectHandler<'commit.create'> = {
     const args = [...(git.fullAbbrev ? ['-c', 'core.abbrev=no'] : []), 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
     // With a merge in progress `git commit` would conclude it even with nothing staged: ask first.
     if (await exists(git.mergeHead)) {
+      if (params.head !== undefined && precheck !== null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
+      precheck = null;
       await runGit(ctx.root, ['add', '-A']);
       if (unstage) await runGit(ctx.root, UNSTAGE_PRIVATE);
       if (await nothingStaged(ctx.root)) return onBranch(params, null);
     }
-    const result = await spawnGitScript(ctx.root, ADD_THEN_COMMIT, [unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
+    const commit = (expected: string | null): ReturnType<typeof spawnGitScript> =>
+      spawnGitScript(ctx.root, ADD_THEN_COMMIT, [expected ?? '-', unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
+    let result = await commit(precheck);
+    if (result.exitCode === HEAD_NOT_AS_LEFT && params.head !== undefined) {
+      await refuseMovedHead(ctx.root, params.head, params.head.sha);
+      result = await commit(null); // only commits added on top: nothing is lost, commit on them
+    }
     if (result.exitCode === STAGING_FAILED) throw gitError(ctx.root, ['add', '-A'], result);
     if (result.exitCode !== 0) {
       if (result.exitCode !== null && (await nothingStaged(ctx.root))) return onBranch(params, null);
@@ -99,14 +110,24 @@ const UNSTAGE_PRIVATE = ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--',
 
 /** Exit status of ADD_THEN_COMMIT when staging failed (git itself exits 0, 1, 128, 129 or 128+signal). */
 const STAGING_FAILED = 125;
+/** Exit status of ADD_THEN_COMMIT when HEAD is not exactly where `$1` says (nothing was staged). */
+const HEAD_NOT_AS_LEFT = 124;
+
+/** What `git rev-parse HEAD --symbolic-full-name HEAD` prints (newlines as spaces) for the expected HEAD; null without a commit. */
+function expectedRevParse(head: { branch: string | null; sha: string | null }): string | null {
+  return head.sha === null ? null : `${head.sha} ${head.branch === null ? 'HEAD' : `refs/heads/${head.branch}`} `;
+}
 
 /**
- * `git add -A`, the unstaging when `$1` is `unstage`, then `git <the rest>` (the commit, reading the
- * message from stdin, which `git add` leaves alone): one process started by yoke instead of two.
+ * Unless `$1` is `-`, stop (HEAD_NOT_AS_LEFT) when HEAD's commit and ref are not `$1`; then
+ * `git add -A`, the unstaging when `$2` is `unstage`, then `git <the rest>` (the commit, reading
+ * the message from stdin, which `git add` leaves alone): one process started by yoke instead of
+ * three.
  */
-const ADD_THEN_COMMIT = `git add -A || exit ${STAGING_FAILED}
-if [ "$1" = unstage ]; then git ${UNSTAGE_PRIVATE.join(' ')} || exit ${STAGING_FAILED}; fi
-shift
+const ADD_THEN_COMMIT = `if [ "$1" != - ] && [ "$(git ${REV_PARSE_HEAD.join(' ')} 2>/dev/null | tr '\\n' ' ')" != "$1" ]; then exit ${HEAD_NOT_AS_LEFT}; fi
+git add -A || exit ${STAGING_FAILED}
+if [ "$2" = unstage ]; then git ${UNSTAGE_PRIVATE.join(' ')} || exit ${STAGING_FAILED}; fi
+shift 2
 exec git "$@"`;
 
 async function exists(path: string): Promise<boolean> {
