@@ -103,18 +103,22 @@ function scopeName(project: string): { prefix: string; name: string } {
   return { prefix, name: `${prefix}${process.pid}-${processStartTime(process.pid) ?? '0'}-${randomBytes(4).toString('hex')}` };
 }
 
+const SCOPE_NAME = /^(yoke-[0-9a-f]{12}-)(\d+)-(\d+)-[0-9a-f]+$/;
+
 /**
- * Cgroups this project's agent calls left behind when their yoke died (kill -9, a crash): their
- * yoke (pid + start time in the name) is gone, so whatever is still in them escaped an agent call
- * nobody supervises any more. Stopped once per yoke process, before its first agent call.
+ * Cgroups left behind by a yoke that died (kill -9, a crash): their yoke (pid + start time in the
+ * name) is gone. This project's are stopped (whatever is still in them escaped an agent call nobody
+ * supervises any more); any project's empty ones are removed. Once per project per yoke process,
+ * before its first agent call.
  */
 async function sweepOrphans(parent: string, prefix: string): Promise<void> {
   if (swept.has(prefix)) return;
   swept.add(prefix);
   for (const entry of readdirSync(parent)) {
-    const owner = new RegExp(`^${prefix}(\\d+)-(\\d+)-[0-9a-f]+$`).exec(entry);
-    if (owner === null || isSameProcess(Number(owner[1]), owner[2] ?? null)) continue;
-    await stopCgroup(join(parent, entry), 0);
+    const owner = SCOPE_NAME.exec(entry);
+    if (owner === null || isSameProcess(Number(owner[2]), owner[3] ?? null)) continue;
+    const dir = join(parent, entry);
+    if (owner[1] === prefix || members(dir).length === 0) await stopCgroup(dir, 0);
   }
 }
 
