@@ -1,5 +1,5 @@
 // Every yoke.conf directive: how it is written, what its arguments are called, where it applies.
-import { MODES, type Mode } from './types.js';
+import { BUILT_IN_AGENT_KINDS, MODES, type Mode } from './types.js';
 
 export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
@@ -29,7 +29,7 @@ function spec(usage: string, example: string, args: string[], single: boolean, m
   return { usage, example, args, single, modes };
 }
 
-const AGENT = 'claude|codex|gemini|cmd <command>';
+const AGENT = `${BUILT_IN_AGENT_KINDS.join('|')}|cmd <command>`;
 
 /** The directive table, keyed by directive name. */
 export const DIRECTIVES: { readonly [K in DirectiveName]: DirectiveSpec } = {
