@@ -3,7 +3,7 @@ import type { Usage } from '../../machines/effects.js';
 import type { AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
-import { classifyErrorText } from './classify-api-error.js';
+import { classifyErrorText, httpVerdict } from './classify-api-error.js';
 import { JsonLineSplitter } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
 import { describeExit } from './process-verdict.js';
@@ -76,6 +76,12 @@ function qwenVerdict(result: Record<string, unknown>): Verdict {
   if (result.is_error === true) {
     const said = stringField(objectField(result, 'error'), 'message') ?? `qwen reported ${String(result.subtype)}`;
     if (/max session turns/i.test(said)) return { classification: 'max-turns', detail: oneLine(said), retryAfterMs: null };
+    const api = /^\[API Error:\s*(\d{3})\s+([\s\S]*?)\]/.exec(said);
+    const status = Number(api?.[1]);
+    if (api !== null && status >= 400 && status <= 599) {
+      const verdict = httpVerdict(status, api[2] ?? null);
+      return { ...verdict, retryAfterMs: verdict.classification === 'rate-limited' ? retryAfterMs(said) : null };
+    }
     const { classification, detail } = classifyErrorText(said);
     // An `[API Error: …]` without a status is still the API's (a connection failure).
     const known = classification === 'crashed' && /^\[?API Error/i.test(said) ? 'server-error' : classification;
