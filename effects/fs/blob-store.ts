@@ -4,7 +4,7 @@ import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { YokeError } from '../../errors/yoke-error.js';
 import { writeFileAtomic } from './write-file-atomic.js';
-import { journalEntry } from './workspace-layout.js';
+import { journalEntry } from '../../config/workspace-layout.js';
 
 /** The hex sha256 of some bytes (the blob's name). */
 export function sha256(content: Buffer | string): string {

@@ -8,7 +8,7 @@ import { safeKey } from '../fs/safe-key.js';
 import { openTranscript } from '../process/transcript.js';
 import { processVerdict } from '../adapters/process-verdict.js';
 import { readAgentReport } from '../adapters/usage-file.js';
-import { journalEntry } from '../fs/workspace-layout.js';
+import { journalEntry } from '../../config/workspace-layout.js';
 import { redactSecrets, secretValues } from '../process/redact-secrets.js';
 
 /**

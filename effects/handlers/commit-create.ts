@@ -3,7 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EffectContext, EffectHandler } from '../handler.js';
 import { gitError, gitExitCode, runGit, spawnGitScript } from '../git/run-git.js';
-import { PRIVATE_FOLDERS } from '../fs/workspace-layout.js';
+import { PRIVATE_FOLDERS } from '../../config/workspace-layout.js';
 import { checkHead, REV_PARSE_HEAD } from '../git/head-state.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { EffectParams } from '../../machines/effects.js';

@@ -4,7 +4,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { safeKey } from '../fs/safe-key.js';
-import { journalEntry } from '../fs/workspace-layout.js';
+import { journalEntry } from '../../config/workspace-layout.js';
 
 /** Hooks started by this process that have not finished yet. */
 const running = new Set<Promise<void>>();

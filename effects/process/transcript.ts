@@ -2,7 +2,7 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WriteStream } from 'node:fs';
-import { JOURNAL_LAYOUT, journalEntry } from '../fs/workspace-layout.js';
+import { JOURNAL_LAYOUT, journalEntry } from '../../config/workspace-layout.js';
 
 /** An open transcript: raw output is appended in arrival order. */
 export interface Transcript {

@@ -2,7 +2,7 @@
 // status` can tell a working agent from a silent, stuck or dead one without touching the journal.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JOURNAL_LAYOUT } from '../../effects/fs/workspace-layout.js';
+import { JOURNAL_LAYOUT } from '../../config/workspace-layout.js';
 
 /** The agent call in flight, as the heartbeat describes it. */
 export interface HeartbeatCall {

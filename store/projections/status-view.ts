@@ -6,7 +6,7 @@ import { sameHead } from '../journal/journal-head.js';
 import type { StoredHead } from '../journal/journal-store.js';
 import type { RunSummary } from './run-summary.js';
 import type { UsageTotals } from './usage-ledger.js';
-import { JOURNAL_LAYOUT } from '../../effects/fs/workspace-layout.js';
+import { JOURNAL_LAYOUT } from '../../config/workspace-layout.js';
 
 /** The journal a view was computed from: its head and the store's stamp of it. */
 export type ViewKey = Pick<StoredHead, 'seq' | 'hash' | 'stamp'>;

@@ -1,6 +1,6 @@
 // Where yoke keeps things inside a project (DESIGN §1).
 import { join } from 'node:path';
-import { journalDirOf, journalEntry, stashDirOf } from '../../effects/fs/workspace-layout.js';
+import { journalDirOf, journalEntry, stashDirOf } from '../../config/workspace-layout.js';
 
 /** Absolute paths of a workspace's yoke-owned locations. */
 export interface WorkspacePaths {
