@@ -36,7 +36,8 @@ export const machinePurityRules = {
 
 /**
  * The floors (DESIGN §7), every import pointing down: cli/ → store/ → effects/ → machines/ and
- * policy/ (pure, each may use the other) → config/, with errors/ a leaf anyone may use. Checked on resolved paths, so a deep relative import cannot
+ * policy/ (pure, each may use the other) → config/, with errors/ a leaf anyone may use; inside store/,
+ * only session/ knows which journal backend it opens. Checked on resolved paths, so a deep relative import cannot
  * slip past (tested in tests/lint/layering.test.ts).
  */
 export const layeringRules = {
@@ -45,6 +46,11 @@ export const layeringRules = {
     zones: [
       { target: './effects', from: ['./store', './cli'], message: 'effects/ must not depend on store/ or cli/ (DESIGN §7).' },
       { target: './store', from: './cli', message: 'store/ must not depend on cli/ (DESIGN §7).' },
+      {
+        target: ['./cli', './store/fold', './store/projections', './store/stash', './store/liveness'],
+        from: './store/journal/file',
+        message: 'only store/session/ picks a journal backend: everything else talks to the JournalStore seam (store/journal/journal-store.ts, DESIGN §7).',
+      },
       { target: './machines', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'machines/ imports only machines/, policy/ and config/ (DESIGN §7).' },
       { target: './policy', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'policy/ imports only policy/, machines/ and config/: replay re-derives its rulings (DESIGN §7, §13).' },
       { target: './config', from: ['./machines', './policy', './effects', './store', './cli'], message: 'config/ is the bottom floor: it imports only config/ and errors/ (DESIGN §7).' },

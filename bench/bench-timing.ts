@@ -20,6 +20,16 @@ export function timed<T>(fn: () => T): Timed<T> {
   return { ms, cpuMs: (used.user + used.system) / 1000, value };
 }
 
+/** `timed` for work that returns a promise. */
+export async function timedAsync<T>(fn: () => Promise<T>): Promise<Timed<T>> {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, value };
+}
+
 /** `12 ms wall, 10 ms CPU` */
 export function both(timing: { ms: number; cpuMs: number }): string {
   return `${timing.ms.toFixed(0)} ms wall, ${timing.cpuMs.toFixed(0)} ms CPU`;

@@ -28,7 +28,7 @@ async function peakRss(args: string[]): Promise<{ mb: number; code: number | nul
 export async function replayRssBench(work: string, yoke: string, quick: boolean, report: (name: string, lines: string[]) => void): Promise<void> {
   const iterations = quick ? 1000 : 47_620;
   const path = join(work, 'rss.jsonl');
-  const records = writeSyntheticRun(path, iterations);
+  const records = await writeSyntheticRun(path, iterations);
   const fileMb = statSync(path).size / (1 << 20);
   const idle = await peakRss(['-e', '']);
   const json = await peakRss([yoke, 'replay', '--json', '--journal', path]);

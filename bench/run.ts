@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Journal } from '../store/journal/file/journal.js';
+import { openFileJournal } from '../store/journal/file/open-file-journal.js';
 import { iterationBench } from './iteration-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
 import { resumeBench } from './resume-bench.js';
@@ -15,42 +15,42 @@ const quick = process.argv.includes('--quick');
 const yoke = resolve(fileURLToPath(import.meta.url), '..', '..', 'bundle', 'yoke.js');
 const work = mkdtempSync(join(tmpdir(), 'yoke-bench-'));
 
-function time<T>(fn: () => T): { ms: number; value: T } {
+async function time(fn: () => Promise<void>): Promise<number> {
   const start = process.hrtime.bigint();
-  const value = fn();
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 function report(name: string, lines: string[]): void {
   process.stdout.write(`\n${name}\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
 }
 
-function journalAppend(): void {
+async function journalAppend(): Promise<void> {
   const n = quick ? 300 : 3000;
   const draft = { type: 'run.resumed' as const, run: '01BENCHRVN0000000000000000', machine: 'loop', mv: 1, payload: { pid: 1 } };
-  const single = Journal.open(join(work, 'append-1.jsonl'), () => undefined);
-  const one = time(() => { for (let i = 0; i < n; i += 1) single.append(draft); });
-  single.close();
-  const batched = Journal.open(join(work, 'append-3.jsonl'), () => undefined);
-  const three = time(() => {
-    for (let i = 0; i < n; i += 3) { batched.stage(draft); batched.stage(draft); batched.stage(draft); batched.flush(); }
+  const single = await openFileJournal(join(work, 'append-1.jsonl'));
+  const one = await time(async () => { for (let i = 0; i < n; i += 1) await single.append(draft); });
+  await single.close();
+  const batched = await openFileJournal(join(work, 'append-3.jsonl'));
+  const three = await time(async () => {
+    for (let i = 0; i < n; i += 3) { batched.stage(draft); batched.stage(draft); batched.stage(draft); await batched.flush(); }
   });
-  batched.close();
+  await batched.close();
   report('journal append (fdatasync per flush)', [
-    `one record per flush:    ${(one.ms / n).toFixed(3)} ms/record, ${Math.round(n / (one.ms / 1000))} records/s`,
-    `three records per flush: ${(three.ms / n).toFixed(3)} ms/record (the runner's batch: completed + event + next started)`,
-    `batching speed-up: ${(one.ms / three.ms).toFixed(2)}x`,
+    `one record per flush:    ${(one / n).toFixed(3)} ms/record, ${Math.round(n / (one / 1000))} records/s`,
+    `three records per flush: ${(three / n).toFixed(3)} ms/record (the runner's batch: completed + event + next started)`,
+    `batching speed-up: ${(one / three).toFixed(2)}x`,
   ]);
 }
 
 try {
   process.stdout.write(`yoke benchmarks${quick ? ' (--quick: small sizes, to prove they run)' : ''}\n`);
-  journalAppend();
+  await journalAppend();
   iterationBench(work, yoke, quick, report);
   stashBench(work, yoke, quick, report);
   startupBench(work, yoke, quick, report);
-  resumeBench(work, quick, report);
-  verifyBench(work, quick, report);
+  await resumeBench(work, quick, report);
+  await verifyBench(work, quick, report);
   await replayRssBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { completionEvent } from '../machines/effect-events.js';
 import type { EffectKind, EffectRequest, EffectResult } from '../machines/effects.js';
 import { LOOP_MACHINE_VERSION, loopMachine, type LoopContext, type LoopInput } from '../machines/lifecycles/loop.js';
 import { LIFECYCLE_REGISTRY } from '../machines/lifecycles/registry.js';
-import { Journal } from '../store/journal/file/journal.js';
+import { openFileJournal } from '../store/journal/file/open-file-journal.js';
 import type { JournalRecord, RecordDraft } from '../store/journal/record.js';
 import { RunFold } from '../store/fold/run-fold.js';
 
@@ -48,11 +48,11 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
  * Write a journal of one loop run that ends after `iterations` iterations; returns its record
  * count. With `finished: false` the closing `run.finished` is left out (a run `yoke run` resumes).
  */
-export function writeSyntheticRun(path: string, iterations: number, options: { finished?: boolean } = {}): number {
+export async function writeSyntheticRun(path: string, iterations: number, options: { finished?: boolean } = {}): Promise<number> {
   const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf', LIFECYCLE_REGISTRY);
   if (!parsed.config) throw new Error('bench config invalid');
   const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
-  const journal = Journal.open(path, () => undefined);
+  const journal = await openFileJournal(path);
   const meta = { run: '01BENCHRVN0000000000000000', machine: 'loop', mv: LOOP_MACHINE_VERSION };
   const started = journal.stage({ ...meta, type: 'run.started', payload: { mode: 'loop', input, argv: ['bench'] } }) as Extract<JournalRecord, { type: 'run.started' }>;
   const fold = new RunFold(loopMachine, started);
@@ -70,13 +70,13 @@ export function writeSyntheticRun(path: string, iterations: number, options: { f
       stage({ type: 'event', payload: { cause: next.key, event } });
       count += 1;
     }
-    if (count % 5000 < 3) journal.flush();
+    if (count % 5000 < 3) await journal.flush();
   }
   if (options.finished === false) {
-    journal.close();
+    await journal.close();
     return count;
   }
   stage({ type: 'run.finished', payload: { state: 'done', exitCode: 0, reason: 'done' } });
-  journal.close();
+  await journal.close();
   return count + 1;
 }

@@ -2,27 +2,29 @@
 // as a ratio to a raw `JSON.parse` of the same file.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { JournalStream } from '../store/journal/file/journal-file.js';
+import { FileJournalReader } from '../store/journal/file/file-journal-reader.js';
 import { findRun } from '../store/fold/journal-runs.js';
-import type { JournalRecord } from '../store/journal/record.js';
+import type { StartedRecord } from '../store/journal/record.js';
 import { RunVerifier } from '../store/projections/verify-run.js';
-import { both, rawParse, timed, verdict } from './bench-timing.js';
+import { both, rawParse, timed, timedAsync, verdict } from './bench-timing.js';
 import { writeSyntheticRun } from './synthetic-run.js';
 
 /** Verify a ~100k-record journal (10k with --quick) the way `yoke replay --verify` does. */
-export function verifyBench(work: string, quick: boolean, report: (name: string, lines: string[]) => void): void {
+export async function verifyBench(work: string, quick: boolean, report: (name: string, lines: string[]) => void): Promise<void> {
   const iterations = quick ? 500 : 4800;
   const path = join(work, 'verify.jsonl');
-  const records = writeSyntheticRun(path, iterations);
+  const records = await writeSyntheticRun(path, iterations);
   const raw = timed(() => rawParse(readFileSync(path, 'utf8')));
-  const verify = timed(() => {
+  const verify = await timedAsync(async () => {
     let verifier: RunVerifier | null = null;
-    const starts: Array<Extract<JournalRecord, { type: 'run.started' }>> = [];
-    for (const record of new JournalStream(path)) {
-      if (record.type === 'run.started') {
-        starts.push(record);
-        verifier = new RunVerifier(record);
-      } else verifier?.feed(record);
+    const starts: StartedRecord[] = [];
+    for await (const page of new FileJournalReader(path).read()) {
+      for (const record of page.records) {
+        if (record.type === 'run.started') {
+          starts.push(record);
+          verifier = new RunVerifier(record);
+        } else verifier?.feed(record);
+      }
     }
     findRun(starts);
     return verifier?.verdict();

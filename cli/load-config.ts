@@ -9,8 +9,8 @@ import { LIFECYCLE_REGISTRY } from '../machines/lifecycles/registry.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { YokeError } from '../errors/yoke-error.js';
 
-/** Parse the workspace's config against `lifecycles`; returns every issue, and the config when there is no error. */
-export function checkConfig(paths: WorkspacePaths, lifecycles: LifecycleCatalog = LIFECYCLE_REGISTRY): { file: string; config: Config | null; issues: ConfigIssue[] } {
+/** Parse the workspace's config against `lifecycles`; returns every issue, the config when there is no error, and the text read. */
+export function checkConfig(paths: WorkspacePaths, lifecycles: LifecycleCatalog = LIFECYCLE_REGISTRY): { file: string; config: Config | null; issues: ConfigIssue[]; text: string } {
   const file = relative(process.cwd(), paths.conf) || paths.conf;
   let text: string;
   try {
@@ -21,7 +21,7 @@ export function checkConfig(paths: WorkspacePaths, lifecycles: LifecycleCatalog 
     }
     throw error;
   }
-  return { file, ...parseConfig(text, file, lifecycles) };
+  return { file, ...parseConfig(text, file, lifecycles), text };
 }
 
 /** The valid config, or a `usage` error listing every problem (warnings go to `warn`). */

@@ -75,7 +75,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print as JSON', false)
     .action(async (flags: { json: boolean }) => {
       const { runsCommand } = await import('./commands/runs.js');
-      done(runsCommand(flags));
+      done(await runsCommand(flags));
     });
 
   // replay, inspect (issue 5)
@@ -194,7 +194,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print the new entry as JSON', false)
     .action(async (flags: { message?: string; json: boolean }) => {
       const { stashPushCommand } = await import('./commands/stash.js');
-      done(stashPushCommand(flags));
+      done(await stashPushCommand(flags));
     });
   stash
     .command('list')
@@ -202,7 +202,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print the entries as JSON', false)
     .action(async (flags: { json: boolean }) => {
       const { stashListCommand } = await import('./commands/stash-list.js');
-      done(stashListCommand(flags));
+      done(await stashListCommand(flags));
     });
   stash
     .command('pop')
@@ -210,7 +210,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print what was restored as JSON', false)
     .action(async (flags: { json: boolean }) => {
       const { stashPopCommand } = await import('./commands/stash.js');
-      done(stashPopCommand(flags));
+      done(await stashPopCommand(flags));
     });
   stash
     .command('checkout')
@@ -219,7 +219,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print what was stashed and restored as JSON', false)
     .action(async (prefix: string, flags: { json: boolean }) => {
       const { stashCheckoutCommand } = await import('./commands/stash.js');
-      done(stashCheckoutCommand(prefix, flags));
+      done(await stashCheckoutCommand(prefix, flags));
     });
 
   program
@@ -228,7 +228,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print what was stashed, kept and reset as JSON', false)
     .action(async (flags: { json: boolean }) => {
       const { cleanCommand } = await import('./commands/clean.js');
-      done(cleanCommand(flags));
+      done(await cleanCommand(flags));
     });
 
   program
@@ -239,7 +239,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .addHelpText('after', lifecyclesHelp(lifecycles))
     .action(async (mode: string, flags: { json: boolean }) => {
       const { modeCommand } = await import('./commands/mode.js');
-      done(modeCommand(mode, flags));
+      done(await modeCommand(mode, flags));
     });
 
   program
@@ -248,7 +248,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--keep', 'keep the temporary repository and print its path', false)
     .action(async (flags: { keep: boolean }) => {
       const { demoCommand } = await import('./commands/demo.js');
-      done(demoCommand(flags));
+      done(await demoCommand(flags));
     });
 
   // budgets and usage (issue 3)
@@ -263,7 +263,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print as JSON', false)
     .action(async (flags: BudgetFlags) => {
       const { budgetCommand } = await import('./commands/budget.js');
-      done(budgetCommand(flags));
+      done(await budgetCommand(flags));
     });
 
   program
@@ -273,7 +273,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print totals and every call as JSON', false)
     .action(async (flags: { json: boolean; run?: string }) => {
       const { usageCommand } = await import('./commands/usage.js');
-      done(usageCommand(flags));
+      done(await usageCommand(flags));
     });
 
   return program;

@@ -6,11 +6,12 @@ import type { LoopContext } from '../machines/lifecycles/loop.js';
 import { LIFECYCLES } from '../machines/lifecycles/registry.js';
 import { HeartbeatKeeper } from '../store/liveness/heartbeat-keeper.js';
 import { heartbeatPath } from '../store/liveness/heartbeat.js';
-import type { Journal } from '../store/journal/file/journal.js';
+import type { JournalWriter } from '../store/journal/journal-writer.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
-import { journalTail, statusViewPath, writeStatusView } from '../store/journal/file/status-view.js';
+import { statusViewPath, viewKey, writeStatusView } from '../store/projections/status-view.js';
+import { sameHead } from '../store/journal/journal-head.js';
 import { readLedger, totalUsage, type UsageTotals } from '../store/projections/usage-ledger.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { describePhase } from './phase-text.js';
@@ -22,7 +23,7 @@ const VIEW_INTERVAL_MS = 200;
 /** What the monitor needs: the workspace, the open journal and the run's fold (kept current by the runner). */
 export interface RunMonitorOptions {
   paths: WorkspacePaths;
-  journal: Journal;
+  journal: JournalWriter;
   fold: RunFold;
   /** may the status line use color? */
   color: boolean;
@@ -124,10 +125,10 @@ export class RunMonitor {
   }
 
   /** The run stopped being driven by this process: write the final view, remove the heartbeat. */
-  finish(): void {
+  async finish(): Promise<void> {
     if (this.viewTimer) clearTimeout(this.viewTimer);
     this.viewTimer = null;
-    this.writeView();
+    await this.writeView();
     this.heartbeat.stop();
   }
 
@@ -136,23 +137,27 @@ export class RunMonitor {
     const wait = Math.max(0, this.lastViewAt + VIEW_INTERVAL_MS - this.now());
     this.viewTimer = setTimeout(() => {
       this.viewTimer = null;
-      this.writeView();
+      void this.writeView(); // never rejects: a failed write is a cache miss
     }, wait);
     this.viewTimer.unref();
   }
 
   /**
-   * Save the view of the journal as it is on disk. Records staged but not flushed yet make the tail
-   * check fail, and then nothing is written (a later write catches up).
+   * Save the view of the journal as it is stored, keyed on the store's head. While records are
+   * staged or being written, or the stored head is not the one this run wrote, nothing is saved (a
+   * later write catches up).
    */
-  private writeView(): void {
+  private async writeView(): Promise<void> {
     this.lastViewAt = this.now();
     const { journal, fold, paths } = this.options;
     try {
-      const tail = journalTail(paths.journal, journal.records.length, journal.headHash);
-      if (!tail) return;
+      if (journal.durableHead.seq !== journal.records.length) return;
       const summary = summarizeRun(fold, journal.records);
-      writeStatusView(statusViewPath(paths.journalDir), { v: 1, summary, usage: this.usage, phase: this.phase?.text ?? null, journal: tail });
+      const usage = this.usage;
+      const phase = this.phase?.text ?? null;
+      const stored = await journal.store.head();
+      if (stored.torn || !sameHead(stored, journal.durableHead) || journal.durableHead.seq !== journal.records.length) return;
+      writeStatusView(statusViewPath(paths.journalDir), { v: 2, summary, usage, phase, journal: viewKey(stored) });
     } catch {
       // a cache: `yoke status` folds the journal instead
     }

@@ -32,6 +32,8 @@ export interface ConfigDraft {
   artifacts: (Omit<Artifact, 'criteria'> & { criteria: Located<string>[] })[];
   /** `journey` lines, with the column of the name (for the clash with an `accept` of the same name). */
   journeys: (Journey & { column: number })[];
+  /** `redact` variable names */
+  redact: Located<string>[];
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -42,7 +44,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], firstLines: new Map(), uses: [],
   };
 }
 
@@ -64,6 +66,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     ...rest,
     allow: draft.allow.map((entry) => entry.value),
     noModify: draft.noModify.map((entry) => entry.value),
+    ignoredProtected: draft.noModify.map((entry) => entry.value),
     guards: draft.guards,
     periodics: draft.periodics,
     guardAfters: draft.guardAfters.map(({ periodicColumn: _column, ...guardAfter }) => guardAfter),
@@ -75,6 +78,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     // Only when declared: a config without them stays exactly what older yokes journaled.
     ...(draft.artifacts.length === 0 ? {} : { artifacts: draft.artifacts.map((artifact) => ({ ...artifact, criteria: artifact.criteria.map((criterion) => criterion.value) })) }),
     ...(draft.journeys.length === 0 ? {} : { journeys: draft.journeys.map(({ column: _column, ...journey }) => journey) }),
+    ...(draft.redact.length > 0 ? { redact: draft.redact.map((entry) => entry.value) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
 import { readToolControl, readToolRule } from './read-tool-directives.js';
+import { readRedact } from './read-redact-directive.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
 import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
@@ -47,4 +48,5 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'artifact': readArtifact,
   'journey': readJourney,
   'base-url': readBaseUrl,
+  'redact': readRedact,
 };

@@ -15,7 +15,22 @@ interface Grammar {
   catalog: LifecycleCatalog;
 }
 
-function readLine(line: ConfigLine, draft: ConfigDraft, issues: IssueCollector, grammar: Grammar): void {
+/**
+ * A NUL byte can never reach a command: `sh -c` takes a C string, so the command would fail to
+ * start at every iteration. It is reported where it is; the rest of the line is read with a space
+ * in its place, so the report is not followed by misleading ones ("no `agent` line").
+ */
+function withoutNulBytes(line: ConfigLine, issues: IssueCollector): ConfigLine | null {
+  const at = line.text.indexOf('\u0000');
+  if (at < 0) return line;
+  issues.error(line.number, at + 1, 'this line contains a NUL byte (\\0)', 'remove it: a command cannot contain a NUL byte, so sh could never run it');
+  const [cleaned] = splitConfigLines(line.text.replaceAll('\u0000', ' '));
+  return cleaned === undefined ? null : { ...cleaned, number: line.number };
+}
+
+function readLine(written: ConfigLine, draft: ConfigDraft, issues: IssueCollector, grammar: Grammar): void {
+  const line = withoutNulBytes(written, issues);
+  if (line === null) return;
   const [directive] = line.tokens;
   if (!isDirectiveName(directive.text)) {
     const hint = withSuggestion('see docs/yoke-conf.md for the directives', directive.text, DIRECTIVE_NAMES);

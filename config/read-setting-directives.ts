@@ -2,7 +2,7 @@
 import { withSuggestion } from './closest-match.js';
 import { setScalar } from './config-draft.js';
 import { oneArgument, reportAt, type DirectiveContext } from './directive-context.js';
-import { parseDuration } from './parse-duration.js';
+import { parseDuration, parseTimeout } from './parse-duration.js';
 import { parsePositiveInt } from './parse-number.js';
 import { parsed, rejected, type ParsedValue } from './parsed-value.js';
 import { lifecycleNames } from './lifecycle-catalog.js';
@@ -45,9 +45,9 @@ export function readCount(key: keyof typeof COUNT_EXAMPLES): (ctx: DirectiveCont
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, COUNT_EXAMPLES[key])));
 }
 
-/** `idle-timeout`, `guard-timeout`, `agent-timeout`: a duration, stored in milliseconds. */
+/** `idle-timeout`, `guard-timeout`, `agent-timeout`: a duration up to the timer maximum, stored in milliseconds. */
 export function readTimeout(key: 'idleTimeoutMs' | 'guardTimeoutMs' | 'agentTimeoutMs'): (ctx: DirectiveContext) => void {
-  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parseDuration));
+  return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parseTimeout));
 }
 
 /** `rate-limit-wait`: the first wait after a rate limit; a duration above zero (zero would retry at once, forever). */

@@ -113,6 +113,14 @@ export const configSchema = z.object({
   journeys: z.array(journeySchema).optional(),
   /** `base-url`: where journeys open their flows (required with a journey). */
   baseUrl: z.string().optional(),
+  /** `redact` directives: variables whose values are kept out of journaled output, besides those whose names look secret. */
+  redact: z.array(z.string()).optional(),
+  /**
+   * Prefixes under which git-ignored files are hashed at the baseline and compared at every
+   * boundary scan: the `no-modify` prefixes. Absent in journals from before yoke did this, whose
+   * runs keep not looking at ignored files.
+   */
+  ignoredProtected: z.array(z.string()).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,10 +1,23 @@
-// The diff boundary rule (spec 5.3): the longest matching prefix wins.
+// The diff boundary rule (spec 5.3): the longest matching prefix wins; and HEAD must stay where yoke left it.
+import type { EffectResult, Head } from './effects.js';
 
-/** Why a changed path is outside the boundary. */
+/** How HEAD moved away from where yoke left it. */
+export interface HeadMove {
+  /** the run's branch (null: the run started on a detached HEAD) and the commit HEAD had to contain */
+  expected: Head;
+  /** HEAD now */
+  now: Head;
+  /** the expected commit when it is no longer on HEAD (reset, rebased, amended away); recover it from here */
+  lost: string | null;
+}
+
+/** Why a changed path (or HEAD) is outside the boundary. */
 export interface Violation {
   path: string;
-  /** the `no-modify` prefix that protects it, or null when no `allow` prefix covers it */
+  /** the `no-modify` prefix that protects it, or null when no `allow` prefix covers it (or for HEAD) */
   rule: string | null;
+  /** set when the violation is HEAD itself: `path` is `HEAD` */
+  head?: HeadMove;
 }
 
 /**
@@ -36,4 +49,44 @@ export function findViolations(changed: readonly string[], allow: readonly strin
     if (!verdict.allowed) violations.push({ path, rule: verdict.rule });
   }
   return violations;
+}
+
+/**
+ * Would the boundary check catch an agent's change to `path` (posix, relative to the project root)?
+ * Yes when a `no-modify` prefix is the longest match (git-ignored files too: yoke hashes those), or
+ * when `allow` prefixes exist, none covers it, and git sees the file (a git-ignored file under no
+ * `no-modify` prefix is never looked at). Never for `.loop/`, which the boundary does not cover.
+ * The one rule `config check` asks about the files guards run; a `protect` directive joins here.
+ */
+export function boundaryProtects(path: string, config: { allow: readonly string[]; noModify: readonly string[] }, ignored: boolean): boolean {
+  if (path === '.loop' || path.startsWith('.loop/')) return false;
+  const verdict = classifyPath(path, config.allow, config.noModify);
+  if (verdict.allowed) return false;
+  return verdict.rule !== null || !ignored;
+}
+
+/**
+ * How HEAD moved, or null when it is where yoke left it: on the run's branch, still containing the
+ * expected commit. Commits the agent added on top lose nothing and are not a move; a switched
+ * branch (or a detached HEAD), or the expected commit gone from HEAD (reset, rebase, amend, a
+ * deleted yoke commit), is.
+ */
+export function headMove(expected: Head, now: EffectResult<'boundary.scan'>['head']): HeadMove | null {
+  if (now === undefined) return null;
+  if (now.branch === expected.branch && now.lost === null) return null;
+  return { expected, now: { branch: now.branch, sha: now.sha }, lost: now.lost };
+}
+
+/**
+ * The boundary verdict on one scan: changed paths outside `allow` / `no-modify`, then HEAD when it
+ * moved (only when the scan was told where yoke left it).
+ */
+export function boundaryViolations(
+  result: EffectResult<'boundary.scan'>,
+  config: { allow: readonly string[]; noModify: readonly string[] },
+  expected: Head | null,
+): Violation[] {
+  const violations = findViolations(result.changed, config.allow, config.noModify);
+  const moved = expected === null ? null : headMove(expected, result.head);
+  return moved === null ? violations : [...violations, { path: 'HEAD', rule: null, head: moved }];
 }

@@ -32,15 +32,25 @@ export const agentClassificationSchema = z.enum([
 ]);
 export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 
+/** Where HEAD is: the branch it names (null when detached) and its commit (null on an unborn branch). */
+export const headSchema = z.object({ branch: z.string().nullable(), sha: z.string().nullable() });
+export type Head = z.infer<typeof headSchema>;
+
 export const effectSchemas = {
   /** Back up the spec files into content-addressed blobs and capture the boundary baseline tree. */
   'baseline.capture': {
-    params: z.object({ specFiles: z.array(z.string()) }),
+    params: z.object({
+      specFiles: z.array(z.string()),
+      /** prefixes whose git-ignored files are hashed into the tree too (the `no-modify` ones); absent = none */
+      ignoredUnder: z.array(z.string()).optional(),
+    }),
     result: z.object({
       /** spec file name (relative to .loop/) → sha256 of its content, or null when absent. */
       specFiles: z.record(z.string(), z.string().nullable()),
       /** git tree id of the project outside .loop/ when the run started. */
       tree: z.string(),
+      /** HEAD when the run started: its branch is the run's (absent in journals from before yoke watched HEAD) */
+      head: headSchema.optional(),
     }),
   },
   /** Put every spec file back to its backed-up content (absent ones are removed). */
@@ -67,6 +77,8 @@ export const effectSchemas = {
       idleTimeoutMs: z.number().int().nonnegative(),
       /** hard limit for the whole call (`agent-timeout`); absent = none */
       timeoutMs: z.number().int().positive().optional(),
+      /** `redact` variables whose values are kept out of `detail`, besides secret-looking names; absent = none */
+      redact: z.array(z.string()).optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
@@ -78,7 +90,7 @@ export const effectSchemas = {
       transcript: z.string(),
       /** what the adapter decided from the CLI's own fields (absent in journals from before adapters) */
       classification: agentClassificationSchema.optional(),
-      /** one line explaining the classification */
+      /** one line explaining the classification (secret values redacted) */
       detail: z.string().nullable().optional(),
       /** rate-limited: how long the API asked to wait, when it said */
       retryAfterMs: z.number().nonnegative().nullable().optional(),
@@ -93,8 +105,21 @@ export const effectSchemas = {
   },
   /** List project paths (outside .loop/) that differ from the baseline tree. */
   'boundary.scan': {
-    params: z.object({ baseline: z.string() }),
-    result: z.object({ changed: z.array(z.string()) }),
+    params: z.object({
+      baseline: z.string(),
+      /** where yoke left HEAD: the run's branch, at the baseline commit or yoke's last commit; absent = HEAD is not checked */
+      head: headSchema.optional(),
+      /** the baseline's `ignoredUnder`: new git-ignored files there count as added; absent = none */
+      ignoredUnder: z.array(z.string()).optional(),
+    }),
+    result: z.object({
+      changed: z.array(z.string()),
+      /** HEAD now (only when the params name the expected one) */
+      head: headSchema.extend({
+        /** the expected commit when HEAD no longer contains it (reset, rebased or amended away), so it can be recovered */
+        lost: z.string().nullable(),
+      }).optional(),
+    }),
   },
   /** Run one guard, periodic, guard-after or (goal) accept command. */
   'check.run': {
@@ -104,13 +129,15 @@ export const effectSchemas = {
       command: z.string(),
       iteration: z.number().int(),
       timeoutMs: z.number().int().nonnegative(),
+      /** `redact` variables whose values are kept out of `excerpt`, besides secret-looking names; absent = none */
+      redact: z.array(z.string()).optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
       exitCode: z.number().int().nullable(),
       signal: z.string().nullable(),
       durationMs: z.number().nonnegative(),
-      /** the last part of combined stdout+stderr, for guard-results.md */
+      /** the last part of combined stdout+stderr, for guard-results.md (secret values redacted) */
       excerpt: z.string(),
     }),
   },
@@ -157,8 +184,17 @@ export const effectSchemas = {
   },
   /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
   'commit.create': {
-    params: z.object({ message: z.string(), iteration: z.number().int() }),
-    result: z.object({ sha: z.string().nullable() }),
+    params: z.object({
+      message: z.string(),
+      iteration: z.number().int(),
+      /** where HEAD must be for yoke to commit: the run's branch, containing this commit; absent = not checked */
+      head: headSchema.optional(),
+    }),
+    result: z.object({
+      sha: z.string().nullable(),
+      /** the branch the commit went onto (absent in journals from before yoke watched HEAD) */
+      branch: z.string().nullable().optional(),
+    }),
   },
 } as const;
 

@@ -2,12 +2,12 @@
 import { BUDGET_VALUE_PARSERS } from '../../config/read-budget-directive.js';
 import { BUDGET_DIMENSIONS, type BudgetDimension } from '../../config/types.js';
 import type { WorkContext } from '../../machines/work/work-context.js';
-import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
-import { Journal } from '../../store/journal/file/journal.js';
-import { acquireLock } from '../../store/journal/file/workspace-lock.js';
+import { openWorkspace } from '../../store/session/open-workspace.js';
+import { raiseBudgets, type BudgetRaise } from '../../store/session/raise-budgets.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { spentOn } from '../budget-hold.js';
 import { findProject } from '../find-project.js';
+import { settleLines } from '../stash-format.js';
 import { warn } from '../terminal.js';
 
 /** Flag values as commander hands them over (camelCase keys). */
@@ -18,8 +18,8 @@ const FLAG_OF: Record<BudgetDimension, keyof Omit<BudgetFlags, 'json'>> = {
 };
 
 /** Parse every given ceiling first (nothing is written on a bad value), then journal them. */
-export function budgetCommand(flags: BudgetFlags): number {
-  const raises: Array<{ dimension: BudgetDimension; value: number }> = [];
+export async function budgetCommand(flags: BudgetFlags): Promise<number> {
+  const raises: BudgetRaise[] = [];
   for (const dimension of BUDGET_DIMENSIONS) {
     const text = flags[FLAG_OF[dimension]];
     if (text === undefined) continue;
@@ -28,39 +28,21 @@ export function budgetCommand(flags: BudgetFlags): number {
     raises.push({ dimension, value: parsed.value });
   }
   const paths = findProject(process.cwd());
-  const release = acquireLock(paths.lock, 'yoke budget', () => undefined);
+  const session = await openWorkspace(paths, { command: 'yoke budget', warn, onStale: () => undefined });
   try {
-    const journal = Journal.open(paths.journal, warn);
-    try {
-      const run = unfinishedRun(journal.records);
-      if (run === null) {
-        throw new YokeError('usage', 'there is no unfinished run to raise a budget for; set `budget …` in .loop/yoke.conf for the next run.');
-      }
-      const started = runStarts(journal.records).find((record) => record.run === run);
-      if (!started) throw new Error(`run ${run} has no run.started`);
-      const fold = foldRun(journal.records, started);
-      if (raises.length > 0) {
-        const lifecycle = lifecycleOf(started);
-        for (const { dimension, value } of raises) {
-          const record = journal.stage({ type: 'event', run, machine: lifecycle.name, mv: lifecycle.version, payload: { cause: null, event: { type: 'BUDGET_RAISED', dimension, value } } });
-          fold.apply(record);
-        }
-        journal.flush();
-      }
-      const context = fold.snapshot.context as WorkContext;
-      const report = BUDGET_DIMENSIONS.map((dimension) => ({ dimension, ceiling: context.budgets[dimension] ?? null, spent: spentOn(context, dimension) }));
-      if (flags.json) process.stdout.write(`${JSON.stringify({ run, raised: raises, budgets: report })}\n`);
-      else {
-        for (const { dimension, value } of raises) process.stdout.write(`run ${run}: ${dimension} budget is now ${value}.\n`);
-        for (const line of report) process.stdout.write(`  ${line.dimension.padEnd(12)} ${String(line.spent).padStart(10)} spent of ${line.ceiling ?? 'no limit'}\n`);
-        if (fold.snapshot.hasTag('paused')) process.stdout.write(`The run is still held by its ${context.blockedOn ?? '?'} budget.\n`);
-        else if (raises.length > 0) process.stdout.write('Run `yoke run` to continue.\n');
-      }
-      return 0;
-    } finally {
-      journal.close();
+    if (session.settled) for (const line of settleLines(session.settled)) warn(line);
+    const { run, fold } = await raiseBudgets(session.journal, raises);
+    const context = fold.snapshot.context as WorkContext;
+    const report = BUDGET_DIMENSIONS.map((dimension) => ({ dimension, ceiling: context.budgets[dimension] ?? null, spent: spentOn(context, dimension) }));
+    if (flags.json) process.stdout.write(`${JSON.stringify({ run, raised: raises, budgets: report })}\n`);
+    else {
+      for (const { dimension, value } of raises) process.stdout.write(`run ${run}: ${dimension} budget is now ${value}.\n`);
+      for (const line of report) process.stdout.write(`  ${line.dimension.padEnd(12)} ${String(line.spent).padStart(10)} spent of ${line.ceiling ?? 'no limit'}\n`);
+      if (fold.snapshot.hasTag('paused')) process.stdout.write(`The run is still held by its ${context.blockedOn ?? '?'} budget.\n`);
+      else if (raises.length > 0) process.stdout.write('Run `yoke run` to continue.\n');
     }
+    return 0;
   } finally {
-    release();
+    await session.close();
   }
 }

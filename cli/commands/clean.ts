@@ -14,7 +14,7 @@ import { withStashSession, type StashPreview } from '../stash-session.js';
  * (notes.md, …). Run state such as verdict.md, guard-results.md or saga-log.md is gone from
  * `.loop/` but safe in the stash entry.
  */
-export function cleanCommand(flags: { json: boolean }): number {
+export function cleanCommand(flags: { json: boolean }): Promise<number> {
   const nothing = (): number => {
     if (flags.json) process.stdout.write(`${JSON.stringify({ stashed: null, kept: [], fresh: [] })}\n`);
     else process.stdout.write('Nothing to clean: .loop/ holds only dotfiles.\n');
@@ -26,16 +26,16 @@ export function cleanCommand(flags: { json: boolean }): number {
     checkStashable(paths.loopDir);
     return null;
   };
-  return withStashSession('yoke clean', preflight, ({ paths, ctx, index }) => {
+  return withStashSession('yoke clean', preflight, async ({ paths, ctx, index }) => {
     if (visibleNames(paths.loopDir).length === 0) return nothing();
     const { mode, templates } = templatesOf(paths.conf);
     const files = Object.entries(templates.files).filter(([name]) => name !== '.gitignore').map(([name, content]) => ({ name, content }));
-    const outcome = performStashOp(ctx, index, {
+    const outcome = await performStashOp(ctx, index, {
       op: 'clean',
       push: { mode, message: 'before yoke clean' },
       restore: null,
       init: { mode, files, keep: templates.spec },
-    }, paths.journal);
+    });
     const stashedNames = new Set(outcome.pushed?.entries.map((entry) => entry.path) ?? []);
     const kept = templates.spec.filter((name) => stashedNames.has(name));
     const fresh = outcome.initialized.filter((name) => !kept.includes(name));

@@ -4,11 +4,16 @@ import { checkAgentAvailability, type AgentAvailability } from '../../effects/ad
 import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { checkConfig } from '../load-config.js';
 import { findProject } from '../find-project.js';
+import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
 export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
   const paths = findProject(process.cwd());
-  const { file, config, issues } = checkConfig(paths);
+  const checked = checkConfig(paths);
+  const { file, config } = checked;
+  // Only the check command asks the file system about the commands' files (yoke run does not).
+  const unprotected = config === null ? [] : unprotectedCheckFiles(config, checked.text, file, paths.root, projectFiles(paths.root));
+  const issues = [...checked.issues, ...unprotected].sort((a, b) => a.line - b.line || a.column - b.column);
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
   const agents: AgentAvailability[] = config && lifecycle ? await checkAgentAvailability(config, lifecycle.rolesCalled(config)) : [];

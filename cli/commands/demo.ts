@@ -3,9 +3,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readJournalFile } from '../../store/journal/file/journal-file.js';
 import { findRun } from '../../store/fold/journal-runs.js';
 import { replayRun } from '../../store/projections/replay-steps.js';
+import { readWorkspace } from '../../store/session/read-workspace.js';
 import { workspacePaths } from '../../store/session/workspace-paths.js';
 import { canonDir } from '../canon.js';
 import { renderTimeline } from '../timeline.js';
@@ -17,7 +17,7 @@ console.log('greet ok');
 `;
 
 /** Set up the repository, run `yoke init loop` and `yoke run` as a user would, then print the timeline. */
-export function demoCommand(flags: { keep: boolean }): number {
+export async function demoCommand(flags: { keep: boolean }): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-demo-'));
   const yoke = process.argv[1] ?? '';
   const say = (line: string) => process.stdout.write(`\n${line}\n`);
@@ -48,8 +48,7 @@ export function demoCommand(flags: { keep: boolean }): number {
     say('$ git log --oneline');
     process.stdout.write(git(dir, ['log', '--oneline']));
     say('Timeline of the run (folded from .loop/.journal/journal.jsonl):');
-    const paths = workspacePaths(dir);
-    const { records } = readJournalFile(paths.journal);
+    const { records } = await readWorkspace(workspacePaths(dir));
     for (const line of renderTimeline(replayRun(records, findRun(records)))) process.stdout.write(`${line}\n`);
     process.stdout.write(`\nyoke run exited ${status}. ${flags.keep ? `The repository is kept at ${dir}.` : 'Use `yoke demo --keep` to keep the repository.'}\n`);
     return status;

@@ -10,7 +10,7 @@ import { entryJson, entryLabel, shortId } from '../stash-format.js';
 import { withStashSession, type StashPreview } from '../stash-session.js';
 
 /** Switch modes (spec 6.1, 6.2): nothing of the old mode is lost, nothing of it is carried over. */
-export function modeCommand(modeArgument: string, flags: { json: boolean }): number {
+export function modeCommand(modeArgument: string, flags: { json: boolean }): Promise<number> {
   const lifecycle = lifecycleNamed(modeArgument);
   if (!lifecycle) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${lifecycleNames(LIFECYCLE_REGISTRY).join(', ')}. Nothing was changed.`);
   const templates = lifecycleTemplates(lifecycle);
@@ -19,14 +19,14 @@ export function modeCommand(modeArgument: string, flags: { json: boolean }): num
     checkStashable(paths.loopDir);
     return null;
   };
-  return withStashSession('yoke mode', preflight, ({ paths, ctx, index }) => {
+  return withStashSession('yoke mode', preflight, async ({ paths, ctx, index }) => {
     const from = readModeTag(paths.conf);
-    const outcome = performStashOp(ctx, index, {
+    const outcome = await performStashOp(ctx, index, {
       op: 'mode',
       push: { mode: from, message: `before yoke mode ${lifecycle.name}` },
       restore: null,
       init: { mode: lifecycle.name, files, keep: [] },
-    }, paths.journal);
+    });
     const written = outcome.initialized.map((name) => `.loop/${name}`);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ from, to: lifecycle.name, stashed: outcome.pushed ? entryJson(outcome.pushed) : null, written })}\n`);

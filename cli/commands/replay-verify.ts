@@ -1,31 +1,31 @@
 // `yoke replay --verify [run | --all]`: re-derive every effect request with today's machines and
 // compare it with the journal. Exit 0 when every run agrees, 1 at a divergence, 3 when a run was
 // recorded by a machine version this yoke cannot fold.
-import { JournalStream } from '../../store/journal/file/journal-file.js';
 import { findRun } from '../../store/fold/journal-runs.js';
-import type { JournalRecord } from '../../store/journal/record.js';
+import type { JournalReader, RecordPage, TornTail } from '../../store/journal/journal-store.js';
+import type { StartedRecord } from '../../store/journal/record.js';
 import { RunVerifier, type Verification } from '../../store/projections/verify-run.js';
 import { EXIT } from '../exit-codes.js';
-
-type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
 /**
  * Verify the chosen run (latest by default) or every run, print the verdicts, return the exit code.
  * The journal is streamed once: a verifier starts at each `run.started` that can be the chosen run
  * (with no run given, a newer run replaces the one before), so memory holds folds, never records.
  */
-export function verifyCommand(journal: Iterable<JournalRecord>, prefix: string | undefined, flags: { json: boolean; all: boolean }): number {
+export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: string | undefined, flags: { json: boolean; all: boolean }): Promise<number> {
   const starts: StartedRecord[] = [];
   const verifiers = new Map<string, RunVerifier>();
   const wanted = prefix?.toUpperCase();
-  for (const record of journal) {
-    if (record.type === 'run.started') {
-      starts.push(record);
-      if (!flags.all && wanted === undefined) verifiers.clear();
-      if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record));
-      continue;
+  for await (const page of journal) {
+    for (const record of page.records) {
+      if (record.type === 'run.started') {
+        starts.push(record);
+        if (!flags.all && wanted === undefined) verifiers.clear();
+        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record));
+        continue;
+      }
+      for (const verifier of verifiers.values()) verifier.feed(record);
     }
-    for (const verifier of verifiers.values()) verifier.feed(record);
   }
   // findRun refuses a journal without runs (exit 2), with --all too, and an unknown or ambiguous prefix.
   const chosen = flags.all && starts.length > 0 ? starts : [findRun(starts, prefix)];
@@ -38,16 +38,19 @@ export function verifyCommand(journal: Iterable<JournalRecord>, prefix: string |
   return EXIT.ok;
 }
 
-/** `yoke replay --verify` on a journal file, streamed (a torn tail is left alone, as `readJournal` does). */
-export function verifyJournalFile(path: string, prefix: string | undefined, flags: { json: boolean; all: boolean }, warnTorn: (stream: JournalStream) => void): number {
-  const stream = new JournalStream(path);
-  return verifyCommand(recordsThen(stream, () => warnTorn(stream)), prefix, flags);
+/** `yoke replay --verify` on a store, streamed (a torn tail is left alone and `warnTorn` hears of it). */
+export function verifyStore(store: JournalReader, prefix: string | undefined, flags: { json: boolean; all: boolean }, warnTorn: (torn: TornTail | null) => void): Promise<number> {
+  return verifyCommand(pagesThen(store.read(), warnTorn), prefix, flags);
 }
 
-/** Yield `records`, then call `after` once they are exhausted. */
-function* recordsThen<T>(records: Iterable<T>, after: () => void): Generator<T> {
-  yield* records;
-  after();
+/** Yield `pages`, then tell `torn` about the last page's torn tail. */
+async function* pagesThen(pages: AsyncIterable<RecordPage>, torn: (tail: TornTail | null) => void): AsyncGenerator<RecordPage> {
+  let last: TornTail | null = null;
+  for await (const page of pages) {
+    last = page.torn;
+    yield page;
+  }
+  torn(last);
 }
 
 /** A verdict as text: one line when it agrees, the divergence with both sides otherwise. */

@@ -1,14 +1,15 @@
 // `yoke replay`: a past run step by step, folded from the journal. Never runs an effect: the
-// modules it loads cannot reach an executor (tests/store/replay-imports.test.ts).
+// modules it loads cannot reach an executor (tests/cli/commands/replay-imports.test.ts).
 import { writeSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { JournalStream, readJournalFile, type JournalContents } from '../../store/journal/file/journal-file.js';
 import { findRun } from '../../store/fold/journal-runs.js';
 import { lifecycleForRun } from '../../store/fold/machine-versions.js';
-import type { JournalRecord } from '../../store/journal/record.js';
+import type { JournalReader, TornTail } from '../../store/journal/journal-store.js';
+import { readJournal, type JournalRead } from '../../store/journal/read-journal.js';
+import type { JournalRecord, StartedRecord } from '../../store/journal/record.js';
 import { replayRun, runHeader, RunReplay, type ReplayStep } from '../../store/projections/replay-steps.js';
 import { RunFold, type FoldStep } from '../../store/fold/run-fold.js';
 import { stateText } from '../../store/fold/state-text.js';
+import { journalReaderAt, openJournalReader } from '../../store/session/open-reader.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { findProject } from '../find-project.js';
 import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
@@ -34,14 +35,15 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   const modes = [flags.verify && '--verify', flags.at !== undefined && '--at', flags.html !== undefined && '--html'].filter(Boolean);
   if (modes.length > 1) throw new YokeError('usage', `${modes.join(' and ')} cannot be combined; use one at a time.`);
   if ((flags.live || flags.livePort !== undefined) && modes.length > 0) throw new YokeError('usage', `--live streams the step-by-step replay; it cannot be combined with ${modes.join(' or ')}.`);
+  const store = journalStore(flags.journal);
   if (flags.verify) {
-    const { verifyJournalFile } = await import('./replay-verify.js');
-    return verifyJournalFile(journalPath(flags.journal), prefix, flags, warnIfTorn);
+    const { verifyStore } = await import('./replay-verify.js');
+    return verifyStore(store, prefix, flags, warnIfTorn);
   }
   if (flags.html === undefined && flags.at === undefined && !flags.live && flags.livePort === undefined) {
-    return streamTimeline(journalPath(flags.journal), prefix, flags.json);
+    return streamTimeline(store, prefix, flags.json);
   }
-  const journal = readJournal(flags.journal);
+  const journal = await readWhole(store);
   const started = findRun(journal.records, prefix);
   if (flags.html !== undefined) {
     const { replayHtmlCommand } = await import('./replay-html.js');
@@ -64,11 +66,16 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
  * runs (checking every record), a second folds the chosen one up to where the first pass ended and
  * prints each step as it is folded. Memory holds the fold, never the journal or the steps.
  */
-function streamTimeline(path: string, prefix: string | undefined, json: boolean): number {
-  const scan = new JournalStream(path);
-  const starts: Array<Extract<JournalRecord, { type: 'run.started' }>> = [];
-  for (const record of scan) if (record.type === 'run.started') starts.push(record);
-  warnIfTorn(scan);
+async function streamTimeline(store: JournalReader, prefix: string | undefined, json: boolean): Promise<number> {
+  const starts: StartedRecord[] = [];
+  let end = 0;
+  let torn: TornTail | null = null;
+  for await (const page of store.read()) {
+    for (const record of page.records) if (record.type === 'run.started') starts.push(record);
+    end = page.head.seq;
+    torn = page.torn;
+  }
+  warnIfTorn(torn);
   const started = findRun(starts, prefix);
   const out = new LineBuffer();
   const emit = json
@@ -77,9 +84,12 @@ function streamTimeline(path: string, prefix: string | undefined, json: boolean)
   if (!json) for (const line of renderHeader(runHeader(started))) out.write(line);
   const replay = new RunReplay(started, (step) => void emit(step), true);
   try {
-    withVerifyHint(() => {
-      for (const record of new JournalStream(path, scan.validBytes)) replay.feed(record);
-    });
+    // up to where the first pass ended: a live run may be appending meanwhile
+    for await (const page of store.read({ toSeq: end })) {
+      withVerifyHint(() => {
+        for (const record of page.records) replay.feed(record);
+      });
+    }
   } finally {
     out.flush();
   }
@@ -154,20 +164,20 @@ function withVerifyHint<T>(fold: () => T): T {
   }
 }
 
-/** The workspace's journal, or `--journal <file>`; a torn tail is mentioned, not repaired (read-only). */
-export function readJournal(file: string | undefined): JournalContents {
-  const path = journalPath(file);
-  const contents = readJournalFile(path);
-  warnIfTorn({ path, torn: contents.torn });
-  return contents;
+/** The whole journal; a torn tail is mentioned, not repaired (replay never writes). */
+async function readWhole(store: JournalReader): Promise<JournalRead> {
+  const read = await readJournal(store);
+  warnIfTorn(read.torn);
+  return read;
 }
 
-function journalPath(file: string | undefined): string {
-  return file === undefined ? findProject(process.cwd()).journal : resolve(file);
+/** The workspace's journal, or `--journal <file>`, to read. */
+function journalStore(file: string | undefined): JournalReader {
+  return file === undefined ? openJournalReader(findProject(process.cwd())) : journalReaderAt(file);
 }
 
-function warnIfTorn({ path, torn }: { path: string; torn: { line: number } | null }): void {
-  if (torn) process.stderr.write(`yoke: warning: ${path}:${torn.line}: the last line is torn (a crash mid-write); it is ignored here and \`yoke run\` will remove it.\n`);
+function warnIfTorn(torn: TornTail | null): void {
+  if (torn) process.stderr.write(`yoke: warning: ${torn.where}: the last line is torn (a crash mid-write); it is ignored here and \`yoke run\` will remove it.\n`);
 }
 
 function printStateAt(records: readonly JournalRecord[], started: Parameters<typeof replayRun>[1], seq: number, json: boolean): number {

@@ -1,22 +1,17 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
-import { ulid } from 'ulid';
 import type { Config } from '../../config/types.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
-import { readFailpoint } from '../../store/journal/failpoint.js';
-import { foldRun, lifecycleOf, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
-import { Journal } from '../../store/journal/file/journal.js';
+import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
-import { describeState, driveRun } from '../../store/fold/runner.js';
-import { foldStashIndex } from '../../store/stash/stash-index.js';
-import type { StashContext } from '../../store/stash/stash-operation.js';
-import { settleStash } from '../../store/stash/stash-recovery.js';
-import { stopOrphans } from '../../store/session/stop-orphans.js';
-import { watchForTampering } from '../../store/journal/file/tamper-check.js';
-import { acquireLock } from '../../store/journal/file/workspace-lock.js';
+import { driveRun } from '../../store/fold/runner.js';
+import { beginRun } from '../../store/session/begin-run.js';
+import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
+import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
+import { readWorkspace } from '../../store/session/read-workspace.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -43,12 +38,11 @@ export interface RunFlags extends OutputMode {
 export async function runCommand(flags: RunFlags, argv: string[]): Promise<number> {
   const paths = findProject(process.cwd());
   // Validate everything that can be validated before touching the workspace.
-  const known = Journal.readKnown(paths.journal);
-  const existing = known.contents;
-  const resuming = !flags.fresh && unfinishedRun(existing.records) !== null;
+  const before = await readWorkspace(paths);
+  const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
-  const runConfig = config ?? journaledConfig(existing.records);
+  const runConfig = config ?? journaledConfig(before.records);
   if (runConfig) {
     // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
     const roles = LIFECYCLES[runConfig.mode]?.rolesCalled(runConfig) ?? ['worker'];
@@ -59,7 +53,6 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
 
   const terminal = runTerminal(flags);
   const progress = terminal.progress;
-  const release = acquireLock(paths.lock, 'yoke run', (owner) => progress(`took over a stale lock left by pid ${owner.pid}`));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(exitCodeForSignal(signal));
@@ -67,46 +60,38 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let journal: Journal | null = null;
+  let session: WorkspaceSession | null = null;
   let live: LiveInspector | null = null;
   let monitor: RunMonitor | null = null;
   try {
-    const listener = flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null;
-    // Read once: the read taken before the lock is reused if nobody wrote the file since.
-    journal = Journal.open(paths.journal, terminal.warn, listener, known);
-    // A stash, clean or mode cut short by a crash is finished (or rolled back) before any run starts.
-    const stashContext: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined) };
-    const settled = settleStash(stashContext, foldStashIndex(journal.records, paths.journal));
-    if (settled) for (const line of settleLines(settled)) terminal.warn(line);
-    // Whether it is resumed or abandoned, an unfinished run's leftover agent is stopped first.
-    const unfinished = unfinishedRun(journal.records);
-    if (unfinished !== null) {
-      for (const key of await stopOrphans(journal.records, unfinished)) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
-    }
-    const started = prepareRun(journal, paths, flags, argv, config, progress);
-    const fold = foldRun(journal.records, started);
-    if (resuming) announceResume(journal, fold.run, describeState(fold), fold.snapshot.context as LoopContext, flags, progress);
-    if (flags.maxIterations !== undefined && resuming) {
-      const context = fold.snapshot.context as LoopContext;
-      if (context.maxIterations !== flags.maxIterations) {
-        const lifecycle = lifecycleOf(started);
-        const record = journal.stage({ type: 'event', run: fold.run, machine: lifecycle.name, mv: lifecycle.version, payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: flags.maxIterations } } });
-        fold.apply(record);
-      }
-    }
-    const emit = recordPrinter(flags, progress, lifecycleOf(started).unit);
-    const active = journal;
+    session = await openWorkspace(paths, {
+      command: 'yoke run',
+      warn: terminal.warn,
+      onStale: (owner) => progress(`took over a stale lock left by pid ${owner.pid}`),
+      listener: flags.json ? (record: JournalRecord) => void process.stdout.write(`${JSON.stringify(record)}\n`) : null,
+      // Read once: the read taken before the lease is reused if nobody wrote since.
+      known: before,
+      // Whether it is resumed or abandoned, an unfinished run's leftover agent is stopped first.
+      stopOrphans: true,
+    });
+    const open = session;
+    // A stash, clean or mode cut short by a crash was finished (or rolled back) before any run starts.
+    if (session.settled) for (const line of settleLines(session.settled)) terminal.warn(line);
+    for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
+    const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
+    announce(plan, flags, progress);
+    const emit = recordPrinter(flags, progress, lifecycle.unit);
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
       live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn: terminal.warn, notice: terminal.notice });
     }
     const streaming = live;
-    const watcher = new RunMonitor({ paths, journal, fold, color: terminal.color });
+    const watcher = new RunMonitor({ paths, journal: session.journal, fold, color: terminal.color });
     monitor = watcher;
     terminal.showStatus(() => watcher.statusLine());
     const result = await driveRun(fold, {
-      journal,
-      lifecycle: lifecycleOf(started),
+      journal: session.journal,
+      lifecycle,
       handlers,
       root: paths.root,
       loopDir: paths.loopDir,
@@ -119,7 +104,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         terminal.refresh();
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
-      guardAgentCall: () => watchForTampering(paths, active),
+      guardAgentCall: () => open.guardAgentCall(),
     });
     await settleHooks(10_000);
     terminal.stop();
@@ -134,61 +119,26 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     await live?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    journal?.close();
-    monitor?.finish();
-    release();
+    // the final status view is written after the last flush, before the lease is given up
+    await session?.close(() => monitor?.finish());
   }
 }
 
-type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
-
-/** The config the unfinished run started with, as journaled in its `run.started` input. */
-function journaledConfig(records: readonly JournalRecord[]): Config | null {
-  const open = unfinishedRun(records);
-  const started = open === null ? undefined : runStarts(records).find((record) => record.run === open);
-  const input = started?.payload.input as { config?: Config } | undefined;
-  return input?.config ?? null;
-}
-
-/** Pick the run to drive: the unfinished one, or a new one (abandoning the old with --fresh). */
-function prepareRun(
-  journal: Journal,
-  paths: WorkspacePaths,
-  flags: RunFlags,
-  argv: string[],
-  config: ReturnType<typeof loadConfig> | null,
-  progress: (line: string) => void,
-): StartedRecord {
-  const open = unfinishedRun(journal.records);
-  if (open !== null && !flags.fresh) {
-    const started = runStarts(journal.records).find((record) => record.run === open);
-    if (!started) throw new Error(`run ${open} has no run.started`);
-    return started;
-  }
-  if (!config) throw new Error('a new run needs a config');
-  if (open !== null) {
-    const old = runStarts(journal.records).find((record) => record.run === open);
-    journal.stage({ type: 'run.abandoned', run: open, machine: old?.machine ?? null, mv: old?.mv ?? null, payload: { reason: 'yoke run --fresh' } });
-    progress(`abandoned unfinished run ${open} (--fresh)`);
-  }
+/** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */
+function newRun(config: Config, paths: WorkspacePaths, argv: string[]): NewRun {
   const lifecycle = LIFECYCLES[config.mode];
   if (!lifecycle) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  const input = lifecycle.input(flags.maxIterations === undefined ? config : { ...config, maxIterations: flags.maxIterations }, readCanon, paths.loopDir);
-  const run = ulid();
-  const record = journal.stage({
-    type: 'run.started', run, machine: lifecycle.name, mv: lifecycle.version,
-    payload: { mode: config.mode, input, argv },
-  });
-  journal.flush();
-  progress(`started run ${run} (${config.mode}, at most ${input.config.maxIterations} iterations)`);
-  return record as StartedRecord;
+  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir), argv };
 }
 
-function announceResume(journal: Journal, run: string, state: string, context: LoopContext, flags: RunFlags, progress: (line: string) => void): void {
-  const started = runStarts(journal.records).find((record) => record.run === run);
-  journal.stage({ type: 'run.resumed', run, machine: started?.machine ?? null, mv: started?.mv ?? null, payload: { pid: process.pid } });
-  journal.flush();
-  const line = `resuming run ${run} at iteration ${context.iteration} (state ${state})`;
+/** Tell the user what the plan did: abandoned, started, or resumed. */
+function announce(plan: RunPlan, flags: RunFlags, progress: (line: string) => void): void {
+  if (plan.kind === 'start') {
+    if (plan.abandoned !== null) progress(`abandoned unfinished run ${plan.abandoned} (--fresh)`);
+    progress(`started run ${plan.run} (${plan.mode}, at most ${plan.maxIterations} iterations)`);
+    return;
+  }
+  const line = `resuming run ${plan.run} at iteration ${plan.iteration} (state ${plan.state})`;
   if (flags.quiet || flags.json) process.stderr.write(flags.quiet ? '' : `yoke: ${line}\n`);
   else progress(line);
 }

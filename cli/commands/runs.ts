@@ -1,14 +1,13 @@
 // `yoke runs`: every run in the journal, oldest first.
-import { readJournalFile } from '../../store/journal/file/journal-file.js';
 import { foldRun, runStarts } from '../../store/fold/journal-runs.js';
 import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/projections/run-summary.js';
+import { readWorkspace } from '../../store/session/read-workspace.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { findProject } from '../find-project.js';
 
 /** One line (or one JSON object) per run. */
-export function runsCommand(flags: { json: boolean }): number {
-  const paths = findProject(process.cwd());
-  const { records } = readJournalFile(paths.journal);
+export async function runsCommand(flags: { json: boolean }): Promise<number> {
+  const { records } = await readWorkspace(findProject(process.cwd()));
   const summaries = runStarts(records).map((started): RunSummary => {
     try {
       return summarizeRun(foldRun(records, started), records);

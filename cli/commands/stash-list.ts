@@ -1,13 +1,13 @@
 // `yoke stash list`: the stash index, newest first, folded from the journal (never changes anything).
-import { readJournalFile } from '../../store/journal/file/journal-file.js';
 import { foldStashIndex, type IndexEntry } from '../../store/stash/stash-index.js';
+import { readWorkspace } from '../../store/session/read-workspace.js';
 import { findProject } from '../find-project.js';
 import { entryJson, humanBytes, shortId } from '../stash-format.js';
 
 /** Print every stash entry (and an interrupted operation, if one waits to be finished). */
-export function stashListCommand(flags: { json: boolean }): number {
-  const paths = findProject(process.cwd());
-  const index = foldStashIndex(readJournalFile(paths.journal).records, paths.journal);
+export async function stashListCommand(flags: { json: boolean }): Promise<number> {
+  const { records, store } = await readWorkspace(findProject(process.cwd()));
+  const index = foldStashIndex(records, (seq) => store.recordLocation(seq));
   const newestFirst = [...index.entries].reverse();
   const interrupted = index.open ? { op: index.open.begun.op, seq: index.open.seq, time: index.open.time } : null;
   if (flags.json) {
@@ -24,7 +24,7 @@ export function stashListCommand(flags: { json: boolean }): number {
     }
   }
   if (interrupted) {
-    process.stdout.write(`An interrupted \`${interrupted.op}\` (journal line ${interrupted.seq}) is pending: the next yoke stash, pop, checkout, clean or mode finishes it.\n`);
+    process.stdout.write(`An interrupted \`${interrupted.op}\` (journal record ${interrupted.seq}) is pending: the next yoke stash, pop, checkout, clean or mode finishes it.\n`);
   }
   return 0;
 }

@@ -8,7 +8,7 @@ import { entryJson, entryLabel, shortId } from '../stash-format.js';
 import { withStashSession } from '../stash-session.js';
 
 /** Park every non-dotfile entry of `.loop/` as a new stash entry; `.loop/` keeps only dotfiles. */
-export function stashPushCommand(flags: { message?: string; json: boolean }): number {
+export function stashPushCommand(flags: { message?: string; json: boolean }): Promise<number> {
   const message = flags.message?.trim() ? flags.message : null;
   const print = (pushed: IndexEntry | null): number => {
     if (flags.json) {
@@ -28,15 +28,15 @@ export function stashPushCommand(flags: { message?: string; json: boolean }): nu
       checkStashable(paths.loopDir);
       return null;
     },
-    ({ paths, ctx, index }) => {
-      const outcome = performStashOp(ctx, index, { op: 'stash', push: { mode: readModeTag(paths.conf), message }, restore: null, init: null }, paths.journal);
+    async ({ paths, ctx, index }) => {
+      const outcome = await performStashOp(ctx, index, { op: 'stash', push: { mode: readModeTag(paths.conf), message }, restore: null, init: null });
       return print(outcome.pushed);
     },
   );
 }
 
 /** Restore the newest entry not popped yet into an empty `.loop/`. */
-export function stashPopCommand(flags: { json: boolean }): number {
+export function stashPopCommand(flags: { json: boolean }): Promise<number> {
   const target = (index: StashIndex): IndexEntry => {
     const entry = entryToPop(index);
     if (entry) return entry;
@@ -46,13 +46,13 @@ export function stashPopCommand(flags: { json: boolean }): number {
   };
   return withStashSession(
     'yoke stash pop',
-    ({ paths, index }) => {
-      checkPoppable(paths.loopDir, target(index), paths.journal);
+    ({ paths, index, locate }) => {
+      checkPoppable(paths.loopDir, target(index), locate);
       return null;
     },
-    ({ paths, ctx, index }) => {
+    async ({ ctx, index }) => {
       const entry = target(index);
-      performStashOp(ctx, index, { op: 'pop', push: null, restore: entry, init: null }, paths.journal);
+      await performStashOp(ctx, index, { op: 'pop', push: null, restore: entry, init: null });
       report(flags.json, null, entry);
       return 0;
     },
@@ -60,18 +60,18 @@ export function stashPopCommand(flags: { json: boolean }): number {
 }
 
 /** Stash the current files, then restore the entry whose id starts with `prefix`. */
-export function stashCheckoutCommand(prefix: string, flags: { json: boolean }): number {
+export function stashCheckoutCommand(prefix: string, flags: { json: boolean }): Promise<number> {
   return withStashSession(
     'yoke stash checkout',
-    ({ paths, index }) => {
-      checkRestorable(resolveStashPrefix(index, prefix), paths.journal);
+    ({ paths, index, locate }) => {
+      checkRestorable(resolveStashPrefix(index, prefix), locate);
       checkStashable(paths.loopDir);
       return null;
     },
-    ({ paths, ctx, index }) => {
+    async ({ paths, ctx, index }) => {
       const target = resolveStashPrefix(index, prefix);
       const push = { mode: readModeTag(paths.conf), message: `before yoke stash checkout ${shortId(target.id)}` };
-      const outcome = performStashOp(ctx, index, { op: 'checkout', push, restore: target, init: null }, paths.journal);
+      const outcome = await performStashOp(ctx, index, { op: 'checkout', push, restore: target, init: null });
       report(flags.json, outcome.pushed, target);
       return 0;
     },

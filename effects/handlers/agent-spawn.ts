@@ -9,13 +9,15 @@ import { openTranscript } from '../process/transcript.js';
 import { processVerdict } from '../adapters/process-verdict.js';
 import { readAgentReport } from '../adapters/usage-file.js';
 import { journalEntry } from '../fs/workspace-layout.js';
+import { redactSecrets, secretValues } from '../process/redact-secrets.js';
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
  * its environment and its pid + start time recorded at once; stream its output live and into a
  * new transcript while its adapter parses it; kill the whole group after `idleTimeoutMs` without
  * output, after `timeoutMs` in total, or on abort. The result carries the usage the CLI reported
- * (for `cmd`: $YOKE_USAGE_FILE) and the adapter's classification. Never re-executed after a crash
+ * (for `cmd`: $YOKE_USAGE_FILE) and the adapter's classification, its detail redacted of the values
+ * of secret-looking environment variables and `redact` ones. Never re-executed after a crash
  * (`surface`): the machine hears it was interrupted.
  */
 export const spawnAgent: EffectHandler<'agent.spawn'> = {
@@ -33,21 +35,22 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       `${params.iteration}-${params.role}-${key}`,
       `# yoke ${params.role} agent, iteration ${params.iteration}, call ${ctx.key}: ${invocation.command}`,
     );
+    const env = {
+      ...process.env,
+      ...invocation.env,
+      YOKE_ROLE: params.role,
+      YOKE_RUN: ctx.run,
+      YOKE_ITERATION: String(params.iteration),
+      YOKE_CALL: ctx.key,
+      YOKE_LOOP_DIR: loopDir,
+      YOKE_USAGE_FILE: usageFile,
+    };
     let run;
     try {
       run = await runInProcessGroup({
         command: invocation.command,
         cwd: ctx.root,
-        env: {
-          ...process.env,
-          ...invocation.env,
-          YOKE_ROLE: params.role,
-          YOKE_RUN: ctx.run,
-          YOKE_ITERATION: String(params.iteration),
-          YOKE_CALL: ctx.key,
-          YOKE_LOOP_DIR: loopDir,
-          YOKE_USAGE_FILE: usageFile,
-        },
+        env,
         stdin: params.prompt,
         onStdout(chunk) {
           ctx.output.stdout(chunk);
@@ -63,6 +66,8 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
         timeoutMs,
         signal: ctx.signal,
         effect: 'agent.spawn',
+        // processes the agent starts outside its group (setsid) are stopped with it
+        contain: 'auto',
         onSpawn(pid, startTime) {
           ctx.recordProcess({ pid, startTime });
         },
@@ -91,7 +96,8 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       usage,
       transcript: transcript.relativePath,
       classification: outcome.classification,
-      detail: outcome.detail,
+      // The transcript keeps the raw bytes (it stays on disk); what is journaled is redacted.
+      detail: outcome.detail === null ? null : redactSecrets(outcome.detail, secretValues(env, params.redact)),
       retryAfterMs: outcome.retryAfterMs,
       endedAt,
     };

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { OutputTail } from '../process/output-tail.js';
 import { runInProcessGroup } from '../process/process-group.js';
+import { redactSecrets, secretValues } from '../process/redact-secrets.js';
 
 /** How much of the combined output goes into guard-results.md. */
 export const EXCERPT_CHARS = 3_000;
@@ -10,21 +11,23 @@ export const EXCERPT_CHARS = 3_000;
 /**
  * Run `sh -c command` in the project root in its own process group (stdin closed), killing the
  * group after `timeoutMs` (0 = no limit) or on abort; stdout and stderr are streamed live and their
- * combined last {@link EXCERPT_CHARS} characters kept as the excerpt. Safe to repeat (`retry`).
+ * combined last {@link EXCERPT_CHARS} characters kept as the excerpt, redacted of the values of
+ * secret-looking environment variables and `redact` ones (the live output is not). Safe to repeat (`retry`).
  */
 export const runCheck: EffectHandler<'check.run'> = {
   policy: 'retry',
   async execute(params, ctx) {
     const tail = new OutputTail(EXCERPT_CHARS);
+    const env = {
+      ...process.env,
+      YOKE_RUN: ctx.run,
+      YOKE_ITERATION: String(params.iteration),
+      YOKE_LOOP_DIR: resolve(ctx.loopDir),
+    };
     const run = await runInProcessGroup({
       command: params.command,
       cwd: ctx.root,
-      env: {
-        ...process.env,
-        YOKE_RUN: ctx.run,
-        YOKE_ITERATION: String(params.iteration),
-        YOKE_LOOP_DIR: resolve(ctx.loopDir),
-      },
+      env,
       onStdout(chunk) {
         ctx.output.stdout(chunk);
         tail.push(chunk);
@@ -44,7 +47,7 @@ export const runCheck: EffectHandler<'check.run'> = {
       exitCode: run.exitCode,
       signal: run.signal,
       durationMs: run.durationMs,
-      excerpt: tail.excerpt(),
+      excerpt: redactSecrets(tail.excerpt(), secretValues(env, params.redact)),
     };
   },
 };

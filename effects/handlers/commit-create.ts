@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import type { EffectContext, EffectHandler } from '../handler.js';
 import { gitError, gitExitCode, runGit, spawnGitScript } from '../git/run-git.js';
 import { PRIVATE_FOLDERS } from '../fs/workspace-layout.js';
+import { checkHead, REV_PARSE_HEAD } from '../git/head-state.js';
+import { YokeError } from '../../errors/yoke-error.js';
+import type { EffectParams } from '../../machines/effects.js';
 
 /** Identity used when git has none configured, so a run never fails for lack of `user.name`. */
 const FALLBACK_NAME = 'yoke';
@@ -15,6 +18,11 @@ const FALLBACK_EMAIL = 'yoke@localhost';
  * trailers `Yoke-Run: <run>` and `Yoke-Effect: <key>`. Result: the new commit's sha (read from the
  * commit's own summary line), or null when nothing was staged. On restart (`reconcile`), a commit
  * carrying this effect's trailer is found instead of committing twice.
+ *
+ * When the params say where HEAD must be, yoke never commits elsewhere: HEAD on another branch (or
+ * detached), or no longer containing the run's last commit, refuses the workspace (exit 3) with
+ * the way back; after the fix, `yoke run` reconciles and commits. A commit found by `reconcile`
+ * must be on the run's branch too, or the same refusal names it.
  */
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
@@ -22,6 +30,10 @@ export const createCommit: EffectHandler<'commit.create'> = {
     // Asked once per project, alongside the first `git add`.
     const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
     known.catch(() => undefined);
+    // HEAD exactly where yoke left it is checked inside the commit's own script; anything else
+    // (no commit yet, commits added on top, a real move) gets the full check here.
+    let precheck = params.head === undefined ? null : expectedRevParse(params.head);
+    if (params.head !== undefined && precheck === null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
     const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
     // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
     // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
@@ -32,25 +44,54 @@ export const createCommit: EffectHandler<'commit.create'> = {
     const args = [...(git.fullAbbrev ? ['-c', 'core.abbrev=no'] : []), 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
     // With a merge in progress `git commit` would conclude it even with nothing staged: ask first.
     if (await exists(git.mergeHead)) {
+      if (params.head !== undefined && precheck !== null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
+      precheck = null;
       await runGit(ctx.root, ['add', '-A']);
       if (unstage) await runGit(ctx.root, UNSTAGE_PRIVATE);
-      if (await nothingStaged(ctx.root)) return { sha: null };
+      if (await nothingStaged(ctx.root)) return onBranch(params, null);
     }
-    const result = await spawnGitScript(ctx.root, ADD_THEN_COMMIT, [unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
+    const commit = (expected: string | null): ReturnType<typeof spawnGitScript> =>
+      spawnGitScript(ctx.root, ADD_THEN_COMMIT, [expected ?? '-', unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
+    let result = await commit(precheck);
+    if (result.exitCode === HEAD_NOT_AS_LEFT && params.head !== undefined) {
+      await refuseMovedHead(ctx.root, params.head, params.head.sha);
+      result = await commit(null); // only commits added on top: nothing is lost, commit on them
+    }
     if (result.exitCode === STAGING_FAILED) throw gitError(ctx.root, ['add', '-A'], result);
     if (result.exitCode !== 0) {
-      if (result.exitCode !== null && (await nothingStaged(ctx.root))) return { sha: null };
+      if (result.exitCode !== null && (await nothingStaged(ctx.root))) return onBranch(params, null);
       throw gitError(ctx.root, args, result);
     }
-    return { sha: summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim() };
+    return onBranch(params, summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim());
   },
-  async reconcile(_params, ctx) {
+  async reconcile(params, ctx) {
     // null means "it never happened": the runner then executes the commit. `{ sha: null }` would
     // claim a completed commit with nothing in it and silently lose the iteration's changes.
     const sha = await findEffectCommit(ctx);
-    return sha === null ? null : { sha };
+    if (sha === null) return null;
+    // The commit happened before a crash; it counts only if it is still on the run's branch.
+    if (params.head !== undefined) await refuseMovedHead(ctx.root, params.head, sha);
+    return onBranch(params, sha);
   },
 };
+
+/** The result, naming the run's branch when the params say which it is. */
+function onBranch(params: EffectParams<'commit.create'>, sha: string | null): { sha: string | null; branch?: string | null } {
+  return params.head === undefined ? { sha } : { sha, branch: params.head.branch };
+}
+
+/** Throws the refusal when HEAD is not on `expected.branch` or no longer contains `sha`. */
+async function refuseMovedHead(root: string, expected: { branch: string | null }, sha: string | null): Promise<void> {
+  const now = await checkHead(root, sha);
+  const where = (branch: string | null): string => (branch === null ? 'a detached HEAD' : `branch \`${branch}\``);
+  if (now.branch !== expected.branch) {
+    const back = expected.branch === null ? `\`git checkout --detach ${sha ?? 'HEAD'}\`` : `\`git checkout ${expected.branch}\``;
+    throw new YokeError('workspace', `HEAD is on ${where(now.branch)}, but this run commits onto ${where(expected.branch)}, so yoke did not commit; switch back with ${back} and run \`yoke run\` again.`);
+  }
+  if (now.lost !== null) {
+    throw new YokeError('workspace', `commit ${now.lost} is no longer on ${where(expected.branch)} (HEAD is ${now.sha ?? 'unborn'}), so yoke did not commit on top; bring it back with \`git reset --keep ${now.lost}\` and run \`yoke run\` again, or start over with \`yoke run --fresh\`.`);
+  }
+}
 
 /** The sha of a commit (on any ref) whose message has the line `Yoke-Effect: <key>` exactly, else null. */
 async function findEffectCommit(ctx: EffectContext): Promise<string | null> {
@@ -69,14 +110,24 @@ const UNSTAGE_PRIVATE = ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--',
 
 /** Exit status of ADD_THEN_COMMIT when staging failed (git itself exits 0, 1, 128, 129 or 128+signal). */
 const STAGING_FAILED = 125;
+/** Exit status of ADD_THEN_COMMIT when HEAD is not exactly where `$1` says (nothing was staged). */
+const HEAD_NOT_AS_LEFT = 124;
+
+/** What `git rev-parse HEAD --symbolic-full-name HEAD` prints (newlines as spaces) for the expected HEAD; null without a commit. */
+function expectedRevParse(head: { branch: string | null; sha: string | null }): string | null {
+  return head.sha === null ? null : `${head.sha} ${head.branch === null ? 'HEAD' : `refs/heads/${head.branch}`} `;
+}
 
 /**
- * `git add -A`, the unstaging when `$1` is `unstage`, then `git <the rest>` (the commit, reading the
- * message from stdin, which `git add` leaves alone): one process started by yoke instead of two.
+ * Unless `$1` is `-`, stop (HEAD_NOT_AS_LEFT) when HEAD's commit and ref are not `$1`; then
+ * `git add -A`, the unstaging when `$2` is `unstage`, then `git <the rest>` (the commit, reading
+ * the message from stdin, which `git add` leaves alone): one process started by yoke instead of
+ * three.
  */
-const ADD_THEN_COMMIT = `git add -A || exit ${STAGING_FAILED}
-if [ "$1" = unstage ]; then git ${UNSTAGE_PRIVATE.join(' ')} || exit ${STAGING_FAILED}; fi
-shift
+const ADD_THEN_COMMIT = `if [ "$1" != - ] && [ "$(git ${REV_PARSE_HEAD.join(' ')} 2>/dev/null | tr '\\n' ' ')" != "$1" ]; then exit ${HEAD_NOT_AS_LEFT}; fi
+git add -A || exit ${STAGING_FAILED}
+if [ "$2" = unstage ]; then git ${UNSTAGE_PRIVATE.join(' ')} || exit ${STAGING_FAILED}; fi
+shift 2
 exec git "$@"`;
 
 async function exists(path: string): Promise<boolean> {

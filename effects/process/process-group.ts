@@ -9,6 +9,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { EffectKind } from '../../machines/effects.js';
 import { EffectAborted } from '../handler.js';
+import { openContainment, type Containment, type ContainmentMode } from './containment.js';
+import { setLongTimeout, type LongTimeout } from './long-timeout.js';
 import { processStartTime } from './process-identity.js';
 import { signalGroup, terminateGroup } from './terminate-group.js';
 
@@ -38,6 +40,11 @@ export interface ProcessGroupOptions {
   effect: EffectKind;
   /** called synchronously right after a successful spawn, before any waiting */
   onSpawn?(pid: number, startTime: string | null): void;
+  /**
+   * Also stop, when the call ends, processes that left the group (`setsid`): agents get `auto` (a
+   * cgroup where yoke may make one, else a watch over the leader's descendants). Absent: the group only.
+   */
+  contain?: ContainmentMode;
 }
 
 /** How the process ended. */
@@ -56,23 +63,28 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
 
+  const containment: Containment | null = opts.contain === undefined ? null : await openContainment(opts.contain, opts.cwd);
   let child: ChildProcessWithoutNullStreams;
   try {
-    child = spawn('sh', ['-c', opts.command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: 'pipe' });
+    child = spawn('sh', containment?.shArgs(opts.command) ?? ['-c', opts.command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: 'pipe' });
   } catch (error) {
+    await containment?.stop(0);
     return { outcome: 'spawn-failed', exitCode: null, signal: null, durationMs: elapsed(), error: String(error) };
   }
   const failure = new Promise<Error>((resolve) => child.on('error', resolve));
   const pid = child.pid;
   if (pid === undefined) {
     const error = await failure;
+    await containment?.stop(0);
     return { outcome: 'spawn-failed', exitCode: null, signal: null, durationMs: elapsed(), error: `${error.message} (cwd ${opts.cwd})` };
   }
+  containment?.started(pid);
   try {
     opts.onSpawn?.(pid, processStartTime(pid));
   } catch (error) {
     // Its identity could not be recorded: do not leave an untracked process group running.
     await terminateGroup(pid, 0).catch(() => undefined);
+    await containment?.stop(0);
     throw error;
   }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -90,6 +102,7 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
     inFlight: null,
     start(graceMs) {
       if (leaderGone) return;
+      containment?.beforeKill();
       this.inFlight ??= terminateGroup(pid, graceMs).catch(() => undefined);
     },
   };
@@ -98,13 +111,13 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
     reason ??= why;
     kill.start(KILL_GRACE_MS);
   };
-  let idleTimer: NodeJS.Timeout | undefined;
+  let idleTimer: LongTimeout | undefined;
   const armIdle = (): void => {
     if (opts.idleTimeoutMs <= 0 || kill.inFlight || leaderGone) return;
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => timeout('idle-timeout'), opts.idleTimeoutMs);
+    idleTimer?.clear();
+    idleTimer = setLongTimeout(() => timeout('idle-timeout'), opts.idleTimeoutMs);
   };
-  const hardTimer = opts.timeoutMs > 0 ? setTimeout(() => timeout('timed-out'), opts.timeoutMs) : undefined;
+  const hardTimer = opts.timeoutMs > 0 ? setLongTimeout(() => timeout('timed-out'), opts.timeoutMs) : undefined;
   const onAbort = (): void => {
     aborted = true;
     kill.start(ABORT_GRACE_MS);
@@ -125,14 +138,16 @@ export async function runInProcessGroup(opts: ProcessGroupOptions): Promise<Proc
 
   const exit = await exited;
   leaderGone = true;
-  clearTimeout(idleTimer);
-  clearTimeout(hardTimer);
+  idleTimer?.clear();
+  hardTimer?.clear();
   opts.signal.removeEventListener('abort', onAbort);
   await kill.inFlight;
   // The leader is gone (and reaped, so its pid stays reserved only while its group has members):
   // stop whatever it left running in its group. Usually nothing is left, which one kill(0) tells
   // without walking /proc.
   if (groupMayHaveMembers(pid)) await terminateGroup(pid, KILL_GRACE_MS).catch(() => undefined);
+  // Then what left the group (setsid): everything still in the call's cgroup, or the descendants seen.
+  await containment?.stop(aborted ? ABORT_GRACE_MS : KILL_GRACE_MS).catch(() => undefined);
   await settleWithin(pipesClosed, PIPE_DRAIN_MS);
   stdout.destroy();
   stderr.destroy();

@@ -1,5 +1,5 @@
 // Renders `.loop/guard-results.md`: what the boundary check and every check said this iteration.
-import type { Violation } from '../boundary.js';
+import type { HeadMove, Violation } from '../boundary.js';
 import type { EffectResult } from '../effects.js';
 
 /** A check planned for this iteration (guards first, then each due periodic followed by its guard-afters). */
@@ -40,12 +40,17 @@ export function renderGuardReport(input: GuardReportInput): string {
   lines.push(`Notes status: ${input.notesFirstLine ?? '(notes.md missing or empty)'}`, '');
   if (input.violations.length > 0) {
     lines.push('## Boundary check: FAILED', '');
-    lines.push('These changes are outside the allowed boundary (see `allow` / `no-modify` in yoke.conf). Revert them:', '');
-    for (const violation of input.violations) {
-      const why = violation.rule === null ? 'not covered by any `allow` rule' : `protected by \`no-modify ${violation.rule}\``;
-      lines.push(`- \`${violation.path}\` — ${why}`);
+    const paths = input.violations.filter((violation) => violation.head === undefined);
+    for (const violation of input.violations) if (violation.head !== undefined) lines.push(...renderHeadMove(violation.head));
+    if (paths.length > 0) {
+      lines.push('These changes are outside the allowed boundary (see `allow` / `no-modify` in yoke.conf). Revert them:', '');
+      for (const violation of paths) {
+        const why = violation.rule === null ? 'not covered by any `allow` rule' : `protected by \`no-modify ${violation.rule}\``;
+        lines.push(`- \`${violation.path}\` — ${why}`);
+      }
+      lines.push('');
     }
-    lines.push('', 'All guards were skipped: guards never run on a state that breaks the boundary.', '');
+    lines.push('All guards were skipped: guards never run on a state that breaks the boundary.', '');
     return lines.join('\n');
   }
   lines.push(`## Boundary check: passed (${input.changed.length} changed path${input.changed.length === 1 ? '' : 's'} since the run started)`, '');
@@ -59,6 +64,24 @@ export function renderGuardReport(input: GuardReportInput): string {
   else lines.push(failed.length === 0 ? `All ${gating.length} guard(s) passed.` : `${failed.length} of ${gating.length} guard(s) FAILED: ${failed.map((c) => c.name).join(', ')}.`, '');
   for (const check of input.checks) lines.push(...renderCheck(check));
   return lines.join('\n');
+}
+
+function branchName(branch: string | null): string {
+  return branch === null ? 'a detached HEAD' : `branch \`${branch}\``;
+}
+
+/** What moved HEAD did, and how to put it back (yoke commits only onto the run's branch, on top of its commits). */
+function renderHeadMove(move: HeadMove): string[] {
+  const lines = [`HEAD moved: yoke commits only onto ${branchName(move.expected.branch)}${move.expected.sha === null ? '' : `, on top of commit ${move.expected.sha}`}. Do not reset, rebase, amend or switch branches.`, ''];
+  if (move.now.branch !== move.expected.branch) {
+    const back = move.expected.branch === null ? `git checkout --detach ${move.expected.sha ?? 'HEAD'}` : `git checkout ${move.expected.branch}`;
+    lines.push(`- HEAD switched from ${branchName(move.expected.branch)} to ${branchName(move.now.branch)}: switch back with \`${back}\``);
+  }
+  if (move.lost !== null) {
+    lines.push(`- commit ${move.lost} is no longer on HEAD (HEAD is ${move.now.sha ?? 'an unborn branch'}): it was reset, rebased or amended away; bring it back with \`git reset --keep ${move.lost}\``);
+  }
+  lines.push('');
+  return lines;
 }
 
 function renderCheck(check: CheckOutcome): string[] {

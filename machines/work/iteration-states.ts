@@ -1,7 +1,7 @@
 // One iteration of a work loop: restore → worker → notes → boundary → checks → report → deciding,
 // then (after the judge, when judged) settling → commit → advancing to the next iteration or an end.
 import { assign, enqueueActions } from 'xstate';
-import { findViolations } from '../boundary.js';
+import { boundaryViolations } from '../boundary.js';
 import { request, type EffectResult } from '../effects.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
@@ -11,7 +11,7 @@ import { planChecks } from './plan-checks.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, freshIteration, iterationPassed, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -90,13 +90,13 @@ export function turnStates(o: WorkLoopOptions) {
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },
     }),
     scanning: S({
-      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '' }) },
+      entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '', ...headParams(context), ...ignoredParams(context.config) }) },
       on: {
         BOUNDARY_SCANNED: {
           target: 'routingChecks',
           actions: assign(({ context, event }) => ({
             changed: event.result.changed,
-            violations: findViolations(event.result.changed, context.config.allow, context.config.noModify),
+            violations: boundaryViolations(event.result, context.config, expectedHead(context)),
             plan: planChecks(context.config, context.iteration, { accepts: rule.goal }),
           })),
         },
@@ -116,7 +116,7 @@ export function turnStates(o: WorkLoopOptions) {
         params: ({ context }) => {
           const check = context.plan[context.checks.length];
           if (!check) throw new Error('checking entered with no check left to run');
-          return request('check.run', { kind: check.kind, name: check.name, command: check.command, iteration: context.iteration, timeoutMs: context.config.guardTimeoutMs });
+          return request('check.run', { kind: check.kind, name: check.name, command: check.command, iteration: context.iteration, timeoutMs: context.config.guardTimeoutMs, ...redactNames(context.config) });
         },
       },
       on: {
@@ -195,9 +195,10 @@ export function settleStates(o: WorkLoopOptions) {
             ? `yoke: ${o.name} done after ${o.unit} ${context.iteration}`
             : `yoke: ${o.unit} ${context.iteration}`,
           iteration: context.iteration,
+          ...headParams(context),
         }),
       },
-      on: { COMMITTED: 'advancing' },
+      on: { COMMITTED: { target: 'advancing', actions: 'noteCommit' } },
     }),
     advancing: S({
       always: [

@@ -2,12 +2,13 @@
 import { enqueueActions } from 'xstate';
 import { request } from '../effects.js';
 import { enqueueHooks } from './enqueue-hooks.js';
+import { ignoredParams } from './work-context.js';
 import { workSetup } from './work-setup.js';
 
 /** Every run's first state starts this way: `run-start` hooks, then back up the spec and capture the baseline tree. */
 export const startRun = workSetup.createStateConfig({
   entry: enqueueActions(({ context, enqueue }) => {
     enqueueHooks(enqueue, context.config, 'run-start', 0);
-    enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles }) });
+    enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles, ...ignoredParams(context.config) }) });
   }),
 });

@@ -1,7 +1,7 @@
 // The context shared by the loop, brute and saga machines, and the pure rules that read it.
 import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
 import type { Violation } from '../boundary.js';
-import { request, type EffectRequest, type EffectResult, type Usage } from '../effects.js';
+import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
@@ -49,6 +49,8 @@ export interface WorkContext extends WorkInput {
   /** current iteration, 1-based (per chunk in saga) */
   iteration: number;
   baseline: EffectResult<'baseline.capture'> | null;
+  /** the sha of yoke's latest commit in this run (HEAD must keep containing it), null before the first */
+  lastCommit: string | null;
   notesFirstLine: string | null;
   changed: string[];
   violations: Violation[];
@@ -107,6 +109,7 @@ export function initialContext(input: WorkInput): WorkContext {
     maxIterations: input.config.maxIterations,
     iteration: 1,
     baseline: null,
+    lastCommit: null,
     ...freshIteration(),
     agentCalls: 0,
     interruptions: 0,
@@ -143,7 +146,7 @@ export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed'
   return { notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], judgeTrigger: null };
 }
 
-/** `STATUS: DONE` on the first line of notes.md (surrounding whitespace tolerated). */
+/** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */
 export function notesSayDone(firstLine: string | null): boolean {
   return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
 }
@@ -180,6 +183,27 @@ export function hookRequests(config: Config, event: HookEvent, iteration: number
   return config.hooks.filter((h) => h.event === event).map((h) => request('hook.fire', { event, command: h.command, iteration }));
 }
 
+/**
+ * Where yoke left HEAD: the run's branch (from the baseline) at yoke's last commit, else at the
+ * baseline commit. Null for runs whose baseline did not record HEAD (journals from before yoke
+ * watched it): their scans and commits never check it.
+ */
+export function expectedHead(context: Pick<WorkContext, 'baseline' | 'lastCommit'>): Head | null {
+  const head = context.baseline?.head;
+  return head === undefined ? null : { branch: head.branch, sha: context.lastCommit ?? head.sha };
+}
+
+/** `{ head }` for the params of a boundary scan or a commit, absent when HEAD is not watched (so older journals re-derive the same params). */
+export function headParams(context: Pick<WorkContext, 'baseline' | 'lastCommit'>): { head?: Head } {
+  const head = expectedHead(context);
+  return head === null ? {} : { head };
+}
+
+/** `{ ignoredUnder }` for the baseline and the boundary scans: the prefixes whose git-ignored files are protected too; absent when none (and in older journals). */
+export function ignoredParams(config: Config): { ignoredUnder?: string[] } {
+  return config.ignoredProtected !== undefined && config.ignoredProtected.length > 0 ? { ignoredUnder: config.ignoredProtected } : {};
+}
+
 /** The first budget this call would break, or null when it may go ahead (call admission). */
 export function budgetBreached(context: WorkContext, countsAsAttempt = true): BudgetDimension | null {
   const { budgets, spent } = context;
@@ -195,9 +219,17 @@ export function budgetBreached(context: WorkContext, countsAsAttempt = true): Bu
   return null;
 }
 
-/** The time limits of an agent call: `idle-timeout`, and `agent-timeout` when set (absent otherwise, as in older journals). */
-export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number } {
-  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}) };
+/**
+ * What every agent call takes from yoke.conf: `idle-timeout`, `agent-timeout` when set, and the
+ * `redact` names when there are any (each absent otherwise, as in older journals).
+ */
+export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number; redact?: string[] } {
+  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}), ...redactNames(config) };
+}
+
+/** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */
+export function redactNames(config: Config): { redact?: string[] } {
+  return config.redact !== undefined && config.redact.length > 0 ? { redact: config.redact } : {};
 }
 
 /** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */

@@ -28,6 +28,8 @@ export const workSetup = setup({
       event.type === 'AGENT_EXITED' ? holdForAgent(context, event.result, params.role) : {}),
     /** An agent call that did its work ends a rate-limit streak. */
     clearRateLimits: assign({ rateLimits: 0 }),
+    /** yoke's commit is where HEAD must stay from now on (a commit with nothing staged changes nothing). */
+    noteCommit: assign(({ context, event }) => ({ lastCommit: event.type === 'COMMITTED' && event.result.sha !== null ? event.result.sha : context.lastCommit })),
     setMaxIterations: assign(({ context, event }) => ({ maxIterations: event.type === 'SET_MAX_ITERATIONS' ? event.max : context.maxIterations })),
   },
   guards: {

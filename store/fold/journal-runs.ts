@@ -1,14 +1,18 @@
 // Finding runs in a journal and folding one of them.
 import { LIFECYCLES, type LifecycleDescriptor } from '../../machines/lifecycles/registry.js';
-import type { JournalRecord } from '../journal/record.js';
+import type { JournalRecord, StartedRecord } from '../journal/record.js';
 import { RunFold, type FoldStep } from './run-fold.js';
 import { YokeError } from '../../errors/yoke-error.js';
-
-type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
 /** Each run's `run.started` record, oldest first. */
 export function runStarts(records: readonly JournalRecord[]): StartedRecord[] {
   return records.filter((record): record is StartedRecord => record.type === 'run.started');
+}
+
+/** The `run.started` record of `run`; a `workspace` error when the journal has none (it was edited). */
+export function startOf(records: readonly JournalRecord[], run: string): StartedRecord {
+  for (const record of records) if (record.type === 'run.started' && record.run === run) return record;
+  throw new YokeError('workspace', `run ${run} has records but no run.started in the journal; it was edited or written by an incompatible yoke, so yoke cannot fold it.`);
 }
 
 /** The run that has started but neither finished nor been abandoned, if any. */

@@ -4,12 +4,12 @@
 // the machine was not told, journal the event; (2) if it started but never completed, apply the
 // kind's recovery policy; (3) otherwise journal `effect.started` durably, execute, journal
 // `effect.completed`. Records are staged and flushed together right before the next effect runs,
-// so one fsync covers "completed + event + next started" and nothing executes un-journaled.
+// so one durable append covers "completed + event + next started" and nothing executes un-journaled.
 import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink } from '../../effects/handler.js';
 import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
-import type { Journal } from '../journal/file/journal.js';
+import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
@@ -24,7 +24,7 @@ export type DriveResult =
 
 /** What the runner needs from its surroundings. */
 export interface RunnerOptions {
-  journal: Journal;
+  journal: JournalWriter;
   lifecycle: Lifecycle;
   handlers: HandlerTable;
   root: string;
@@ -35,8 +35,8 @@ export interface RunnerOptions {
   signal: AbortSignal;
   /** called for every record staged (progress, `--json`) */
   onRecord?: (record: JournalRecord) => void;
-  /** checks run around every agent call; throws when the journal or stash was touched */
-  guardAgentCall?: () => () => void;
+  /** checks run around every agent call: started before it, the returned check after; rejects when the journal or stash was touched */
+  guardAgentCall?: () => Promise<() => Promise<void>>;
 }
 
 /** Drive a run until its machine reaches a final state or a signal stops it. */
@@ -58,7 +58,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     stage({ type: 'event', payload: { cause: null, event: { type: 'AGENT_RETRY' } } });
   }
   for (;;) {
-    if (options.signal.aborted) return interrupted(options, stage);
+    if (options.signal.aborted) return await interrupted(options, stage);
     const next = fold.outstanding[0];
     if (!next) {
       if (fold.active && fold.snapshot.hasTag('paused')) {
@@ -68,7 +68,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
         const reason = heldFor(fold) ?? `budget:${context.blockedOn ?? 'unknown'}`;
         const last = options.journal.records[options.journal.records.length - 1];
         if (!(last?.type === 'run.paused' && last.run === fold.run)) stage({ type: 'run.paused', payload: { reason } });
-        options.journal.flush();
+        await options.journal.flush();
         return { kind: 'paused', reason, state: describeState(fold) };
       }
       if (fold.active) {
@@ -78,7 +78,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
       const exitCode = output?.exitCode ?? 1;
       const reason = output?.reason ?? 'unknown';
       stage({ type: 'run.finished', payload: { state: describeState(fold), exitCode, reason } });
-      options.journal.flush();
+      await options.journal.flush();
       return { kind: 'finished', exitCode, state: describeState(fold), reason };
     }
     const status = fold.effects.get(next.key);
@@ -104,7 +104,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
         continue;
       }
       if (handler.policy === 'reconcile' && handler.reconcile) {
-        options.journal.flush();
+        await options.journal.flush();
         const found = await (handler as { reconcile(params: unknown, context: EffectContext): Promise<unknown> }).reconcile(next.request.params, context);
         if (found !== null) {
           stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
@@ -114,21 +114,21 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     }
 
     stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
-    options.journal.flush();
-    const release = next.request.kind === 'agent.spawn' ? options.guardAgentCall?.() : undefined;
+    await options.journal.flush();
+    const release = next.request.kind === 'agent.spawn' ? await options.guardAgentCall?.() : undefined;
     let result: unknown;
     try {
       result = await (handler as { execute(params: unknown, context: EffectContext): Promise<unknown> }).execute(next.request.params, context);
     } catch (error) {
-      if (error instanceof EffectAborted || options.signal.aborted) return interrupted(options, stage);
+      if (error instanceof EffectAborted || options.signal.aborted) return await interrupted(options, stage);
       const message = error instanceof Error ? error.message : String(error);
       stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message } });
-      options.journal.flush();
+      await options.journal.flush();
       // A handler that already knows what is wrong (a damaged workspace) says so itself.
       if (error instanceof YokeError) throw error;
       throw new YokeError('effect', `${next.request.kind} failed: ${message}; fix the cause and run \`yoke run\` again to retry it.`, [], { cause: error });
     }
-    release?.();
+    await release?.();
     const checked = effectSchemas[next.request.kind].result.safeParse(result);
     if (!checked.success) throw new Error(`${next.request.kind} returned a result that does not match its schema: ${checked.error.message}`);
     stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: checked.data } });
@@ -150,19 +150,21 @@ function effectContext(
     signal: options.signal,
     recordProcess: ({ pid, startTime }) => {
       stage({ type: 'process.spawned', payload: { key: next.key, pid, startTime } });
-      options.journal.flush();
+      // Not awaited (a spawn callback cannot wait): the file backend has written it by the time
+      // flush() returns; a failure breaks the writer, so the effect's next flush reports it.
+      options.journal.flush().catch(() => undefined);
     },
     warn: options.warn,
   };
 }
 
-function interrupted(
+async function interrupted(
   options: RunnerOptions,
   stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord,
-): DriveResult {
+): Promise<DriveResult> {
   const signal = typeof options.signal.reason === 'string' ? options.signal.reason : 'SIGINT';
   stage({ type: 'run.interrupted', payload: { signal } });
-  options.journal.flush();
+  await options.journal.flush();
   return { kind: 'interrupted', signal };
 }
 

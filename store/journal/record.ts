@@ -5,9 +5,6 @@ import { modeTagSchema, stashEntrySchema, stashIdSchema, stashOpSchema } from '.
 
 /** Bump when the record envelope or a payload changes incompatibly. */
 export const SCHEMA_VERSION = 1;
-/** `prev` of the first record in a journal. */
-export const GENESIS_HASH = '0'.repeat(64);
-
 const keySchema = z.string().min(1);
 
 /** Payload schema per record type. Effect params/results are checked again per kind by the runner. */
@@ -31,7 +28,14 @@ export const payloadSchemas = {
   'effect.interrupted': z.object({ key: keySchema, kind: z.string(), reason: z.string() }),
   'effect.failed': z.object({ key: keySchema, kind: z.string(), message: z.string() }),
   'process.spawned': z.object({ key: keySchema, pid: z.number().int(), startTime: z.string().nullable() }),
-  'journal.repaired': z.object({ line: z.number().int(), droppedBytes: z.number().int() }),
+  /**
+   * a torn tail was cut off: where it started in the stored journal (bytes) and its length. Journals
+   * written before the store seam name the 1-based line instead; both verify and replay.
+   */
+  'journal.repaired': z.union([
+    z.object({ offset: z.number().int().nonnegative(), droppedBytes: z.number().int() }),
+    z.object({ line: z.number().int(), droppedBytes: z.number().int() }),
+  ]),
   // Stash records (run: null) are the stash index; docs/stash.md describes the protocol.
   /** a stash command's intent, durable before `.loop/` changes; `work` names its folder in `.loop/.stash/work/` */
   'stash.begun': z.object({
@@ -85,6 +89,9 @@ export const envelopeSchema = z.object({
 export type JournalRecord = {
   [T in RecordType]: Omit<z.infer<typeof envelopeSchema>, 'type' | 'payload'> & { type: T; payload: Payload<T> };
 }[RecordType];
+
+/** The record that starts a run: its mode, its machine's input and how it was started. */
+export type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
 /** What a caller supplies to append; the journal fills seq, id, ts, prev and the schema version. */
 export type RecordDraft = {

@@ -1,7 +1,7 @@
 // Whether the latest run is alive: the journal's verdict, the lock and the heartbeat, judged together.
 import type { Heartbeat } from './heartbeat.js';
 import type { RunSummary } from '../projections/run-summary.js';
-import type { LockOwner } from '../journal/file/workspace-lock.js';
+import type { LeaseHolder } from '../journal/journal-store.js';
 
 /** After this long without agent output, status says `silent for N min`. */
 export const SILENT_AFTER_MS = 60_000;
@@ -40,7 +40,7 @@ export interface Liveness {
 /** The facts the verdict is drawn from; `isAlive` checks pid + kernel start time (never a name). */
 export interface LivenessFacts {
   summary: Pick<RunSummary, 'run' | 'status' | 'lastStop'>;
-  lock: LockOwner | null;
+  lock: LeaseHolder | null;
   heartbeat: Heartbeat | null;
   now: number;
   isAlive: (pid: number, startTime: string | null) => boolean;

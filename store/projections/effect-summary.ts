@@ -44,8 +44,11 @@ export function describeResult(request: EffectRequest, result: EffectResult<Effe
     }
     case 'notes.read':
       return (result as EffectResult<'notes.read'>).firstLine ?? '(no notes)';
-    case 'boundary.scan':
-      return `${(result as EffectResult<'boundary.scan'>).changed.length} changed`;
+    case 'boundary.scan': {
+      const r = result as EffectResult<'boundary.scan'>;
+      const moved = r.head !== undefined && (r.head.lost !== null || r.head.branch !== request.params.head?.branch);
+      return `${r.changed.length} changed${moved ? ', HEAD moved' : ''}`;
+    }
     case 'baseline.capture': {
       const r = result as EffectResult<'baseline.capture'>;
       return `${Object.keys(r.specFiles).length} spec files, tree ${r.tree.slice(0, 10)}`;

@@ -168,7 +168,7 @@ export class RunReplay {
     const { fold, started } = this;
     if (record.type === 'journal.repaired' && record.seq > started.seq && !fold.finished && !fold.abandoned) {
       // A workspace record, but it tells this run's story: a crash tore the line after the last one above.
-      this.note(record, `torn line ${record.payload.line} cut off (${record.payload.droppedBytes} bytes)`);
+      this.note(record, `${'line' in record.payload ? `torn line ${record.payload.line}` : `torn record at byte ${record.payload.offset}`} cut off (${record.payload.droppedBytes} bytes)`);
       return;
     }
     if (record.seq <= started.seq || record.run !== started.run) return;

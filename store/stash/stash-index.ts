@@ -33,6 +33,9 @@ export interface OpenOperation {
   restored: boolean;
 }
 
+/** How messages name journal record `seq` (the store's `recordLocation`). */
+export type RecordLocator = (seq: number) => string;
+
 export interface StashIndex {
   /** oldest first, exactly as journaled */
   entries: IndexEntry[];
@@ -41,21 +44,21 @@ export interface StashIndex {
 
 /**
  * Fold the stash records of a journal. A record that contradicts the fold (a second operation
- * inside an open one, a push nobody announced, …) refuses the workspace naming its line: the
- * journal was edited or written by an incompatible yoke.
+ * inside an open one, a push nobody announced, …) refuses the workspace naming the record
+ * (`locate`): the journal was edited or written by an incompatible yoke.
  */
-export function foldStashIndex(records: readonly JournalRecord[], journalPath: string): StashIndex {
+export function foldStashIndex(records: readonly JournalRecord[], locate: RecordLocator): StashIndex {
   const index: StashIndex = { entries: [], open: null };
   const byId = new Map<string, IndexEntry>();
   for (const record of records) {
     const bad = (why: string): YokeError => new YokeError(
       'workspace',
-      `${journalPath}:${record.seq}: ${record.type} ${why}; the journal was edited or written by an incompatible yoke, so the stash index cannot be trusted.`,
+      `${locate(record.seq)}: ${record.type} ${why}; the journal was edited or written by an incompatible yoke, so the stash index cannot be trusted.`,
     );
     const open = index.open;
     switch (record.type) {
       case 'stash.begun':
-        if (open) throw bad(`starts an operation while the one begun at line ${open.seq} is unfinished`);
+        if (open) throw bad(`starts an operation while the one begun at record ${open.seq} is unfinished`);
         index.open = { begun: record.payload, seq: record.seq, time: record.ts, parent: record.prev, pushed: null, cleared: false, restored: false };
         break;
       case 'stash.pushed': {

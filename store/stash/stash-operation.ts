@@ -2,12 +2,12 @@
 // `.loop/` → rename the staged names in → journal the end. See docs/stash.md.
 import type { Mode } from '../../config/types.js';
 import { stashStepper, type Failpoint } from '../journal/failpoint.js';
-import type { Journal } from '../journal/file/journal.js';
+import type { JournalWriter } from '../journal/journal-writer.js';
 import type { Payload, RecordDraft } from '../journal/record.js';
 import { clearEntries } from './stash-clear.js';
 import { manifestProblem } from './stash-entry-safety.js';
 import { sortEntries, stashId, topName, treeHash, type ModeTag, type StashEntry, type StashOp } from './stash-entry.js';
-import { entryIdHolds, foldStashIndex, type IndexEntry, type OpenOperation, type StashIndex } from './stash-index.js';
+import { entryIdHolds, foldStashIndex, type IndexEntry, type OpenOperation, type RecordLocator, type StashIndex } from './stash-index.js';
 import { writeObject } from './stash-objects.js';
 import { entriesUnder, placeStaged, stageEntries } from './stash-restore.js';
 import { scanLoop, visibleNames, type LoopSnapshot } from './stash-scan.js';
@@ -18,8 +18,10 @@ import { YokeError } from '../../errors/yoke-error.js';
 export interface StashContext {
   loopDir: string;
   stashDir: string;
-  journal: Journal;
+  journal: JournalWriter;
   failpoint: Failpoint | null;
+  /** how messages name a journal record (the store's `recordLocation`) */
+  locate: RecordLocator;
 }
 
 /** What a stash command asks for, decided by the CLI from its arguments and the index. */
@@ -62,14 +64,14 @@ const workspaceRecord = { run: null, machine: null, mv: null } as const;
  * Carry out `request` (the index must have no open operation). Nothing in `.loop/` changes until
  * the intent is durable; after that, a crash is finished by `settleStash`.
  */
-export function performStashOp(ctx: StashContext, index: StashIndex, request: StashRequest, journalPath: string): StashOutcome {
+export async function performStashOp(ctx: StashContext, index: StashIndex, request: StashRequest): Promise<StashOutcome> {
   if (index.open) throw new Error('an unfinished stash operation must be settled first');
   const restore = request.restore;
-  if (restore && request.push) checkRestorable(restore, journalPath);
-  else if (restore) checkPoppable(ctx.loopDir, restore, journalPath);
+  if (restore && request.push) checkRestorable(restore, ctx.locate);
+  else if (restore) checkPoppable(ctx.loopDir, restore, ctx.locate);
   const snapshot = request.push && visibleNames(ctx.loopDir).length > 0 ? scanLoop(ctx.loopDir) : null;
   const now = Date.now();
-  const pushed = snapshot && request.push ? pushPayload(snapshot, request.op, request.push, new Date(now).toISOString(), ctx.journal.headHash) : null;
+  const pushed = snapshot && request.push ? pushPayload(snapshot, request.op, request.push, new Date(now).toISOString(), ctx.journal.head.hash) : null;
   const init = request.init ? { mode: request.init.mode, entries: initEntries(ctx.stashDir, request.init, snapshot) } : null;
   if (!pushed && !restore && !init) return { pushed: null, restored: null, initialized: [], changed: false };
 
@@ -88,11 +90,11 @@ export function performStashOp(ctx: StashContext, index: StashIndex, request: St
   };
   ctx.journal.stage(begun, now);
   if (pushed) ctx.journal.stage({ ...workspaceRecord, type: 'stash.pushed', payload: pushed }, now);
-  ctx.journal.flush();
+  await ctx.journal.flush();
 
-  const after = foldStashIndex(ctx.journal.records, journalPath);
+  const after = foldStashIndex(ctx.journal.records, ctx.locate);
   if (!after.open) throw new Error('the operation just begun is not open');
-  finishOperation(ctx, after, after.open, { recovering: false, hardLinked: snapshot?.hardLinked ?? new Set() });
+  await finishOperation(ctx, after, after.open, { recovering: false, hardLinked: snapshot?.hardLinked ?? new Set() });
   return {
     pushed: after.open.pushed,
     restored: restore,
@@ -105,12 +107,12 @@ export function performStashOp(ctx: StashContext, index: StashIndex, request: St
  * Take an open operation to its end: clear the pushed files if that is not journaled yet, rename
  * what is staged into `.loop/`, journal the end, remove the scratch folder.
  */
-export function finishOperation(
+export async function finishOperation(
   ctx: StashContext,
   index: StashIndex,
   open: OpenOperation,
   options: { recovering: boolean; hardLinked: ReadonlySet<string> },
-): FinishReport {
+): Promise<FinishReport> {
   const report: FinishReport = { kept: [], missing: [], conflicts: [] };
   if (open.pushed && !open.cleared) {
     const cleared = clearEntries(ctx.loopDir, ctx.stashDir, open.pushed.entries, {
@@ -120,7 +122,7 @@ export function finishOperation(
     });
     report.kept = cleared.kept;
     report.missing = cleared.missing;
-    ctx.journal.append({ ...workspaceRecord, type: 'stash.cleared', payload: { id: open.pushed.id } });
+    await ctx.journal.append({ ...workspaceRecord, type: 'stash.cleared', payload: { id: open.pushed.id } });
   }
   const { begun } = open;
   const restoring = begun.restore === null ? null : index.entries.find((entry) => entry.id === begun.restore) ?? null;
@@ -137,29 +139,29 @@ export function finishOperation(
     ctx.journal.stage({ ...workspaceRecord, type: 'stash.restored', payload: { id: restoring.id, via } });
   }
   ctx.journal.stage({ ...workspaceRecord, type: 'stash.ended', payload: { op: begun.op, outcome: 'done' } });
-  ctx.journal.flush();
+  await ctx.journal.flush();
   removeTree(workDir(ctx.stashDir, begun.work));
   return report;
 }
 
 /** Refuse a pop into a `.loop/` that has files (exit 2), or of an entry unsafe to restore (exit 3). */
-export function checkPoppable(loopDir: string, entry: IndexEntry, journalPath: string): void {
+export function checkPoppable(loopDir: string, entry: IndexEntry, locate: RecordLocator): void {
   const visible = visibleNames(loopDir);
   if (visible.length > 0) {
     const shown = visible.slice(0, 3).join(', ') + (visible.length > 3 ? ', …' : '');
     throw new YokeError('usage', `.loop/ has files (${shown}); \`yoke stash\` them first, or use \`yoke stash checkout <id>\`, which stashes them for you. Nothing was changed.`);
   }
-  checkRestorable(entry, journalPath);
+  checkRestorable(entry, locate);
 }
 
 /** Refuse (exit 3) to restore an entry that could write outside `.loop/` or whose id does not hold. */
-export function checkRestorable(entry: IndexEntry, journalPath: string): void {
+export function checkRestorable(entry: IndexEntry, locate: RecordLocator): void {
   const problem = manifestProblem(entry.entries);
   if (problem) {
-    throw new YokeError('workspace', `${journalPath}:${entry.seq}: stash entry ${entry.id.slice(0, 12)} is unsafe to restore (${problem}); the journal was edited. Nothing was changed.`);
+    throw new YokeError('workspace', `${locate(entry.seq)}: stash entry ${entry.id.slice(0, 12)} is unsafe to restore (${problem}); the journal was edited. Nothing was changed.`);
   }
   if (!entryIdHolds(entry)) {
-    throw new YokeError('workspace', `${journalPath}:${entry.seq}: stash entry ${entry.id.slice(0, 12)} does not match its id (its files, tag or message were edited). Nothing was changed.`);
+    throw new YokeError('workspace', `${locate(entry.seq)}: stash entry ${entry.id.slice(0, 12)} does not match its id (its files, tag or message were edited). Nothing was changed.`);
   }
 }
 

@@ -21,17 +21,17 @@ export interface SettleReport extends FinishReport {
  * `.loop/` (files move only after the push is journaled), so it is rolled back; any other is rolled
  * forward: its intent and manifests are durable, and every file is in `.loop/`, staged, or an object.
  */
-export function settleStash(ctx: StashContext, index: StashIndex): SettleReport | null {
+export async function settleStash(ctx: StashContext, index: StashIndex): Promise<SettleReport | null> {
   const open = index.open;
   let report: SettleReport | null = null;
   if (open) {
     const base = { op: open.begun.op, pushed: open.pushed?.id ?? null, restored: open.begun.restore };
     if (open.begun.push !== null && !open.pushed) {
       removeTree(workDir(ctx.stashDir, open.begun.work));
-      ctx.journal.append({ run: null, machine: null, mv: null, type: 'stash.ended', payload: { op: open.begun.op, outcome: 'rolled-back' } });
+      await ctx.journal.append({ run: null, machine: null, mv: null, type: 'stash.ended', payload: { op: open.begun.op, outcome: 'rolled-back' } });
       report = { ...base, outcome: 'rolled-back', pushed: null, restored: null, kept: [], missing: [], conflicts: [] };
     } else {
-      report = { ...base, outcome: 'finished', ...finishOperation(ctx, index, open, { recovering: true, hardLinked: new Set() }) };
+      report = { ...base, outcome: 'finished', ...(await finishOperation(ctx, index, open, { recovering: true, hardLinked: new Set() })) };
     }
   }
   collectStashGarbage(ctx.stashDir, null);

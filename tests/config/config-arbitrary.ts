@@ -78,7 +78,13 @@ const prices: fc.Arbitrary<Entry[]> = fc.uniqueArray(fc.tuple(modelName, dollars
 const boundary: fc.Arbitrary<Entry[]> = fc.tuple(fc.uniqueArray(path, { maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), fc.boolean())
   .map(([paths, allowed, dotSlash]) => paths.map((p, i) => {
     const key = allowed[i] === true ? 'allow' : 'noModify';
-    return { text: `${key === 'allow' ? 'allow' : 'no-modify'} ${dotSlash ? './' : ''}${p}`, apply: (c: Config) => { c[key].push(p); } };
+    return {
+      text: `${key === 'allow' ? 'allow' : 'no-modify'} ${dotSlash ? './' : ''}${p}`,
+      apply: (c: Config) => {
+        c[key].push(p);
+        if (key === 'noModify') c.ignoredProtected?.push(p);
+      },
+    };
   }));
 
 const commands = (mode: Mode): fc.Arbitrary<Entry[]> => fc.record({
@@ -130,7 +136,7 @@ export const legalConfig: fc.Arbitrary<{ text: string; expected: Config }> = fc.
       fc.constantFrom('\n', '\r\n'),
     ).map(([shuffled, decorations, newline]) => {
       const expected: Config = {
-        mode, agent: worker.spec, ...CONFIG_DEFAULTS, allow: [], noModify: [], guards: [], periodics: [],
+        mode, agent: worker.spec, ...CONFIG_DEFAULTS, allow: [], noModify: [], ignoredProtected: [], guards: [], periodics: [],
         guardAfters: [], hooks: [], accepts: [], budgets: {}, prices: {}, toolRules: {},
       };
       const lines: string[] = [];

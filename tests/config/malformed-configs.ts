@@ -172,4 +172,10 @@ export const MALFORMED_CONFIGS: MalformedCase[] = [
   bad('empty file', '', 1, 1, 'no `mode` line', 2),
   bad('missing accept in goal', 'mode goal\nagent claude', 1, 1, 'accept'),
   bad('accept without command', 'mode goal\nagent claude\naccept t', 3, 9, 'missing its command'),
+  bad('redact with a $', `${LOOP}redact $DATABASE_URL`, 3, 8, 'without `$`'),
+  bad('redact without a name', `${LOOP}redact`, 3, 7, 'missing its variable name'),
+  bad('redact with two names', `${LOOP}redact A B`, 3, 10, '`B` follows'),
+  // issue 20.5: a NUL byte can never reach sh
+  bad('NUL byte in a guard command', `${LOOP}guard t npm\u0000test`, 3, 12, 'NUL byte'),
+  bad('NUL byte in an agent command', 'mode loop\nagent cmd ./a\u0000.sh', 2, 14, 'NUL byte'),
 ];

@@ -44,6 +44,7 @@ describe('parseConfig: every directive form', () => {
     ['0 turns timeouts off', `${LOOP}idle-timeout 0\nguard-timeout 0`, { idleTimeoutMs: 0, guardTimeoutMs: 0 }],
     ['commit', `${LOOP}commit each`, { commit: 'each' }],
     ['agent-timeout', `${LOOP}agent-timeout 2h`, { agentTimeoutMs: 7_200_000 }],
+    ['redact names variables', `${LOOP}redact DATABASE_URL\nredact _private2`, { redact: ['DATABASE_URL', '_private2'] }],
     ['agent-timeout 0 is off', `${LOOP}agent-timeout 0`, { agentTimeoutMs: 0 }],
     ['prices, one per model, 0 allowed', `${LOOP}price gpt-5.5 1.25 10\nprice claude-opus-4-8[1m] 15 75\nprice local-llm 0 0`, {
       prices: {
@@ -179,5 +180,40 @@ describe('idle-timeout and the built-in agents', () => {
     expect(parse('mode loop\nagent cmd ./a.sh\nidle-timeout 10s').issues).toEqual([]);
     expect(parse('mode loop\nagent codex\nidle-timeout 30s').issues).toEqual([]);
     expect(parse('mode loop\nagent gemini\nidle-timeout 0').issues).toEqual([]);
+  });
+});
+
+describe('issue 20.1: a timeout above Node’s timer limit would kill every agent or guard at once', () => {
+  const directives = [['idle-timeout', 'idleTimeoutMs'], ['guard-timeout', 'guardTimeoutMs'], ['agent-timeout', 'agentTimeoutMs']] as const;
+  it.each(directives)('%s accepts exactly up to 596h and refuses anything longer, naming the maximum', (directive, key) => {
+    expect(parse(`${LOOP}${directive} 596h`).config).toMatchObject({ [key]: 596 * 3_600_000 });
+    expect(parse(`${LOOP}${directive} 595h59m59s`).config).toMatchObject({ [key]: 596 * 3_600_000 - 1000 });
+    expect(parse(`${LOOP}${directive} 0`).config).toMatchObject({ [key]: 0 });
+    for (const tooLong of ['596h0m1s', '596h1m', '597h', '1000h', '2147484s']) {
+      const errors = errorsOf(`${LOOP}${directive} ${tooLong}`);
+      expect(errors).toEqual([expect.objectContaining({
+        line: 3,
+        column: directive.length + 2,
+        message: `\`${tooLong}\` is longer than the maximum timeout of 596h (24 days 20 hours)`,
+        hint: 'use 596h or less, or 0 to turn the timeout off',
+      })]);
+    }
+  });
+  it('the maximum stays below what one Node timer can hold', () => {
+    expect(596 * 3_600_000).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(597 * 3_600_000).toBeGreaterThan(2 ** 31 - 1);
+  });
+});
+
+describe('issue 20.5: a NUL byte in a command passed config check, then the guard failed at every iteration', () => {
+  it('refuses it at parse time at its line and column, for every command directive', () => {
+    for (const line of ['guard t echo a\u0000b', 'periodic q 2 echo a\u0000b', 'guard-after p g echo a\u0000b', 'hook done echo a\u0000b', 'accept t echo a\u0000b']) {
+      const text = `mode goal\nagent claude\naccept ok true\nperiodic p 2 true\n${line}`;
+      const errors = errorsOf(text);
+      expect(errors).toEqual([expect.objectContaining({ line: 5, column: line.indexOf('\u0000') + 1, message: 'this line contains a NUL byte (\\0)' })]);
+    }
+  });
+  it('a NUL inside a comment is no command and is left alone', () => {
+    expect(errorsOf(`${LOOP}guard t npm test # a\u0000b`)).toEqual([]);
   });
 });

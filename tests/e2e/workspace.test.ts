@@ -101,7 +101,9 @@ describe('a torn tail is repaired', () => {
     expect(contents.torn).toBeNull();
     expect(journalLines(journal).slice(0, intact.length)).toEqual(intact);
     const repairs = contents.records.filter((r) => r.type === 'journal.repaired');
-    expect(repairs.map((r) => [r.seq, r.payload])).toEqual([[tornLine, { line: tornLine, droppedBytes }]]);
+    // the repair names where the torn bytes started: right after the intact lines
+    const offset = Buffer.byteLength(intact.map((line) => `${line}\n`).join(''));
+    expect(repairs.map((r) => [r.seq, r.payload])).toEqual([[tornLine, { offset, droppedBytes }]]);
     expect(contents.records.at(-1)?.type).toBe('run.finished');
 
     // a second run starts cleanly: no warning, no second repair

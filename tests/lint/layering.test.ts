@@ -26,7 +26,11 @@ async function problems(file: string, code: string): Promise<string[]> {
 
 describe('layering lint', () => {
   it.each([
-    ['effects/handlers/probe.ts', "import { Journal } from '../../store/journal/file/journal.js';", 'effects/ must not depend on store/ or cli/'],
+    ['effects/handlers/probe.ts', "import { JournalWriter } from '../../store/journal/journal-writer.js';", 'effects/ must not depend on store/ or cli/'],
+    ['cli/commands/probe.ts', "import { FileJournalStore } from '../../store/journal/file/file-journal-store.js';", 'only store/session/ picks a journal backend'],
+    ['cli/probe.ts', "import { readJournalFile } from '../store/journal/file/journal-file.js';", 'only store/session/ picks a journal backend'],
+    ['store/fold/probe.ts', "import { FileJournalReader } from '../journal/file/file-journal-reader.js';", 'only store/session/ picks a journal backend'],
+    ['store/stash/probe.ts', "import { readLock } from '../journal/file/workspace-lock.js';", 'only store/session/ picks a journal backend'],
     ['effects/probe.ts', "import { EXIT } from '../cli/exit-codes.js';", 'effects/ must not depend on store/ or cli/'],
     ['store/fold/probe.ts', "import { EXIT } from '../../cli/exit-codes.js';", 'store/ must not depend on cli/'],
     ['machines/work/probe.ts', "import { handlers } from '../../effects/registry.js';", 'machines/ imports only machines/, policy/ and config/'],
@@ -41,7 +45,8 @@ describe('layering lint', () => {
   });
 
   it.each([
-    ['cli/commands/probe.ts', "import { Journal } from '../../store/journal/file/journal.js';"],
+    ['cli/commands/probe.ts', "import { openWorkspace } from '../../store/session/open-workspace.js';"],
+    ['store/session/probe.ts', "import { FileJournalStore } from '../journal/file/file-journal-store.js';"],
     ['store/probe.ts', "import { handlers } from '../effects/registry.js';"],
     ['effects/probe.ts', "import { request } from '../machines/effects.js';"],
     ['effects/probe.ts', "import { YokeError } from '../errors/yoke-error.js';"],

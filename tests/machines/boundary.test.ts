@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyPath, findViolations } from '../../machines/boundary.js';
+import { boundaryProtects, boundaryViolations, classifyPath, findViolations, headMove } from '../../machines/boundary.js';
 
 /**
  * Brute-force oracle for "the longest matching prefix wins": walk the path's own prefixes from the
@@ -95,5 +95,41 @@ describe('findViolations', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('issue 20.8: HEAD must stay where yoke left it', () => {
+  const expected = { branch: 'main', sha: 'a'.repeat(40) };
+  const config = { allow: [], noModify: ['vendor/'] };
+  it('HEAD on the run’s branch, still containing the expected commit, is no violation (commits added on top lose nothing)', () => {
+    expect(boundaryViolations({ changed: [], head: { branch: 'main', sha: 'b'.repeat(40), lost: null } }, config, expected)).toEqual([]);
+  });
+  it('a switched branch, a detached HEAD or a lost commit is a HEAD violation next to the path ones', () => {
+    const switched = boundaryViolations({ changed: ['vendor/x'], head: { branch: 'other', sha: expected.sha, lost: null } }, config, expected);
+    expect(switched).toEqual([
+      { path: 'vendor/x', rule: 'vendor/' },
+      { path: 'HEAD', rule: null, head: { expected, now: { branch: 'other', sha: expected.sha }, lost: null } },
+    ]);
+    expect(headMove(expected, { branch: null, sha: expected.sha, lost: null })).toMatchObject({ now: { branch: null } });
+    expect(headMove(expected, { branch: 'main', sha: 'c'.repeat(40), lost: expected.sha })).toMatchObject({ lost: expected.sha });
+  });
+  it('runs from before yoke watched HEAD (no expected head, no head in the scan) decide as before', () => {
+    expect(boundaryViolations({ changed: ['vendor/x'] }, config, null)).toEqual(findViolations(['vendor/x'], [], ['vendor/']));
+    expect(headMove(expected, undefined)).toBeNull();
+  });
+});
+
+describe('issue 20.15: boundaryProtects, the one rule for "would the boundary catch an edit here?"', () => {
+  it('a no-modify prefix protects, ignored files included; an allow prefix does not', () => {
+    expect(boundaryProtects('tests/run.sh', { allow: [], noModify: ['tests/'] }, false)).toBe(true);
+    expect(boundaryProtects('tests/run.sh', { allow: [], noModify: ['tests/'] }, true)).toBe(true);
+    expect(boundaryProtects('tests/run.sh', { allow: ['tests/'], noModify: [] }, false)).toBe(false);
+    expect(boundaryProtects('tests/run.sh', { allow: [], noModify: [] }, false)).toBe(false);
+    expect(boundaryProtects('tests/fix/x.sh', { allow: ['tests/fix/'], noModify: ['tests/'] }, false)).toBe(false);
+  });
+  it('outside every allow prefix a file git sees is protected, an ignored one is not; .loop/ never is', () => {
+    expect(boundaryProtects('scripts/check.sh', { allow: ['src/'], noModify: [] }, false)).toBe(true);
+    expect(boundaryProtects('build/check.sh', { allow: ['src/'], noModify: [] }, true)).toBe(false);
+    expect(boundaryProtects('.loop/check.sh', { allow: ['src/'], noModify: [] }, false)).toBe(false);
   });
 });

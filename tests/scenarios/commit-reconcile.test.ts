@@ -49,7 +49,8 @@ describe('commit reconcile after a crash between the commit and its record', () 
     expect(commitsAfter.map((c) => c.sha)).toEqual(commitsBefore.map((c) => c.sha));
     const key = (last.payload as { key: string }).key;
     const completed = (await readJournal(ws)).filter((r) => r.type === 'effect.completed' && (r.payload as { key: string }).key === key);
-    expect(completed.map((r) => (r.payload as { result: unknown }).result)).toEqual([{ sha: commitsAfter[0]?.sha }]);
+    const branch = (await ws.git(['symbolic-ref', '--short', 'HEAD'])).trim();
+    expect(completed.map((r) => (r.payload as { result: unknown }).result)).toEqual([{ sha: commitsAfter[0]?.sha, branch }]);
     expect(commitsAfter[0]?.message).toContain(`Yoke-Effect: ${key}`);
     const tracked = (await ws.git(['ls-tree', '-r', '--name-only', 'HEAD'])).split('\n');
     expect(tracked).not.toContain('gone.txt');

@@ -1,15 +1,16 @@
-// A simulated `yoke run` process in-process: the real Journal, RunFold and driveRun over a
-// MemoryWorld, with crashes injected at exact journal positions and a gate that pauses the runner
-// between effects. A crash discards everything the process held in memory: the file keeps exactly
-// the records that were durable (cut to a record boundary, or torn in the middle of one), and the
-// next process reopens it with Journal.open, as `yoke run` after kill -9 does.
-import { closeSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+// A simulated `yoke run` process in-process: the real journal writer (file backend), RunFold and
+// driveRun over a MemoryWorld, with crashes injected at exact journal positions and a gate that
+// pauses the runner between effects. A crash discards everything the process held in memory: the
+// file keeps exactly the records that were durable (cut to a record boundary, or torn in the middle
+// of one), and the next process reopens it, as `yoke run` after kill -9 does.
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EffectAborted, type EffectContext } from '../../effects/handler.js';
 import type { EffectKind } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
-import { Journal } from '../../store/journal/file/journal.js';
+import { openFileJournal } from '../../store/journal/file/open-file-journal.js';
+import type { JournalWriter } from '../../store/journal/journal-writer.js';
 import { lifecycleForRun } from '../../store/fold/machine-versions.js';
 import type { JournalRecord, RecordDraft } from '../../store/journal/record.js';
 import { RunFold } from '../../store/fold/run-fold.js';
@@ -39,10 +40,10 @@ export function scratchDir(prefix: string): string {
 export class MemoryProcess {
   /** how the drive ended: a DriveResult, or 'crashed' */
   readonly done: Promise<DriveResult | 'crashed'>;
-  private readonly journal: Journal;
+  private journal: JournalWriter | null = null;
   private readonly controller = new AbortController();
   private dead = false;
-  private durableSeq: number;
+  private durableSeq = 0;
   private permits: number;
   private waiter: { resume: () => void; fail: (error: Error) => void } | null = null;
   private blocked: (() => void) | null = null;
@@ -57,25 +58,26 @@ export class MemoryProcess {
     options: { permits?: number; warn?: (message: string) => void; onExecute?: (kind: EffectKind, key: string, records: readonly JournalRecord[]) => void } = {},
   ) {
     this.permits = options.permits ?? Infinity;
-    this.journal = Journal.open(journalPath, options.warn ?? (() => undefined));
-    this.durableSeq = this.journal.records.length;
-    const original = this.journal.flush.bind(this.journal);
-    this.journal.flush = () => this.flush(original);
     const gate = async (kind: EffectKind, key: string, context: EffectContext): Promise<void> => {
-      options.onExecute?.(kind, key, this.journal.records);
+      options.onExecute?.(kind, key, this.journal?.records ?? []);
       await this.pass(context);
     };
-    this.done = this.drive(lifecycle, input, world, gate).then((ended) => {
+    this.done = this.drive(lifecycle, input, world, gate, options.warn ?? (() => undefined)).then((ended) => {
       this.ended = ended;
       return ended;
     });
   }
 
-  private async drive(lifecycle: Lifecycle, input: unknown, world: MemoryWorld, gate: ExecutionGate): Promise<DriveResult | 'crashed'> {
+  private async drive(lifecycle: Lifecycle, input: unknown, world: MemoryWorld, gate: ExecutionGate, warn: (message: string) => void): Promise<DriveResult | 'crashed'> {
     try {
-      const fold = this.foldOrStart(lifecycle, input);
+      const journal = await openFileJournal(this.journalPath, { warn });
+      this.journal = journal;
+      this.durableSeq = journal.records.length;
+      const original = journal.flush.bind(journal);
+      journal.flush = () => this.flush(journal, original);
+      const fold = await this.foldOrStart(journal, lifecycle, input);
       const result = await driveRun(fold, {
-        journal: this.journal, lifecycle, handlers: world.handlers(gate), root: '/project', loopDir: '/project/.loop',
+        journal, lifecycle, handlers: world.handlers(gate), root: '/project', loopDir: '/project/.loop',
         output: { stdout: () => undefined, stderr: () => undefined }, warn: () => undefined, signal: this.controller.signal,
       });
       this.close();
@@ -119,36 +121,42 @@ export class MemoryProcess {
     await this.settle();
   }
 
-  private foldOrStart(lifecycle: Lifecycle, input: unknown): RunFold {
-    const started = this.journal.records.find((record): record is Extract<JournalRecord, { type: 'run.started' }> => record.type === 'run.started');
+  private async foldOrStart(journal: JournalWriter, lifecycle: Lifecycle, input: unknown): Promise<RunFold> {
+    const started = journal.records.find((record): record is Extract<JournalRecord, { type: 'run.started' }> => record.type === 'run.started');
     const stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>, run: string) =>
-      this.journal.stage({ ...draft, run, machine: lifecycle.name, mv: lifecycle.version } as RecordDraft);
+      journal.stage({ ...draft, run, machine: lifecycle.name, mv: lifecycle.version } as RecordDraft);
     if (!started) {
       const record = stage({ type: 'run.started', payload: { mode: lifecycle.name, input, argv: ['run'] } }, '01PROPERTYRUN0000000000000');
-      this.journal.flush();
+      await journal.flush();
       return new RunFold(lifecycle.machine, record as Extract<JournalRecord, { type: 'run.started' }>);
     }
     const fold = new RunFold(lifecycleForRun(started).machine, started);
-    for (const record of this.journal.records) if (record.seq > started.seq && record.run === started.run) fold.apply(record);
+    for (const record of journal.records) if (record.seq > started.seq && record.run === started.run) fold.apply(record);
     if (!fold.finished) {
       fold.apply(stage({ type: 'run.resumed', payload: { pid: 1 } }, fold.run));
-      this.journal.flush();
+      await journal.flush();
     }
     return fold;
   }
 
-  private flush(original: () => void): void {
-    if (this.dead) throw new SimulatedCrash();
+  /**
+   * The writer's flush, then the crash if it is due. The file backend has written the batch by the
+   * time `original()` returns (no flush is ever in flight here), so the cut happens exactly where a
+   * kill -9 right after that write would leave the file.
+   */
+  private flush(journal: JournalWriter, original: () => Promise<void>): Promise<void> {
+    if (this.dead) return Promise.reject(new SimulatedCrash());
     const firstSeq = this.durableSeq + 1;
-    const lastSeq = this.journal.records.length;
-    original();
+    const lastSeq = journal.records.length;
+    const written = original();
     this.durableSeq = lastSeq;
     const crash = this.crash;
     if (crash && crash.seq >= firstSeq && crash.seq <= lastSeq) {
       this.cutFile(crash);
       this.die();
-      throw new SimulatedCrash();
+      return written.then(() => Promise.reject(new SimulatedCrash()));
     }
+    return written;
   }
 
   /** Leave on disk only what a crash at `crash` leaves: whole records up to it, or half of it. */
@@ -168,13 +176,8 @@ export class MemoryProcess {
   }
 
   private close(): void {
-    // The Journal keeps its descriptor private; a dead process must not write through it again.
-    const fd = (this.journal as unknown as { fd: number }).fd;
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
+    // A dead process must not write through its descriptor again: the store lets go of it at once.
+    this.journal?.store.close().catch(() => undefined); // closing twice is a no-op; nothing to report
   }
 
   private async pass(context: EffectContext): Promise<void> {

@@ -51,5 +51,5 @@ export function stashList(ws: { path: string }): Promise<{ entries: EntryJson[];
 /** The stash index folded in-process from the workspace's journal (oldest first; no CLI call). */
 export function readIndex(ws: { path: string }): StashIndex {
   const path = journalPath(ws.path);
-  return foldStashIndex(readJournalFile(path).records, path);
+  return foldStashIndex(readJournalFile(path).records, (seq) => `${path}:${seq}`);
 }

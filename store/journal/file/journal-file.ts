@@ -1,14 +1,9 @@
 // Reading and validating a journal file: JSON Lines, a hash chain, consecutive sequence numbers.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { JournalLineReader } from './journal-lines.js';
-import { checkRecord, GENESIS_HASH, type JournalRecord } from '../record.js';
-import { YokeError } from '../../../errors/yoke-error.js';
-
-/** sha256 hex of one journal line (without its newline): the next record's `prev`. */
-export function hashLine(line: string): string {
-  return createHash('sha256').update(line).digest('hex');
-}
+import { GENESIS_HASH } from '../journal-head.js';
+import type { JournalRecord } from '../record.js';
+import { JournalChain } from '../record-chain.js';
 
 /** A journal read from disk, with where a torn tail (if any) starts. */
 export interface JournalContents {
@@ -42,7 +37,7 @@ export function readJournalFile(path: string): JournalContents {
 /** Parse journal bytes (exported for tests and benchmarks). */
 export function parseJournal(buffer: Buffer, path: string): JournalContents {
   const records: JournalRecord[] = [];
-  const chain = new JournalChain(path);
+  const chain = new JournalChain(lineLocator(path));
   let offset = 0;
   let lineNumber = 0;
   while (offset < buffer.length) {
@@ -58,33 +53,6 @@ export function parseJournal(buffer: Buffer, path: string): JournalContents {
 }
 
 /**
- * The checks every journal line passes, one line at a time: valid JSON, a valid record, the next
- * sequence number, and a `prev` equal to the hash of the line before. Throws a `workspace`
- * YokeError naming the line otherwise.
- */
-export class JournalChain {
-  lastHash = GENESIS_HASH;
-  seq = 0;
-
-  constructor(readonly path: string) {}
-
-  /** Check line `lineNumber` (its text without the newline) and return its record. */
-  accept(line: string, lineNumber: number): JournalRecord {
-    const record = parseLine(line, this.path, lineNumber);
-    const expectedSeq = this.seq + 1;
-    if (record.seq !== expectedSeq) {
-      throw refuse(this.path, lineNumber, `sequence number ${record.seq} where ${expectedSeq} was expected`);
-    }
-    if (record.prev !== this.lastHash) {
-      throw refuse(this.path, lineNumber, 'its prev hash does not match the line before it (the chain is broken)');
-    }
-    this.seq = expectedSeq;
-    this.lastHash = hashLine(line);
-    return record;
-  }
-}
-
-/**
  * A journal's records, checked like `readJournalFile` does but streamed: one record at a time,
  * the file read through a fixed-size buffer, nothing kept. After iterating, `torn` and
  * `validBytes` describe the tail as `readJournalFile` would. `limitBytes` stops at an earlier
@@ -96,7 +64,7 @@ export class JournalStream implements Iterable<JournalRecord> {
 
   constructor(readonly path: string, limitBytes?: number, chunkBytes?: number) {
     this.lines = new JournalLineReader(path, limitBytes, chunkBytes);
-    this.chain = new JournalChain(path);
+    this.chain = new JournalChain(lineLocator(path));
   }
 
   get torn(): { line: number; bytes: number } | null {
@@ -112,27 +80,14 @@ export class JournalStream implements Iterable<JournalRecord> {
   }
 
   *[Symbol.iterator](): Iterator<JournalRecord> {
-    const chain = new JournalChain(this.path);
+    const chain = new JournalChain(lineLocator(this.path));
     this.chain = chain;
     for (const line of this.lines) yield chain.accept(line.text, line.number);
   }
 }
 
-function parseLine(line: string, path: string, lineNumber: number): JournalRecord {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    throw refuse(path, lineNumber, 'it is not valid JSON');
-  }
-  const checked = checkRecord(value);
-  if ('error' in checked) throw refuse(path, lineNumber, checked.error);
-  return checked.record;
-}
 
-function refuse(path: string, line: number, why: string): YokeError {
-  return new YokeError(
-    'workspace',
-    `${path}:${line}: the journal is corrupt or was edited: ${why}; restore it from a backup or start over with a new .loop/.journal (yoke never edits it for you).`,
-  );
+/** How a file journal's messages name a position: `path:line` (line N holds record N). */
+export function lineLocator(path: string): (line: number) => string {
+  return (line) => `${path}:${line}`;
 }

@@ -55,14 +55,17 @@ export class JournalLineReader implements Iterable<JournalLine> {
       const chunk = buffer.subarray(0, read);
       let start = 0;
       for (let newline = chunk.indexOf(0x0a, 0); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
-        const tail = chunk.subarray(start, newline);
-        const bytes = pendingBytes === 0 ? tail : Buffer.concat([...pending, tail], pendingBytes + tail.length);
+        // A line inside this chunk is decoded in place (no Buffer per line); one begun in an
+        // earlier chunk is joined first.
+        const text = pendingBytes === 0
+          ? chunk.toString('utf8', start, newline)
+          : Buffer.concat([...pending, chunk.subarray(start, newline)], pendingBytes + newline - start).toString('utf8');
         pending.length = 0;
         pendingBytes = 0;
         number += 1;
         this.validBytes = position + newline + 1;
         start = newline + 1;
-        yield { text: bytes.toString('utf8'), number };
+        yield { text, number };
       }
       if (start < read) {
         // The buffer is reused for the next chunk: keep a copy of the unfinished line.

@@ -11,15 +11,23 @@ export interface LockOwner {
   command: string;
 }
 
-/** Read the lock file; null when there is none or it is unreadable. */
+/** Read the lock file; null when there is none or it names no process (garbled). */
 export function readLock(path: string): LockOwner | null {
+  let text: string;
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof value.pid !== 'number') return null;
-    return { pid: value.pid, startTime: typeof value.startTime === 'string' ? value.startTime : null, command: String(value.command ?? '') };
-  } catch {
-    return null;
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error; // a lock yoke may not read is not one it may take over
   }
+  let value: Partial<LockOwner> | null;
+  try {
+    value = JSON.parse(text) as Partial<LockOwner> | null;
+  } catch {
+    return null; // not JSON: yoke writes its lock whole (temp file + link), so no yoke holds this one
+  }
+  if (typeof value?.pid !== 'number') return null;
+  return { pid: value.pid, startTime: typeof value.startTime === 'string' ? value.startTime : null, command: String(value.command ?? '') };
 }
 
 /** Is the recorded owner still the same live process (pid + start time, never by name)? */
@@ -46,7 +54,7 @@ export function acquireLock(path: string, command: string, onStale: (owner: Lock
     for (let attempt = 0; attempt < 5; attempt += 1) {
       if (tryLink(temporary, path)) return () => releaseLock(path);
       const owner = readLock(path);
-      if (owner && lockIsLive(owner)) throw held(path, owner);
+      if (owner && lockIsLive(owner)) throw lockHeldError(path, owner);
       const aside = `${path}.stale.${process.pid}`;
       try {
         renameSync(path, aside);
@@ -57,9 +65,9 @@ export function acquireLock(path: string, command: string, onStale: (owner: Lock
       const moved = readLock(aside);
       if (moved && lockIsLive(moved)) {
         // A live yoke took the lock between our read and our rename: give it back.
-        if (!tryLink(aside, path)) throw held(path, moved);
+        if (!tryLink(aside, path)) throw lockHeldError(path, moved);
         unlinkSync(aside);
-        throw held(path, moved);
+        throw lockHeldError(path, moved);
       }
       unlinkSync(aside);
       if (owner) onStale(owner);
@@ -80,7 +88,8 @@ function tryLink(from: string, to: string): boolean {
   }
 }
 
-function held(path: string, owner: LockOwner): YokeError {
+/** The refusal when a live `owner` holds the lock at `path`. */
+export function lockHeldError(path: string, owner: LockOwner): YokeError {
   return new YokeError('workspace', `${path}: another yoke (${owner.command || 'pid'} ${owner.pid}) is working in this workspace; wait for it to finish or stop it first.`);
 }
 

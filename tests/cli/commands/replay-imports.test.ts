@@ -27,7 +27,14 @@ function reachable(entry: string): { files: Set<string>; packages: Set<string> }
   return { files, packages };
 }
 
-const FORBIDDEN = [/^effects\//, /^store\/runner\.ts$/, /^store\/journal\.ts$/, /^store\/workspace-lock\.ts$/];
+const FORBIDDEN = [
+  /^effects\//,
+  /^store\/fold\/runner\.ts$/,
+  /^store\/journal\/journal-writer\.ts$/,
+  /^store\/journal\/file\/file-journal-store\.ts$/,
+  /^store\/journal\/file\/workspace-lock\.ts$/,
+  /^store\/session\/open-workspace\.ts$/,
+];
 
 describe('replay and inspect reach no executor', () => {
   for (const entry of ['cli/commands/replay.ts', 'cli/commands/inspect.ts']) {
@@ -46,8 +53,9 @@ describe('replay and inspect reach no executor', () => {
     expect(files).toContain('store/projections/replay-steps.ts');
   });
 
-  it('the scan would notice an executor: the run command does reach one', () => {
+  it('the scan would notice an executor or a writer: the run command does reach them', () => {
     const { files } = reachable('cli/commands/run.ts');
     expect([...files].some((file) => file.startsWith('effects/'))).toBe(true);
+    expect([...files].filter((file) => FORBIDDEN.slice(1).some((pattern) => pattern.test(file)))).toHaveLength(FORBIDDEN.length - 1);
   });
 });

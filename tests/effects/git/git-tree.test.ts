@@ -152,3 +152,39 @@ describe('changedPaths', () => {
     expect(changedPaths(entries.join('\0'))).toEqual(['conflict.txt', 'nested', 'renamed-edited.txt', 'untracked.txt', 'with space.txt']);
   });
 });
+
+describe('issue 20.9: git-ignored files under no-modify prefixes are protected too', () => {
+  const files = {
+    '.gitignore': 'vendor/\nnode_modules/\n*.gen\nbuild*\n',
+    'vendor/lib.js': 'v1', 'vendor/deep/x.js': 'x', 'node_modules/pkg/i.js': 'i', 'src/a.ts': 'a', 'src/out.gen': 'g',
+    'build.txt': 'b', 'build-old/y.txt': 'y',
+  };
+
+  it('a modified, deleted or new ignored file under a prefix is changed; ignored files elsewhere are not', async () => {
+    const p = await project(files, true);
+    const prefixes = ['vendor/', 'src/out', 'build'];
+    const tree = await captureWorkTree(p.root, prefixes);
+    expect(await changedSince(p.root, tree, prefixes)).toEqual([]);
+    await p.write('vendor/lib.js', 'v2');
+    await rm(join(p.root, 'vendor/deep/x.js'));
+    await p.write('vendor/new.js', 'n');
+    await p.write('src/out.gen', 'g2'); // `src/out` is a plain string prefix: it covers src/out.gen
+    await p.write('build-old/y.txt', 'y2');
+    await p.write('node_modules/pkg/i.js', 'i2'); // ignored, under no prefix: not yoke's business
+    await p.write('src/other.gen', 'o'); // ignored, under no prefix
+    expect(await changedSince(p.root, tree, prefixes)).toEqual(['build-old/y.txt', 'src/out.gen', 'vendor/deep/x.js', 'vendor/lib.js', 'vendor/new.js']);
+  });
+
+  it('without prefixes ignored files stay invisible, as before', async () => {
+    const p = await project(files, true);
+    const tree = await captureWorkTree(p.root);
+    await p.write('vendor/lib.js', 'v2');
+    expect(await changedSince(p.root, tree)).toEqual([]);
+  });
+
+  it('a prefix with nothing ignored under it, or that does not exist, changes nothing', async () => {
+    const p = await project(files, true);
+    const plain = await captureWorkTree(p.root);
+    expect(await captureWorkTree(p.root, ['missing/', 'src/a'])).toBe(plain);
+  });
+});

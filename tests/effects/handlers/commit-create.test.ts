@@ -2,10 +2,20 @@ import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCommit, summarySha } from '../../../effects/handlers/commit-create.js';
+import { YokeError } from '../../../errors/yoke-error.js';
 import { makeContext } from '../support/effect-context.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
 
 let p: TempProject;
+
+/** The message of the workspace refusal `promise` rejects with (fails the test otherwise). */
+async function refusal(promise: Promise<unknown> | undefined): Promise<string> {
+  const error = await Promise.resolve(promise).then(() => null, (failure: unknown) => failure);
+  expect(error).toBeInstanceOf(YokeError);
+  expect((error as YokeError).code).toBe('workspace');
+  return (error as YokeError).message;
+}
+
 afterEach(async () => {
   await p.cleanup();
 });
@@ -52,6 +62,33 @@ describe('commit.create', () => {
     const created = await createCommit.execute({ message: 'mine', iteration: 2 }, mine.ctx);
     await p.git('checkout', '-q', '-b', 'elsewhere', sha ?? '');
     expect(await createCommit.reconcile?.({ message: 'm', iteration: 2 }, mine.ctx)).toEqual(created);
+  });
+
+  it('issue 20.8: never commits onto another branch, nor on top of a HEAD that lost the run’s last commit (exit 3, the way back)', async () => {
+    p = await makeProject({ 'a.txt': 'a' }, { commit: true });
+    const branch = await p.git('symbolic-ref', '--short', 'HEAD');
+    const base = await p.git('rev-parse', 'HEAD');
+    const { ctx } = makeContext(p.root, p.loopDir);
+    await p.write('b.txt', 'b');
+    const first = await createCommit.execute({ message: 'one', iteration: 1, head: { branch, sha: base } }, ctx);
+    expect(first.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(first.branch).toBe(branch);
+
+    await p.git('checkout', '-q', '-b', 'other');
+    await p.write('c.txt', 'c');
+    const second = makeContext(p.root, p.loopDir, { key: 'RUN1/9/0' }).ctx;
+    expect(await refusal(createCommit.execute({ message: 'two', iteration: 2, head: { branch, sha: first.sha } }, second)))
+      .toContain(`HEAD is on branch \`other\`, but this run commits onto branch \`${branch}\``);
+    expect(await p.git('rev-parse', 'other')).toBe(first.sha);
+
+    await p.git('checkout', '-q', branch);
+    await p.git('reset', '-q', '--hard', 'HEAD~1');
+    expect(await refusal(createCommit.execute({ message: 'two', iteration: 2, head: { branch, sha: first.sha } }, second)))
+      .toContain(`commit ${first.sha ?? ''} is no longer on branch \`${branch}\``);
+    expect(await p.git('rev-parse', 'HEAD')).toBe(base);
+    // reconcile: yoke's commit exists but is no longer on the branch — the same refusal, naming it
+    expect(await refusal(createCommit.reconcile?.({ message: 'one', iteration: 1, head: { branch, sha: base } }, ctx)))
+      .toContain(`git reset --keep ${first.sha ?? ''}`);
   });
 
   it('supplies the yoke identity when git has none, and skips hooks', async () => {

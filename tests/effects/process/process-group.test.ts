@@ -115,6 +115,14 @@ describe('runInProcessGroup', () => {
     for (const { pid, startTime } of sleepers) expect(isSameProcess(pid, startTime)).toBe(false);
   });
 
+  it('issue 20.1: an idle or hard timeout above Node’s timer limit (a journal from before the cap) does not kill at once', async () => {
+    const huge = 2 ** 31 + 3_600_000;
+    const { out, promise } = run('sleep 0.2; echo finished', { idleTimeoutMs: huge, timeoutMs: huge });
+    const result = await promise;
+    expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    expect(out.stdout).toBe('finished\n');
+  });
+
   it('keeps a command alive while it keeps producing output', async () => {
     // Output every 0.2 s for 2.4 s against a 1.2 s idle limit: alive well past the limit, with a
     // margin of 1 s per gap so a loaded machine cannot starve it into a false idle timeout.

@@ -145,3 +145,17 @@ describe('renderGuardReport', () => {
     expect(renderGuardReport(input)).toBe(renderGuardReport(structuredClone(input)));
   });
 });
+
+describe('issue 20.8: guard-results.md says what moved HEAD and how to recover the lost commit', () => {
+  const expected = { branch: 'main', sha: 'a'.repeat(40) };
+  it('names the switched branch and the lost commit, with the way back, and skips the guards', () => {
+    const report = renderGuardReport(makeReport({
+      violations: [{ path: 'HEAD', rule: null, head: { expected, now: { branch: 'other', sha: 'b'.repeat(40) }, lost: expected.sha } }],
+    }));
+    expect(report).toContain(`HEAD moved: yoke commits only onto branch \`main\`, on top of commit ${expected.sha}.`);
+    expect(report).toContain('- HEAD switched from branch `main` to branch `other`: switch back with `git checkout main`');
+    expect(report).toContain(`- commit ${expected.sha} is no longer on HEAD (HEAD is ${'b'.repeat(40)}): it was reset, rebased or amended away; bring it back with \`git reset --keep ${expected.sha}\``);
+    expect(report).toContain('All guards were skipped');
+    expect(report).not.toContain('Revert them');
+  });
+});

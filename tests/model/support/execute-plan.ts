@@ -1,4 +1,4 @@
-// Executes a world trie (support/world-plan.ts) against the real runner: the real Journal, RunFold,
+// Executes a world trie (support/world-plan.ts) against the real runner: the real journal writer, RunFold,
 // driveRun and handler table, in real git workspaces, with the scripted agent and checks.
 //
 // Depth first: the run goes down a chain of single-child nodes in one drive; where the trie
@@ -18,7 +18,8 @@ import type { EffectRequest } from '../../../machines/effects.js';
 import type { Lifecycle } from '../../../machines/lifecycles/registry.js';
 import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
 import { foldRun, runStarts } from '../../../store/fold/journal-runs.js';
-import { Journal } from '../../../store/journal/file/journal.js';
+import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
+import type { JournalWriter } from '../../../store/journal/journal-writer.js';
 import type { JournalRecord } from '../../../store/journal/record.js';
 import { RunFold } from '../../../store/fold/run-fold.js';
 import { driveRun, type DriveResult } from '../../../store/fold/runner.js';
@@ -61,8 +62,8 @@ class Executor {
 
   constructor(private readonly o: ExecutionOptions) {}
 
-  private open(world: ModelWorld): { journal: Journal; fold: RunFold } {
-    const journal = Journal.open(world.journalPath, (message) => this.report.warnings.push(message));
+  private async open(world: ModelWorld): Promise<{ journal: JournalWriter; fold: RunFold }> {
+    const journal = await openFileJournal(world.journalPath, { warn: (message) => this.report.warnings.push(message) });
     const started = runStarts(journal.records)[0];
     if (!started) throw new Error('no run.started');
     if (!this.o.runs?.machine) return { journal, fold: foldRun(journal.records, started) };
@@ -71,7 +72,7 @@ class Executor {
     return { journal, fold };
   }
 
-  private stage(journal: Journal, draft: { type: string; payload: unknown }): JournalRecord {
+  private stage(journal: JournalWriter, draft: { type: string; payload: unknown }): JournalRecord {
     return journal.stage({ ...draft, run: this.run, machine: this.o.lifecycle.name, mv: this.o.lifecycle.version } as never);
   }
 
@@ -79,11 +80,10 @@ class Executor {
   async execute(root: PlanNode): Promise<ExecutionReport> {
     const world = cloneWorld(this.o.template, this.o.scratch);
     try {
-      const journal = Journal.open(world.journalPath, (message) => this.report.warnings.push(message));
+      const journal = await openFileJournal(world.journalPath, { warn: (message) => this.report.warnings.push(message) });
       this.run = ulid();
       this.stage(journal, { type: 'run.started', payload: { mode: this.o.input.config.mode, input: this.o.input, argv: ['run'] } });
-      journal.flush();
-      journal.close();
+      await journal.close();
       root.executed = true;
       await this.explore(root, world);
     } finally {
@@ -158,11 +158,10 @@ class Executor {
       const step: PlanNode = next;
       if (step.step.kind === 'external') {
         // `yoke budget …` / `yoke run --max-iterations`: journaled while no runner works
-        const { journal, fold } = this.open(world);
+        const { journal, fold } = await this.open(world);
         const record = this.stage(journal, { type: 'event', payload: { cause: null, event: step.event } }) as Extract<JournalRecord, { type: 'event' }>;
         fold.apply(record);
-        journal.flush();
-        journal.close();
+        await journal.close();
         if (!this.checkStep(step, record, fold, world)) return null;
         cursor = step;
         pending = [...pending, ...step.emitted];
@@ -171,10 +170,10 @@ class Executor {
       }
       if (!agentHangs) this.prepare(step, world);
 
-      const { journal, fold } = this.open(world);
+      const { journal, fold } = await this.open(world);
       // anything journaled after run.started means this is `yoke run` resuming the run
       if (journal.records.length > 1) journal.stage({ type: 'run.resumed', run: this.run, machine: this.o.lifecycle.name, mv: this.o.lifecycle.version, payload: { pid: process.pid } });
-      journal.flush();
+      await journal.flush();
       const controller = new AbortController();
       let failed = false;
       let interruptedAgent = false;
@@ -248,7 +247,7 @@ class Executor {
         this.fail(next ?? cursor, `the runner threw: ${error instanceof Error ? error.message : String(error)}`);
         failed = true;
       } finally {
-        journal.close();
+        await journal.close();
         await settleHooks(10_000); // as `yoke run` does before it exits: hooks are fire-and-forget
       }
       if (failed) return null;

@@ -1,4 +1,4 @@
-// store/fold/run-fold.ts: the real loop machine driven through RunFold by records from the real Journal.
+// store/fold/run-fold.ts: the real loop machine driven through RunFold by records from the real journal writer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,8 @@ import type { EffectKind, EffectResult } from '../../../machines/effects.js';
 import { LOOP_MACHINE_VERSION, loopMachine, type LoopContext, type LoopInput } from '../../../machines/lifecycles/loop.js';
 import { readJournalFile } from '../../../store/journal/file/journal-file.js';
 import { foldRun } from '../../../store/fold/journal-runs.js';
-import { Journal } from '../../../store/journal/file/journal.js';
+import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
+import type { JournalWriter } from '../../../store/journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../../../store/journal/record.js';
 import { canonical, RunFold, type KeyedRequest } from '../../../store/fold/run-fold.js';
 import { YokeError } from '../../../errors/yoke-error.js';
@@ -17,9 +18,9 @@ import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
 const RUN = '01JRUNFOLDTEST0000000000AA';
 const dirs: string[] = [];
-const journals: Journal[] = [];
-afterEach(() => {
-  for (const journal of journals.splice(0)) journal.close();
+const journals: JournalWriter[] = [];
+afterEach(async () => {
+  for (const journal of journals.splice(0)) await journal.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,7 +46,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
 }
 
 /** A run of the loop machine on a real journal, and helpers that stage a record and fold it. */
-function startRun(confLines: string[]) {
+async function startRun(confLines: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-run-fold-'));
   dirs.push(dir);
   const { config, issues } = parseConfig(`${['mode loop', 'agent cmd ./agent.sh', ...confLines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
@@ -56,15 +57,15 @@ function startRun(confLines: string[]) {
     loopDir: join(dir, '.loop'),
     specFiles: ['plan.md', 'protocol.md'],
   };
-  const journal = Journal.open(join(dir, 'journal.jsonl'), () => undefined);
+  const journal = await openFileJournal(join(dir, 'journal.jsonl'));
   journals.push(journal);
-  const started = journal.append({ type: 'run.started', run: RUN, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input, argv: ['run'] } });
+  const started = journal.stage({ type: 'run.started', run: RUN, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input, argv: ['run'] } });
   if (started.type !== 'run.started') throw new Error('unreachable');
   const fold = new RunFold(loopMachine, started);
 
-  /** Stage a record of this run in the journal (durably) and fold it. */
+  /** Stage a record of this run in the journal and fold it (`journal.flush()` makes them durable). */
   const record = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>): JournalRecord => {
-    const staged = journal.append({ ...draft, run: RUN, machine: 'loop', mv: LOOP_MACHINE_VERSION } as RecordDraft);
+    const staged = journal.stage({ ...draft, run: RUN, machine: 'loop', mv: LOOP_MACHINE_VERSION } as RecordDraft);
     fold.apply(staged);
     return staged;
   };
@@ -104,8 +105,8 @@ function refusal(act: () => unknown): YokeError {
 const summary = (requests: KeyedRequest[]) => requests.map((r) => [r.key, r.request.kind, r.request.params]);
 
 describe('RunFold', () => {
-  it('lists exactly the requested effects as outstanding, in order, keyed run/seq/index', () => {
-    const run = startRun(['hook run-start echo a', 'hook run-start echo b', 'hook iteration-start echo c']);
+  it('lists exactly the requested effects as outstanding, in order, keyed run/seq/index', async () => {
+    const run = await startRun(['hook run-start echo a', 'hook run-start echo b', 'hook iteration-start echo c']);
 
     expect(summary(run.fold.outstanding)).toEqual([
       [`${RUN}/1/0`, 'hook.fire', { event: 'run-start', command: 'echo a', iteration: 0 }],
@@ -133,11 +134,12 @@ describe('RunFold', () => {
     expect(run.fold.effects.get(baseline.key)).toMatchObject({ attempts: 1, consumed: true, completed: { result, seq: event.seq - 1 } });
   });
 
-  it('reaches the same state and owes the same effects when refolded from the file', () => {
-    const run = startRun(['guard unit npm test', 'max-iterations 3']);
+  it('reaches the same state and owes the same effects when refolded from the file', async () => {
+    const run = await startRun(['guard unit npm test', 'max-iterations 3']);
     for (let step = 0; step < 6; step += 1) run.complete();
 
-    const refolded = foldRun(readJournalFile(run.journal.path).records, run.started);
+    await run.journal.flush();
+    const refolded = foldRun(readJournalFile(run.journal.store.location).records, run.started);
 
     expect(refolded.snapshot.value).toEqual(run.fold.snapshot.value);
     expect(refolded.snapshot.context).toEqual(run.fold.snapshot.context);
@@ -145,8 +147,8 @@ describe('RunFold', () => {
     expect(refolded.outstanding.length).toBeGreaterThan(0);
   });
 
-  it('drives the loop to its final state and its output', () => {
-    const run = startRun(['max-iterations 2', 'commit off']);
+  it('drives the loop to its final state and its output', async () => {
+    const run = await startRun(['max-iterations 2', 'commit off']);
     run.finish('STATUS: DONE');
     expect(run.fold.active).toBe(false);
     expect(run.fold.snapshot.value).toBe('done');
@@ -154,8 +156,8 @@ describe('RunFold', () => {
     expect(run.fold.outstanding).toEqual([]);
   });
 
-  it('accepts journaled params whose keys are in another order', () => {
-    const run = startRun([]);
+  it('accepts journaled params whose keys are in another order', async () => {
+    const run = await startRun([]);
     while (run.fold.outstanding[0]?.request.kind !== 'agent.spawn') run.complete();
     const agent = run.fold.outstanding[0];
     const reversed = Object.fromEntries(Object.entries(agent.request.params).reverse());
@@ -167,8 +169,8 @@ describe('RunFold', () => {
   });
 
   describe('refuses records that do not fit the run (workspace error naming the record)', () => {
-    it('an effect.started whose params differ from what the machine requests (divergence)', () => {
-      const run = startRun([]);
+    it('an effect.started whose params differ from what the machine requests (divergence)', async () => {
+      const run = await startRun([]);
       const next = run.fold.outstanding[0] as KeyedRequest;
       const error = refusal(() =>
         run.record({ type: 'effect.started', payload: { key: next.key, kind: 'baseline.capture', params: { specFiles: ['plan.md'] }, attempt: 1 } }),
@@ -180,8 +182,8 @@ describe('RunFold', () => {
       expect(run.fold.effects.get(next.key)?.attempts).toBe(0);
     });
 
-    it('an effect.started whose kind differs from what the machine requests', () => {
-      const run = startRun([]);
+    it('an effect.started whose kind differs from what the machine requests', async () => {
+      const run = await startRun([]);
       const next = run.fold.outstanding[0] as KeyedRequest;
       const error = refusal(() =>
         run.record({ type: 'effect.started', payload: { key: next.key, kind: 'spec.restore', params: next.request.params, attempt: 1 } }),
@@ -190,8 +192,8 @@ describe('RunFold', () => {
       expect(error.message).toContain(next.key);
     });
 
-    it('an event after the machine reached its final state', () => {
-      const run = startRun(['max-iterations 1', 'commit off']);
+    it('an event after the machine reached its final state', async () => {
+      const run = await startRun(['max-iterations 1', 'commit off']);
       run.finish('STATUS: IN_PROGRESS');
       expect(run.fold.snapshot.value).toBe('exhausted');
       const error = refusal(() => run.record({ type: 'event', payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: 5 } } }));
@@ -207,8 +209,8 @@ describe('RunFold', () => {
       ['effect.failed', (key: string) => ({ type: 'effect.failed', payload: { key, kind: 'agent.spawn', message: 'boom' } })],
       ['process.spawned', (key: string) => ({ type: 'process.spawned', payload: { key, pid: 4242, startTime: '1' } })],
       ['event', (key: string) => ({ type: 'event', payload: { cause: key, event: { type: 'BASELINE_CAPTURED', result: resultFor('baseline.capture', '') } } })],
-    ] as const)('a %s naming an effect key the machine never requested', (_type, make) => {
-      const run = startRun([]);
+    ] as const)('a %s naming an effect key the machine never requested', async (_type, make) => {
+      const run = await startRun([]);
       const unknown = `${RUN}/99/0`;
       const error = refusal(() => run.record(make(unknown) as Omit<RecordDraft, 'run' | 'machine' | 'mv'>));
       expect(error.code).toBe('workspace');
@@ -216,8 +218,8 @@ describe('RunFold', () => {
       expect(summary(run.fold.outstanding)).toEqual([[`${RUN}/1/0`, 'baseline.capture', { specFiles: ['plan.md', 'protocol.md'] }]]);
     });
 
-    it('a result that does not match its effect’s schema', () => {
-      const run = startRun([]);
+    it('a result that does not match its effect’s schema', async () => {
+      const run = await startRun([]);
       const next = run.fold.outstanding[0] as KeyedRequest;
       run.record({ type: 'effect.started', payload: { key: next.key, kind: 'baseline.capture', params: next.request.params, attempt: 1 } });
       const error = refusal(() => run.record({ type: 'effect.completed', payload: { key: next.key, kind: 'baseline.capture', result: { tree: 7 } } }));
@@ -225,15 +227,15 @@ describe('RunFold', () => {
       expect(error.message).toMatch(/does not match its schema/);
     });
 
-    it('an event type no machine knows', () => {
-      const run = startRun([]);
+    it('an event type no machine knows', async () => {
+      const run = await startRun([]);
       const error = refusal(() => run.record({ type: 'event', payload: { cause: null, event: { type: 'TELEPORT' } } }));
       expect(error.code).toBe('workspace');
       expect(error.message).toMatch(/TELEPORT is not one this machine knows/);
     });
 
-    it('a second run.started for the same run', () => {
-      const run = startRun([]);
+    it('a second run.started for the same run', async () => {
+      const run = await startRun([]);
       const error = refusal(() => run.record({ type: 'run.started', payload: run.started.payload }));
       expect(error.code).toBe('workspace');
       expect(error.message).toMatch(/second run\.started/);
@@ -241,8 +243,8 @@ describe('RunFold', () => {
   });
 
   describe('refuses events that do not follow from their cause', () => {
-    it('an event whose cause never completed or was interrupted', () => {
-      const run = startRun([]);
+    it('an event whose cause never completed or was interrupted', async () => {
+      const run = await startRun([]);
       const next = run.fold.outstanding[0] as KeyedRequest;
       run.record({ type: 'effect.started', payload: { key: next.key, kind: 'baseline.capture', params: next.request.params, attempt: 1 } });
       const error = refusal(() =>
@@ -251,8 +253,8 @@ describe('RunFold', () => {
       expect(error.code).toBe('workspace');
     });
 
-    it('an event that is not the completion event of its cause', () => {
-      const run = startRun([]);
+    it('an event that is not the completion event of its cause', async () => {
+      const run = await startRun([]);
       const next = run.fold.outstanding[0] as KeyedRequest;
       const result = resultFor('baseline.capture', '');
       run.record({ type: 'effect.started', payload: { key: next.key, kind: 'baseline.capture', params: next.request.params, attempt: 1 } });
@@ -261,8 +263,8 @@ describe('RunFold', () => {
       expect(error.code).toBe('workspace');
     });
 
-    it('a second event for a cause the machine was already told about', () => {
-      const run = startRun(['guard a true', 'guard b true']);
+    it('a second event for a cause the machine was already told about', async () => {
+      const run = await startRun(['guard a true', 'guard b true']);
       while (run.fold.outstanding[0]?.request.kind !== 'check.run') run.complete();
       const check = run.fold.outstanding[0];
       run.complete();

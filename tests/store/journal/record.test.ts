@@ -1,7 +1,8 @@
 // store/journal/record.ts: the hand-checked envelope accepts only what the schema accepts; the rest is
 // worded by the schema.
 import { describe, expect, it } from 'vitest';
-import { checkRecord, envelopeSchema, GENESIS_HASH } from '../../../store/journal/record.js';
+import { GENESIS_HASH } from '../../../store/journal/journal-head.js';
+import { checkRecord, envelopeSchema } from '../../../store/journal/record.js';
 
 const good = () => ({
   v: 1, seq: 1, id: '01M8MP4KJGB0DE9ZJ7RFY6A3FY', ts: '2026-11-29T22:17:18.160Z', run: 'RUN', machine: 'loop', mv: 1,

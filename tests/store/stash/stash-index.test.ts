@@ -2,11 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../../store/journal/file/journal.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import type { RecordDraft } from '../../../store/journal/record.js';
 import { stashId, treeHash, type StashEntry, type StashOp } from '../../../store/stash/stash-entry.js';
-import { entryIdHolds, entryToPop, foldStashIndex, resolveStashPrefix } from '../../../store/stash/stash-index.js';
+import { entryIdHolds, entryToPop, foldStashIndex, resolveStashPrefix, type StashIndex } from '../../../store/stash/stash-index.js';
 import { YokeError } from '../../../errors/yoke-error.js';
 
 const dirs: string[] = [];
@@ -17,13 +17,13 @@ afterEach(() => {
 const ws = { run: null, machine: null, mv: null } as const;
 const entries: StashEntry[] = [{ path: 'plan.md', type: 'file', mode: 0o644, size: 2, blob: 'b'.repeat(64) }];
 
-/** A journal in a temp folder with helpers that append one whole operation. */
-function journal() {
+/** A journal in a temp folder with helpers that stage one whole operation (the fold reads staged records). */
+async function journal() {
   const dir = mkdtempSync(join(tmpdir(), 'yoke-stash-index-'));
   dirs.push(dir);
   const path = join(dir, 'journal.jsonl');
-  const j = Journal.open(path, () => undefined);
-  const append = (draft: RecordDraft) => j.append(draft);
+  const j = await openFileJournal(path);
+  const append = (draft: RecordDraft) => j.stage(draft);
   const begun = (op: StashOp, push: string | null, restore: string | null = null) =>
     append({ ...ws, type: 'stash.begun', payload: { op, work: '0123456789abcdef', push, restore, init: null } });
   const pushed = (id: string, op: StashOp = 'stash') =>
@@ -39,14 +39,14 @@ function journal() {
     append({ ...ws, type: 'stash.restored', payload: { id, via: 'pop' } });
     append({ ...ws, type: 'stash.ended', payload: { op: 'pop', outcome: 'done' } });
   };
-  return { j, path, append, begun, pushed, stash, pop, fold: () => foldStashIndex(j.records, path) };
+  return { j, path, append, begun, pushed, stash, pop, fold: () => foldStashIndex(j.records, (seq) => `${path}:${seq}`) };
 }
 
 const id = (prefix: string) => prefix.padEnd(64, '0');
 
 describe('foldStashIndex', () => {
-  it('lists entries in journal order; pop marks the entry popped and it stays in the index', () => {
-    const t = journal();
+  it('lists entries in journal order; pop marks the entry popped and it stays in the index', async () => {
+    const t = await journal();
     t.stash(id('aa'));
     t.stash(id('bb'));
     t.pop(id('bb'));
@@ -56,23 +56,23 @@ describe('foldStashIndex', () => {
     expect(index.entries[1]?.restores).toEqual([expect.objectContaining({ via: 'pop', seq: 10 })]);
   });
 
-  it('reports an operation that began but never ended as open, with what it already did', () => {
-    const t = journal();
+  it('reports an operation that began but never ended as open, with what it already did', async () => {
+    const t = await journal();
     t.begun('checkout', id('cc'), null);
     t.pushed(id('cc'), 'checkout');
     expect(t.fold().open).toMatchObject({ begun: { op: 'checkout' }, seq: 1, pushed: { id: id('cc') }, cleared: false, restored: false });
   });
 
-  it.each<[string, (t: ReturnType<typeof journal>) => void, RegExp]>([
+  it.each<[string, (t: Awaited<ReturnType<typeof journal>>) => void, RegExp]>([
     ['a push nobody announced', (t) => t.pushed(id('aa')), /:1: stash\.pushed was not announced/],
     ['a push of another id', (t) => { t.begun('stash', id('aa')); t.pushed(id('bb')); }, /:2: stash\.pushed was not announced/],
-    ['an operation inside an open one', (t) => { t.begun('stash', id('aa')); t.begun('pop', null, id('aa')); }, /:2: stash\.begun starts an operation while the one begun at line 1 is unfinished/],
+    ['an operation inside an open one', (t) => { t.begun('stash', id('aa')); t.begun('pop', null, id('aa')); }, /:2: stash\.begun starts an operation while the one begun at record 1 is unfinished/],
     ['a clear of another entry', (t) => { t.begun('stash', id('aa')); t.pushed(id('aa')); t.append({ ...ws, type: 'stash.cleared', payload: { id: id('bb') } }); }, /:3: stash\.cleared does not follow/],
     ['a restore nobody asked for', (t) => { t.stash(id('aa')); t.begun('pop', null, id('aa')); t.append({ ...ws, type: 'stash.restored', payload: { id: id('bb'), via: 'pop' } }); }, /:6: stash\.restored does not belong/],
     ['an end without a beginning', (t) => t.append({ ...ws, type: 'stash.ended', payload: { op: 'pop', outcome: 'done' } }), /:1: stash\.ended ends an operation that was not begun/],
     ['a repeated id', (t) => { t.stash(id('aa')); t.begun('stash', id('aa')); t.pushed(id('aa')); }, /repeats the id/],
-  ])('refuses the workspace (exit 3) on %s, naming the line', (_name, write, why) => {
-    const t = journal();
+  ])('refuses the workspace (exit 3) on %s, naming the record', async (_name, write, why) => {
+    const t = await journal();
     write(t);
     expect(() => t.fold()).toThrow(YokeError);
     expect(() => t.fold()).toThrow(why);
@@ -80,8 +80,8 @@ describe('foldStashIndex', () => {
 });
 
 describe('entryToPop', () => {
-  it('is the newest entry not popped yet, then the one before, then none', () => {
-    const t = journal();
+  it('is the newest entry not popped yet, then the one before, then none', async () => {
+    const t = await journal();
     t.stash(id('aa'));
     t.stash(id('bb'));
     expect(entryToPop(t.fold())?.id).toBe(id('bb'));
@@ -93,11 +93,14 @@ describe('entryToPop', () => {
 });
 
 describe('resolveStashPrefix', () => {
-  const t = journal();
-  t.stash(id('abc1'));
-  t.stash(id('abc2'));
-  t.stash(id('f0'));
-  const index = t.fold();
+  let index: StashIndex;
+  beforeAll(async () => {
+    const t = await journal();
+    t.stash(id('abc1'));
+    t.stash(id('abc2'));
+    t.stash(id('f0'));
+    index = t.fold();
+  });
 
   it('finds the one entry a prefix names, in any case', () => {
     expect(resolveStashPrefix(index, 'abc1').id).toBe(id('abc1'));
@@ -121,15 +124,15 @@ describe('resolveStashPrefix', () => {
 });
 
 describe('entryIdHolds', () => {
-  it('holds for an id derived from the entry, and fails once any part was edited', () => {
-    const t = journal();
+  it('holds for an id derived from the entry, and fails once any part was edited', async () => {
+    const t = await journal();
     t.stash(id('aa'));
     const now = Date.parse('2026-01-02T03:04:05.678Z');
     const tree = treeHash(entries);
-    const real = stashId({ tree, mode: 'loop', message: 'm', time: new Date(now).toISOString(), parent: t.j.headHash });
+    const real = stashId({ tree, mode: 'loop', message: 'm', time: new Date(now).toISOString(), parent: t.j.head.hash });
     t.j.stage({ ...ws, type: 'stash.begun', payload: { op: 'stash', work: '0123456789abcdef', push: real, restore: null, init: null } }, now);
     t.j.stage({ ...ws, type: 'stash.pushed', payload: { id: real, tree, mode: 'loop', message: 'm', via: 'stash', files: 1, bytes: 2, entries } }, now);
-    t.j.flush();
+    await t.j.flush();
     const [forged, entry] = t.fold().entries;
     if (!entry || !forged) throw new Error('missing entries');
     expect(entryIdHolds(entry)).toBe(true);

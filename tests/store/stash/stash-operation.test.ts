@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../../store/journal/file/journal.js';
+import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import { entryToPop, foldStashIndex, type IndexEntry } from '../../../store/stash/stash-index.js';
 import { performStashOp, type StashContext } from '../../../store/stash/stash-operation.js';
 import { objectPath } from '../../../store/stash/stash-objects.js';
@@ -19,25 +19,26 @@ afterEach(() => {
 });
 
 /** A `.loop/` with a journal, driven through the store functions directly. */
-function makeLoop() {
+async function makeLoop() {
   const root = mkdtempSync(join(tmpdir(), 'yoke-stash-'));
   roots.push(root);
   const paths = workspacePaths(root);
   mkdirSync(paths.loopDir);
   writeFileSync(join(paths.loopDir, '.gitignore'), '.journal/\n.stash/\n');
   writeFileSync(join(paths.loopDir, '.keep'), 'a dotfile entry the stash never touches\n');
-  const journal = Journal.open(paths.journal, () => undefined);
-  const ctx: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: null };
-  const index = () => foldStashIndex(journal.records, paths.journal);
+  const journal = await openFileJournal(paths.journal);
+  const locate = (seq: number) => `${paths.journal}:${seq}`;
+  const ctx: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: null, locate };
+  const index = () => foldStashIndex(journal.records, locate);
   const lines = () => readFileSync(paths.journal, 'utf8').split('\n').filter(Boolean);
   return {
     root,
     loop: paths.loopDir,
     lines,
     index,
-    stash: () => performStashOp(ctx, index(), { op: 'stash', push: { mode: 'unknown', message: null }, restore: null, init: null }, paths.journal),
-    pop: () => performStashOp(ctx, index(), { op: 'pop', push: null, restore: entryToPop(index()), init: null }, paths.journal),
-    checkout: (entry: IndexEntry) => performStashOp(ctx, index(), { op: 'checkout', push: { mode: 'loop', message: 'auto' }, restore: entry, init: null }, paths.journal),
+    stash: () => performStashOp(ctx, index(), { op: 'stash', push: { mode: 'unknown', message: null }, restore: null, init: null }),
+    pop: () => performStashOp(ctx, index(), { op: 'pop', push: null, restore: entryToPop(index()), init: null }),
+    checkout: (entry: IndexEntry) => performStashOp(ctx, index(), { op: 'checkout', push: { mode: 'loop', message: 'auto' }, restore: entry, init: null }),
     close: () => journal.close(),
   };
 }
@@ -101,16 +102,16 @@ function expectPrefix(after: string[], before: string[]): void {
 }
 
 describe('stash → pop (fast-check, in-process)', () => {
-  it('is the identity for random trees, leaves only dotfile entries between, and only appends to the index', () => {
-    fc.assert(
-      fc.property(topTree, (tree) => {
-        const w = makeLoop();
+  it('is the identity for random trees, leaves only dotfile entries between, and only appends to the index', async () => {
+    await fc.assert(
+      fc.asyncProperty(topTree, async (tree) => {
+        const w = await makeLoop();
         try {
           const outside = plant(w.root, w.loop, tree);
           const before = loopSnapshot(w.loop);
           const lines0 = w.lines();
 
-          const stashed = w.stash();
+          const stashed = await w.stash();
           expect(stashed.changed).toBe(Object.keys(before).length > 0);
           expect(loopNames(w.loop)).toEqual(['.gitignore', '.journal', '.keep', ...(stashed.changed ? ['.stash'] : [])].sort());
           if (!stashed.changed) return;
@@ -122,44 +123,44 @@ describe('stash → pop (fast-check, in-process)', () => {
             expect(lstatSync(twin).nlink).toBe(1);
           }
 
-          w.pop();
+          await w.pop();
           expect(loopSnapshot(w.loop)).toEqual(before);
           expect(readFileSync(join(w.loop, '.keep'), 'utf8')).toContain('never touches');
           expectPrefix(w.lines(), lines1);
           expect(w.index().entries).toHaveLength(1);
           expect(w.index().entries[0]?.popped).toBe(true);
         } finally {
-          w.close();
+          await w.close();
         }
       }),
       { numRuns: 100 },
     );
   });
 
-  it('identical files are stored once', () => {
-    const w = makeLoop();
+  it('identical files are stored once', async () => {
+    const w = await makeLoop();
     writeTree(w.loop, { 'a.txt': 'same\n', 'b/c.txt': 'same\n', 'd.txt': { content: 'same\n', mode: 0o755 } });
-    const { pushed } = w.stash();
+    const { pushed } = await w.stash();
     const blobs = new Set(pushed?.entries.flatMap((entry) => (entry.type === 'file' ? [entry.blob] : [])));
     expect(blobs.size).toBe(1);
     const [blob = ''] = blobs;
     expect(readFileSync(objectPath(join(w.loop, '.stash'), blob), 'utf8')).toBe('same\n');
-    w.close();
+    await w.close();
   });
 });
 
 type Command = { kind: 'push'; tree: Record<string, Node> } | { kind: 'pop' } | { kind: 'checkout'; pick: number };
 
 describe('push, pop and checkout in any order (fast-check model)', () => {
-  it('every entry restores exactly what was stashed, pop takes the newest unpopped, the index only grows', () => {
+  it('every entry restores exactly what was stashed, pop takes the newest unpopped, the index only grows', async () => {
     const command: fc.Arbitrary<Command> = fc.oneof(
       topTree.map((tree) => ({ kind: 'push' as const, tree })),
       fc.constant({ kind: 'pop' as const }),
       fc.nat(20).map((pick) => ({ kind: 'checkout' as const, pick })),
     );
-    fc.assert(
-      fc.property(fc.array(command, { minLength: 1, maxLength: 8 }), (commands) => {
-        const w = makeLoop();
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 8 }), async (commands) => {
+        const w = await makeLoop();
         try {
           const model: { snapshot: Record<string, string>; popped: boolean }[] = [];
           let lines = w.lines();
@@ -169,21 +170,21 @@ describe('push, pop and checkout in any order (fast-check model)', () => {
               for (const name of loopNames(w.loop)) if (!name.startsWith('.')) removeTree(join(w.loop, name));
               plant(w.root, w.loop, step.tree);
               const current = loopSnapshot(w.loop);
-              changed = w.stash().changed;
+              changed = (await w.stash()).changed;
               if (changed) model.push({ snapshot: current, popped: false });
               expect(loopNames(w.loop).filter((name) => !name.startsWith('.'))).toEqual([]);
             } else if (step.kind === 'pop') {
               const target = [...model].reverse().find((entry) => !entry.popped);
               const empty = loopNames(w.loop).every((name) => name.startsWith('.'));
               if (!target) {
-                expect(w.pop().changed).toBe(false);
+                expect((await w.pop()).changed).toBe(false);
                 continue;
               }
               if (!empty) {
-                expect(() => w.pop()).toThrow(/has files/);
+                await expect(w.pop()).rejects.toThrow(/has files/);
                 continue;
               }
-              w.pop();
+              await w.pop();
               target.popped = true;
               changed = true;
               expect(loopSnapshot(w.loop)).toEqual(target.snapshot);
@@ -192,7 +193,7 @@ describe('push, pop and checkout in any order (fast-check model)', () => {
               const entry = entries[step.pick % Math.max(1, entries.length)];
               if (!entry) continue;
               const current = loopSnapshot(w.loop);
-              const outcome = w.checkout(entry);
+              const outcome = await w.checkout(entry);
               if (outcome.pushed) model.push({ snapshot: current, popped: false });
               changed = true;
               expect(loopSnapshot(w.loop)).toEqual(model[entries.indexOf(entry)]?.snapshot);
@@ -204,7 +205,7 @@ describe('push, pop and checkout in any order (fast-check model)', () => {
             expect(w.index().entries.map((entry) => entry.popped)).toEqual(model.map((entry) => entry.popped));
           }
         } finally {
-          w.close();
+          await w.close();
         }
       }),
       { numRuns: 60 },

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JournalStream, readJournalFile } from '../../../../store/journal/file/journal-file.js';
 import { JournalLineReader } from '../../../../store/journal/file/journal-lines.js';
-import { Journal } from '../../../../store/journal/file/journal.js';
+import { openFileJournal } from '../../../../store/journal/file/open-file-journal.js';
 import { YokeError } from '../../../../errors/yoke-error.js';
 import { appendTornLine, rewriteLine } from '../../../support/journal-edit.js';
 
@@ -22,13 +22,13 @@ function tempFile(name: string): string {
 }
 
 /** A real journal whose lines have different lengths (and a multi-byte character). */
-function writtenJournal(): string {
+async function writtenJournal(): Promise<string> {
   const path = tempFile('journal.jsonl');
-  const journal = Journal.open(path, () => undefined);
+  const journal = await openFileJournal(path);
   for (let i = 0; i < 12; i += 1) {
-    journal.append({ type: 'run.abandoned', run: 'RUN-A', machine: 'loop', mv: 1, payload: { reason: `stop ${'é'.repeat(i * 7)} ${i}` } });
+    await journal.append({ type: 'run.abandoned', run: 'RUN-A', machine: 'loop', mv: 1, payload: { reason: `stop ${'é'.repeat(i * 7)} ${i}` } });
   }
-  journal.close();
+  await journal.close();
   return path;
 }
 
@@ -68,8 +68,8 @@ describe('JournalLineReader', () => {
 });
 
 describe('JournalStream', () => {
-  it('yields exactly the records readJournalFile reads, whatever the chunk size', () => {
-    const path = writtenJournal();
+  it('yields exactly the records readJournalFile reads, whatever the chunk size', async () => {
+    const path = await writtenJournal();
     const whole = readJournalFile(path);
     for (const chunk of [1, 13, 200, 1 << 20]) {
       const stream = new JournalStream(path, undefined, chunk);
@@ -79,8 +79,8 @@ describe('JournalStream', () => {
     }
   });
 
-  it('reports a torn tail like readJournalFile and yields the records before it', () => {
-    const path = writtenJournal();
+  it('reports a torn tail like readJournalFile and yields the records before it', async () => {
+    const path = await writtenJournal();
     appendTornLine(path, 3);
     const whole = readJournalFile(path);
     const stream = new JournalStream(path, undefined, 7);
@@ -88,8 +88,8 @@ describe('JournalStream', () => {
     expect(stream.torn).toEqual(whole.torn);
   });
 
-  it('refuses an edited line with the same message naming the line', () => {
-    const path = writtenJournal();
+  it('refuses an edited line with the same message naming the line', async () => {
+    const path = await writtenJournal();
     rewriteLine(path, 5, (line) => line.replace('"seq":5', '"seq":6'));
     const expected = messageOf(() => readJournalFile(path));
     expect(expected).toMatch(/:5: the journal is corrupt/);

@@ -1,0 +1,76 @@
+// The hash chain every journal record is checked against: valid record, next seq, prev = hash of the one before.
+// Sealing (text + hash) and checking happen here, identically for every backend.
+import { createHash } from 'node:crypto';
+import { EMPTY_HEAD, GENESIS_HASH, type JournalHead } from './journal-head.js';
+import type { SealedRecord } from './journal-store.js';
+import { checkRecord, type JournalRecord } from './record.js';
+import { YokeError } from '../../errors/yoke-error.js';
+
+/** sha256 hex of a record's stored text: the next record's `prev`. */
+export function recordHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The text a record is stored as (one JSON object, its keys in envelope order) and its hash. */
+export function sealRecord(record: JournalRecord): SealedRecord {
+  const text = JSON.stringify(record);
+  return { record, text, hash: recordHash(text) };
+}
+
+/**
+ * The checks every stored record passes, one at a time: valid JSON, a valid record, the next
+ * sequence number, and a `prev` equal to the hash of the record before. Throws a `workspace`
+ * YokeError naming the record (`locate(position)`: `journal.jsonl:12`, `seq 12 of workspace w`).
+ */
+export class JournalChain {
+  lastHash = GENESIS_HASH;
+  seq = 0;
+
+  /** `start`: the head the checked records continue (the empty head for a read from the first record). */
+  constructor(
+    private readonly locate: (position: number) => string,
+    start: JournalHead = EMPTY_HEAD,
+  ) {
+    this.lastHash = start.hash;
+    this.seq = start.seq;
+  }
+
+  /** The head after the last accepted record. */
+  get head(): JournalHead {
+    return { seq: this.seq, hash: this.lastHash };
+  }
+
+  /** Check one stored record (its exact text) at `position` and return it. */
+  accept(text: string, position: number): JournalRecord {
+    const record = parseRecord(text, this.locate, position);
+    const expectedSeq = this.seq + 1;
+    if (record.seq !== expectedSeq) {
+      throw refuse(this.locate(position), `sequence number ${record.seq} where ${expectedSeq} was expected`);
+    }
+    if (record.prev !== this.lastHash) {
+      throw refuse(this.locate(position), 'its prev hash does not match the record before it (the chain is broken)');
+    }
+    this.seq = expectedSeq;
+    this.lastHash = recordHash(text);
+    return record;
+  }
+}
+
+function parseRecord(text: string, locate: (position: number) => string, position: number): JournalRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw refuse(locate(position), 'it is not valid JSON');
+  }
+  const checked = checkRecord(value);
+  if ('error' in checked) throw refuse(locate(position), checked.error);
+  return checked.record;
+}
+
+function refuse(where: string, why: string): YokeError {
+  return new YokeError(
+    'workspace',
+    `${where}: the journal is corrupt or was edited: ${why}; restore it from a backup or start over with a new .loop/.journal (yoke never edits it for you).`,
+  );
+}

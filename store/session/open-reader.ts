@@ -1,0 +1,16 @@
+// A workspace's journal (or any journal file) for reading only: what read commands open. Nothing
+// reachable from here can append, take the lease or run an effect (tests/cli/commands/replay-imports.test.ts).
+import { resolve } from 'node:path';
+import { FileJournalReader } from '../journal/file/file-journal-reader.js';
+import type { JournalReader } from '../journal/journal-store.js';
+import type { WorkspacePaths } from './workspace-paths.js';
+
+/** The journal of the workspace at `paths`, to read. */
+export function openJournalReader(paths: WorkspacePaths): JournalReader {
+  return new FileJournalReader(paths.journal);
+}
+
+/** A journal outside any workspace (`yoke replay --journal <file>`), to read. */
+export function journalReaderAt(location: string): JournalReader {
+  return new FileJournalReader(resolve(location));
+}

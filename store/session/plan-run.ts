@@ -1,0 +1,99 @@
+// What `yoke run` journals before driving: resume the unfinished run, or start a new one (abandoning
+// the old with --fresh), and a changed --max-iterations. Pure: records in, records to stage out.
+import type { Config } from '../../config/types.js';
+import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
+import { foldRun, lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
+import type { RunFold } from '../fold/run-fold.js';
+import { stateText } from '../fold/state-text.js';
+import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
+
+/** A run to start: its lifecycle and the machine's input (parsed config, prompts, spec files). */
+export interface NewRun {
+  lifecycle: Pick<Lifecycle, 'name' | 'version'>;
+  input: WorkInput;
+  /** how it was started (`run`, `--fresh`, …) */
+  argv: string[];
+}
+
+/** What the user asked for, and the inputs the plan may not read itself (ids, the process). */
+export interface RunRequest {
+  /** `--fresh`: abandon the unfinished run and start a new one */
+  fresh: boolean;
+  /** `--max-iterations`: the new run's cap, or a new cap for the resumed one */
+  maxIterations?: number;
+  /** what a new run starts with; null when the caller expects to resume (it read no config) */
+  start: NewRun | null;
+  /** the id a new run gets */
+  runId: string;
+  /** this process (journaled in `run.resumed`) */
+  pid: number;
+}
+
+/** The decision, and the records that carry it out, in order. */
+export type RunPlan =
+  | {
+    kind: 'resume';
+    run: string;
+    started: StartedRecord;
+    /** the run folded up to the journal's end, before `drafts` (apply them as they are staged) */
+    fold: RunFold;
+    /** where it stands: the iteration and state the user is told about */
+    iteration: number;
+    state: string;
+    drafts: RecordDraft[];
+  }
+  | {
+    kind: 'start';
+    run: string;
+    mode: string;
+    /** the unfinished run given up (--fresh), if any */
+    abandoned: string | null;
+    maxIterations: number;
+    drafts: RecordDraft[];
+  };
+
+/**
+ * Decide what `yoke run` does with the journal `records`: resume the unfinished run (journal
+ * `run.resumed`, and `SET_MAX_ITERATIONS` when `--max-iterations` changes its cap), or start a new
+ * one (`run.abandoned` for an unfinished run under `--fresh`, then `run.started` with the
+ * `--max-iterations` override applied to its config). A run recorded by a machine version this
+ * yoke lacks refuses the workspace (a `workspace` YokeError), as folding it would.
+ */
+export function planRun(records: readonly JournalRecord[], request: RunRequest): RunPlan {
+  const open = unfinishedRun(records);
+  if (open !== null && !request.fresh) {
+    const started = startOf(records, open);
+    const lifecycle = lifecycleOf(started);
+    const fold = foldRun(records, started);
+    const context = fold.snapshot.context as WorkContext;
+    const meta = { run: open, machine: started.machine, mv: started.mv };
+    const drafts: RecordDraft[] = [{ ...meta, type: 'run.resumed', payload: { pid: request.pid } }];
+    if (request.maxIterations !== undefined && context.maxIterations !== request.maxIterations) {
+      drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: request.maxIterations } } });
+    }
+    return { kind: 'resume', run: open, started, fold, iteration: context.iteration, state: stateText(fold.snapshot.value), drafts };
+  }
+  const start = request.start;
+  if (!start) throw new Error('a new run needs its lifecycle and input');
+  const drafts: RecordDraft[] = [];
+  if (open !== null) {
+    const old = startOf(records, open);
+    drafts.push({ type: 'run.abandoned', run: open, machine: old.machine, mv: old.mv, payload: { reason: 'yoke run --fresh' } });
+  }
+  const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
+  const input: WorkInput = { ...start.input, config };
+  drafts.push({
+    type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
+    payload: { mode: config.mode, input, argv: start.argv },
+  });
+  return { kind: 'start', run: request.runId, mode: config.mode, abandoned: open, maxIterations: config.maxIterations, drafts };
+}
+
+/** The config the unfinished run started with, as journaled in its `run.started` input (null: no unfinished run). */
+export function journaledConfig(records: readonly JournalRecord[]): Config | null {
+  const open = unfinishedRun(records);
+  if (open === null) return null;
+  const input = startOf(records, open).payload.input as { config?: Config } | undefined;
+  return input?.config ?? null;
+}
