@@ -172,6 +172,23 @@ function placeOne(text: string, part: JsonPart, dialect: JsonDialect): string {
   }
 }
 
+/**
+ * `text` without the array item at `index` of the array at `at`, and the comma that joined it.
+ * (jsonc-parser 3.3.1's `modify` with `undefined` on an array index leaves invalid JSON when it
+ * removes the last item, so yoke cuts the text itself.)
+ */
+function removeArrayItem(text: string, tree: Node, at: string[], index: number): string {
+  const items = findNodeAtLocation(tree, at)?.children ?? [];
+  const item = items[index];
+  if (item === undefined) return text;
+  const previous = items[index - 1];
+  const next = items[index + 1];
+  const [start, end] = previous !== undefined ? [previous.offset + previous.length, item.offset + item.length]
+    : next !== undefined ? [item.offset, next.offset]
+      : [item.offset, item.offset + item.length];
+  return `${text.slice(0, start)}${text.slice(end)}`;
+}
+
 /** `text` without the parts (items removed, names taken out of their lists); other content stays. */
 export function removeParts(text: string, parts: readonly JsonPart[], dialect: JsonDialect): string {
   let next = text;
@@ -179,16 +196,16 @@ export function removeParts(text: string, parts: readonly JsonPart[], dialect: J
     const { tree } = parse(next, dialect);
     const node = tree && findNodeAtLocation(tree, part.at);
     const value = node === undefined ? undefined : jsonValueOf(node);
-    if (!Array.isArray(value) && typeof value !== 'string') continue;
+    if (tree === undefined || (!Array.isArray(value) && typeof value !== 'string')) continue;
     switch (part.kind) {
       case 'item': {
         const index = Array.isArray(value) ? itemIndex(value, part.key) : -1;
-        if (index >= 0) next = applyEdits(next, modify(next, [...part.at, index], undefined, {}));
+        if (index >= 0) next = removeArrayItem(next, tree, part.at, index);
         break;
       }
       case 'member': {
         if (value === part.value || (Array.isArray(value) && sameJson(value, part.absent))) next = applyEdits(next, modify(next, part.at, undefined, {}));
-        else if (Array.isArray(value) && value.includes(part.value)) next = applyEdits(next, modify(next, [...part.at, value.indexOf(part.value)], undefined, {}));
+        else if (Array.isArray(value) && value.includes(part.value)) next = removeArrayItem(next, tree, part.at, value.indexOf(part.value));
         break;
       }
     }

@@ -40,6 +40,10 @@ export function planJsonFile(artifact: JsonArtifact, project: ProjectFiles, prev
     return { entries: [{ path, action: 'unchanged', reason: artifact.reason, summary: '' }, ...cleanup], lock: { owner: 'keys', source, written: ownedHash(current.found), ...(file !== undefined ? { file } : {}) } };
   }
   const next = placeParts(existing, parts, dialect);
+  const check = findParts(next, dialect, parts);
+  if (check.problem !== null || !partsInPlace(parts, check.found)) {
+    return { entries: [{ path, action: 'refused', reason: 'yoke could not merge its entries cleanly; yoke left it untouched, merge them by hand', summary: '' }], lock: previous ?? null };
+  }
   const untouched = current.found.every((value) => value === null || value === false);
   if (previous === undefined || untouched || previous.written === ownedHash(current.found)) {
     const reason = previous === undefined ? `${artifact.reason}; merged into your settings` : untouched ? `${artifact.reason}; yoke's entries were removed, added again` : `${artifact.reason}; the canon changed`;

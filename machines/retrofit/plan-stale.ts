@@ -39,6 +39,7 @@ export function planStale(path: string, previous: LockEntry, universe: ReadonlyM
       const found = findParts(existing, artifact.dialect, artifact.parts);
       if (found.problem !== null || contentHash(canonicalJson(found.found)) !== previous.written) return done([released(path, 'you edited yoke\'s entries: kept')]);
       const next = removeParts(existing, artifact.parts, artifact.dialect);
+      if (findParts(next, artifact.dialect, []).problem !== null) return done([released(path, 'yoke could not take its entries out cleanly: kept')]);
       return done([{ path, action: 'update', reason: `${reason}: yoke's entries removed, yours stay`, summary: diffSummary(existing, next), content: next }]);
     }
   }
