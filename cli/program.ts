@@ -37,9 +37,10 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('create the .loop/ workspace files for a mode (never overwrites without --force)')
     .argument('<mode>', modeArgumentHelp(lifecycles))
     .option('--force', 'overwrite existing files', false)
+    .option('--agent <name>', 'the built-in agent to write: claude, codex, gemini, opencode or qwen (default: the first one on PATH)')
     .option('--json', 'print what was written as JSON', false)
     .addHelpText('after', lifecyclesHelp(lifecycles))
-    .action(async (mode: string, flags: { force: boolean; json: boolean }) => {
+    .action(async (mode: string, flags: { force: boolean; json: boolean; agent?: string }) => {
       const { initCommand } = await import('./commands/init.js');
       done(initCommand(mode, flags));
     });

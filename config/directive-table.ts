@@ -1,6 +1,6 @@
 // Every yoke.conf directive: how it is written, what its arguments are called, where it applies.
 import { lifecycleNames, type AgentRole, type LifecycleCatalog, type LifecycleFeature, type LifecycleTraits } from './lifecycle-catalog.js';
-import { RULINGS, TOOL_CLASSES } from './types.js';
+import { BUILT_IN_AGENT_KINDS, RULINGS, TOOL_CLASSES } from './types.js';
 
 export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
@@ -45,7 +45,7 @@ function spec(usage: string, example: string, args: string[], single: boolean, a
   return { usage, example, args, single, appliesTo };
 }
 
-const AGENT = 'claude|codex|gemini|cmd <command>';
+const AGENT = `${BUILT_IN_AGENT_KINDS.join('|')}|cmd <command>`;
 
 /** The table of every directive but `mode`, whose written form depends on the catalog. */
 const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpec } = {

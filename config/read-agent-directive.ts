@@ -2,13 +2,12 @@
 import { withSuggestion } from './closest-match.js';
 import { endColumn, restOfLine } from './config-line.js';
 import { reportAt, reportExtra, reportMissing, type DirectiveContext } from './directive-context.js';
-import type { AgentSpec } from './types.js';
+import { BUILT_IN_AGENT_KINDS, type AgentSpec } from './types.js';
 
-const BUILT_IN = ['claude', 'codex', 'gemini'] as const;
-const KINDS = [...BUILT_IN, 'cmd'];
+const KINDS = [...BUILT_IN_AGENT_KINDS, 'cmd'];
 
-function isBuiltIn(kind: string): kind is (typeof BUILT_IN)[number] {
-  return (BUILT_IN as readonly string[]).includes(kind);
+function isBuiltIn(kind: string): kind is (typeof BUILT_IN_AGENT_KINDS)[number] {
+  return (BUILT_IN_AGENT_KINDS as readonly string[]).includes(kind);
 }
 
 /** The agent spec written on this line, or null (with the problem reported). */
@@ -25,7 +24,7 @@ export function readAgentSpec(ctx: DirectiveContext): AgentSpec | null {
     return null;
   }
   if (!isBuiltIn(kind.text)) {
-    const hint = `use claude, codex or gemini, or \`${ctx.name} cmd <command>\` for any other CLI`;
+    const hint = `use ${BUILT_IN_AGENT_KINDS.join(', ')}, or \`${ctx.name} cmd <command>\` for any other CLI`;
     reportAt(ctx, kind, { message: `\`${kind.text}\` is not a known agent`, hint: withSuggestion(hint, kind.text, KINDS) });
     return null;
   }

@@ -38,11 +38,16 @@ export type ToolControl = z.infer<typeof toolControlSchema>;
 export const toolRuleSchema = z.object({ ruling: rulingSchema, line: z.number().int() });
 export type ToolRule = z.infer<typeof toolRuleSchema>;
 
+/** The CLIs with a built-in adapter, in the order `yoke init` prefers them. */
+export const BUILT_IN_AGENT_KINDS = ['claude', 'codex', 'gemini', 'opencode', 'qwen'] as const;
+
 /** Which CLI plays a role: a built-in adapter or any shell command. */
 export const agentSpecSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('claude') }),
   z.object({ kind: z.literal('codex') }),
   z.object({ kind: z.literal('gemini') }),
+  z.object({ kind: z.literal('opencode') }),
+  z.object({ kind: z.literal('qwen') }),
   z.object({ kind: z.literal('cmd'), command: z.string().min(1) }),
 ]);
 export type AgentSpec = z.infer<typeof agentSpecSchema>;

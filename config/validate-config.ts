@@ -12,7 +12,7 @@ function checkRequired(draft: ConfigDraft, issues: IssueCollector, catalog: Life
     issues.error(1, 1, 'the config has no `mode` line', `add ${withAlternatives(catalog, (name) => `\`mode ${name}\``)} as the first line`);
   }
   if (!draft.firstLines.has('agent')) {
-    issues.error(1, 1, 'the config has no `agent` line', 'add `agent claude` (or codex, gemini, or `agent cmd <command>`)');
+    issues.error(1, 1, 'the config has no `agent` line', 'add `agent claude` (or codex, gemini, opencode, qwen, or `agent cmd <command>`)');
   }
   const modeLine = draft.firstLines.get('mode');
   const hasAccept = draft.uses.some((use) => use.value === 'accept');
@@ -66,7 +66,7 @@ export function validateConfig(draft: ConfigDraft, issues: IssueCollector, catal
 /** Below this, a built-in CLI can be killed while it starts: it prints nothing until its first answer. */
 const CLI_STARTUP_MS = 30_000;
 
-/** A warning when `idle-timeout` is so short that claude, codex or gemini may be killed before they say anything. */
+/** A warning when `idle-timeout` is so short that a built-in agent CLI may be killed before it says anything. */
 function checkIdleTimeoutForBuiltIns(draft: ConfigDraft, issues: IssueCollector): void {
   const idle = draft.scalars.idleTimeoutMs;
   const line = draft.firstLines.get('idle-timeout');

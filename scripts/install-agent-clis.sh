@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the pinned real agent CLIs (Claude Code, Codex, Gemini), each into its own npm prefix
+# Install the pinned real agent CLIs (Claude Code, Codex, Gemini, OpenCode, Qwen Code), each into its own npm prefix
 # outside node_modules, for the offline real-CLI tests (tests/agents/). Idempotent: a CLI whose
 # binary is present and reports the pinned version is left alone.
 #   YOKE_AGENT_CLIS  cache root (default: $HOME/.cache/yoke/agent-clis)
@@ -14,6 +14,8 @@ clis=(
   "claude @anthropic-ai/claude-code 2.1.332 claude"
   "codex @openai/codex 0.171.0 codex"
   "gemini @google/gemini-cli 0.61.0 gemini"
+  "opencode opencode-ai 1.18.33 opencode"
+  "qwen @qwen-code/qwen-code 0.24.4 qwen"
 )
 
 # True when the binary runs and its --version output names the pinned version.
@@ -38,7 +40,7 @@ for spec in "${clis[@]}"; do
   echo "installing $pkg@$version into $prefix ..." >&2
   rm -rf "$prefix"
   mkdir -p "$prefix"
-  # Never --ignore-scripts: Claude Code's postinstall links its native binary.
+  # Never --ignore-scripts: Claude Code's and OpenCode's postinstalls link their native binaries.
   if npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error "$pkg@$version" >&2 \
     && works "$binary" "$version"; then
     echo "$name $version $binary"

@@ -6,17 +6,22 @@ import { LIFECYCLE_REGISTRY, lifecycleNamed } from '../../machines/lifecycles/re
 import { YokeError } from '../../errors/yoke-error.js';
 import { lifecycleTemplates } from '../canon.js';
 import { findProject } from '../find-project.js';
+import { chooseInitAgent } from '../init-agent-choice.js';
+import { templateWithAgent } from '../template-agent.js';
 
 export interface InitFlags {
   force: boolean;
   json: boolean;
+  /** `--agent <name>`: the built-in agent to write instead of the first one on PATH */
+  agent?: string | undefined;
 }
 
-/** Plan (which files, which already exist), then write. */
+/** Plan (which files, which already exist, which agent), then write. */
 export function initCommand(modeArgument: string, flags: InitFlags): number {
   const lifecycle = lifecycleNamed(modeArgument);
   if (!lifecycle) throw new YokeError('usage', `unknown mode \`${modeArgument}\`; use one of: ${lifecycleNames(LIFECYCLE_REGISTRY).join(', ')}.`);
   const templates = lifecycleTemplates(lifecycle);
+  const agent = chooseInitAgent(flags.agent, process.env.PATH ?? '');
   const paths = findProject(process.cwd());
   const names = Object.keys(templates.files);
   const clashes = names.filter((name) => name !== '.gitignore' && existsSync(join(paths.loopDir, name)));
@@ -31,15 +36,16 @@ export function initCommand(modeArgument: string, flags: InitFlags): number {
     // .gitignore is yoke's own (it keeps .journal/ and .stash/ out of commits): always current.
     const content = templates.files[name];
     if (!content) continue;
-    writeFileSync(target, content);
+    writeFileSync(target, name === 'yoke.conf' ? templateWithAgent(content.toString('utf8'), agent.lines) : content);
     written.push(`.loop/${name}`);
   }
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ mode: lifecycle.name, written })}\n`);
+    process.stdout.write(`${JSON.stringify({ mode: lifecycle.name, written, agent: { line: agent.lines.agent, how: agent.how, path: agent.path } })}\n`);
   } else {
     process.stdout.write(`Initialized ${lifecycle.name} mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
     for (const file of written) process.stdout.write(`  ${file}\n`);
-    process.stdout.write('Next: describe the work in .loop/plan.md, set the agent and guards in .loop/yoke.conf, then `yoke run`.\n');
+    process.stdout.write(`${agent.message}\n`);
+    process.stdout.write('Next: describe the work in .loop/plan.md, set the guards in .loop/yoke.conf, then `yoke run`.\n');
   }
   return 0;
 }

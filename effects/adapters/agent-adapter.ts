@@ -6,7 +6,9 @@ import { claudeInvocation, createClaudeParser } from './claude.js';
 import { cmdInvocation, createCmdParser } from './cmd.js';
 import { codexInvocation, createCodexParser } from './codex.js';
 import { createGeminiParser, geminiInvocation } from './gemini.js';
+import { createOpencodeParser, opencodeInvocation } from './opencode.js';
 import { processVerdict, type CallLimits } from './process-verdict.js';
+import { createQwenParser, qwenInvocation } from './qwen.js';
 
 /** One call's adapter: the command line to run and a fresh parser for its output. */
 export interface AgentCall {
@@ -25,6 +27,10 @@ export function agentCall(agent: AgentSpec, model: string | null): AgentCall {
       return { invocation: codexInvocation(model), parser: createCodexParser(model) };
     case 'gemini':
       return { invocation: geminiInvocation(model), parser: createGeminiParser(model) };
+    case 'opencode':
+      return { invocation: opencodeInvocation(model), parser: createOpencodeParser(model) };
+    case 'qwen':
+      return { invocation: qwenInvocation(model), parser: createQwenParser(model) };
   }
 }
 

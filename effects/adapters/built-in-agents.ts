@@ -14,9 +14,11 @@ export interface BuiltInAgent {
   testedVersion: string;
 }
 
-/** The three built-in CLIs. */
+/** The built-in CLIs. */
 export const BUILT_IN_AGENTS: { readonly [K in BuiltInAgentKind]: BuiltInAgent } = {
   claude: { binary: 'claude', npmPackage: '@anthropic-ai/claude-code', testedVersion: '2.1.332' },
   codex: { binary: 'codex', npmPackage: '@openai/codex', testedVersion: '0.171.0' },
   gemini: { binary: 'gemini', npmPackage: '@google/gemini-cli', testedVersion: '0.61.0' },
+  opencode: { binary: 'opencode', npmPackage: 'opencode-ai', testedVersion: '1.18.33' },
+  qwen: { binary: 'qwen', npmPackage: '@qwen-code/qwen-code', testedVersion: '0.24.4' },
 };

@@ -41,7 +41,7 @@ export function statusInText(text: string): number | null {
 
 const KEYWORDS: [RegExp, AgentClassification][] = [
   [/rate.?limit|too many requests|usage limit|quota|resource.?exhausted/i, 'rate-limited'],
-  [/unauthori[sz]ed|unauthenticated|invalid.{0,20}api.?key|authentication|forbidden|permission_denied/i, 'auth-error'],
+  [/unauthori[sz]ed|unauthenticated|(?:invalid|missing).{0,20}api.?key|authentication|forbidden|permission_denied/i, 'auth-error'],
   [/high demand|temporar|internal server error|overloaded|service unavailable|bad gateway|gateway timeout|stream disconnected|server.?error/i, 'server-error'],
 ];
 

@@ -8,6 +8,7 @@ import { JsonLineSplitter, isRecord } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
 import { describeExit } from './process-verdict.js';
 import { retryAfterMs } from './retry-after.js';
+import { describeDenials } from './tool-denials.js';
 import { shellQuote } from './shell-quote.js';
 import { TextTail, oneLine } from './text-tail.js';
 
@@ -107,16 +108,4 @@ function claudeVerdict(result: Record<string, unknown>, end: ProcessEnd): Verdic
 
 function verdict(classification: AgentClassification, detail: string | null): Verdict {
   return { classification, detail, retryAfterMs: null };
-}
-
-/** `2 tool calls denied: Write notes.md, Bash npm test`. */
-function describeDenials(denials: Record<string, unknown>[]): string {
-  const calls = denials.slice(0, 3).map((denial) => {
-    const input = objectField(denial, 'tool_input');
-    const target = stringField(input, 'file_path') ?? stringField(input, 'command') ?? stringField(input, 'path');
-    return [stringField(denial, 'tool_name') ?? 'a tool', target].filter((part) => part !== null).join(' ');
-  });
-  const more = denials.length > 3 ? `, and ${denials.length - 3} more` : '';
-  const count = denials.length === 1 ? '1 tool call was' : `${denials.length} tool calls were`;
-  return oneLine(`${count} denied: ${calls.join(', ')}${more}`);
 }

@@ -6,6 +6,7 @@ import { sameHead } from '../journal/journal-head.js';
 import type { StoredHead } from '../journal/journal-store.js';
 import type { RunSummary } from './run-summary.js';
 import type { UsageTotals } from './usage-ledger.js';
+import { JOURNAL_LAYOUT } from '../../effects/fs/workspace-layout.js';
 
 /** The journal a view was computed from: its head and the store's stamp of it. */
 export type ViewKey = Pick<StoredHead, 'seq' | 'hash' | 'stamp'>;
@@ -23,7 +24,7 @@ export interface StatusView {
 
 /** Where the view lives in a workspace. */
 export function statusViewPath(journalDir: string): string {
-  return join(journalDir, 'status.json');
+  return join(journalDir, JOURNAL_LAYOUT.status);
 }
 
 /** Replace the view atomically (temp file + rename; no fsync: a lost view only costs a full fold). */

@@ -1,5 +1,6 @@
 // Where yoke keeps things inside a project (DESIGN §1).
 import { join } from 'node:path';
+import { journalDirOf, journalEntry, stashDirOf } from '../../effects/fs/workspace-layout.js';
 
 /** Absolute paths of a workspace's yoke-owned locations. */
 export interface WorkspacePaths {
@@ -15,14 +16,13 @@ export interface WorkspacePaths {
 /** Paths for the project rooted at `root`. */
 export function workspacePaths(root: string): WorkspacePaths {
   const loopDir = join(root, '.loop');
-  const journalDir = join(loopDir, '.journal');
   return {
     root,
     loopDir,
     conf: join(loopDir, 'yoke.conf'),
-    journalDir,
-    journal: join(journalDir, 'journal.jsonl'),
-    lock: join(journalDir, 'lock'),
-    stashDir: join(loopDir, '.stash'),
+    journalDir: journalDirOf(loopDir),
+    journal: journalEntry(loopDir, 'journal'),
+    lock: journalEntry(loopDir, 'lock'),
+    stashDir: stashDirOf(loopDir),
   };
 }

@@ -1,4 +1,4 @@
-// The real Claude Code, Codex and Gemini CLIs (pinned, installed by scripts/install-agent-clis.sh),
+// The real Claude Code, Codex, Gemini, OpenCode and Qwen Code CLIs (pinned, installed by scripts/install-agent-clis.sh),
 // run directly with yoke's production command lines, non-interactively in a temp git repo, stdin
 // closed, against the scripted mock model server, inside a loopback-only network namespace when
 // root. A CLI that is not installed is skipped with the reason in the test name, except under CI,
@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentCliBinary, agentCliPins, installedAgentCli, offlineAgentEnv, type AgentCliName } from '../support/agent-clis.js';
+import { agentCliBinary, agentCliPins, installedAgentCli, mockChatModel, offlineAgentEnv, type AgentCliName } from '../support/agent-clis.js';
 import type { MockScript } from '../support/mock-model-server/mock-script.js';
 import { loopbackNamespaceAvailable, runOffline, type OfflineRunResult } from '../support/mock-model-server/run-offline.js';
 import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
@@ -29,6 +29,14 @@ interface CliCase {
   report(run: OfflineRunResult): CliReport;
   /** the exit code after an HTTP error status */
   errorExit(status: number): number;
+  /**
+   * How many requests the CLI makes on an HTTP error status before it gives up: 1 for those
+   * configured not to retry; OpenCode and Qwen Code retry 429 and 5xx on their own, which no
+   * setting turns off (OpenCode honours the scripted retry-after-ms, so its retries are quick).
+   */
+  errorAttempts(status: number): number;
+  /** OpenCode's input excludes the cached tokens; the others report the API's input as it is */
+  inputExcludesCacheReads?: boolean;
   /** what the CLI's error text says after an HTTP error status */
   errorText(status: number): RegExp;
 }
@@ -56,6 +64,7 @@ const cases: Record<AgentCliName, CliCase> = {
       };
     },
     errorExit: () => 1,
+    errorAttempts: () => 1,
     // `api_error_status` and `result`, e.g. "401 Failed to authenticate. API Error: 401 mock error 401"
     errorText: (status) => new RegExp(`^${status} .*API Error: ${status} mock error ${status}`),
   },
@@ -77,6 +86,7 @@ const cases: Record<AgentCliName, CliCase> = {
       };
     },
     errorExit: () => 1,
+    errorAttempts: () => 1,
     // A 5xx message does not carry the status: codex replaces it with its own overload text.
     errorText: (status) => (status >= 500 ? /high demand/ : new RegExp(`unexpected status ${status} .*mock error ${status}`)),
   },
@@ -96,7 +106,44 @@ const cases: Record<AgentCliName, CliCase> = {
     },
     // Gemini exits with the HTTP status modulo 256.
     errorExit: (status) => status % 256,
+    errorAttempts: () => 1,
     errorText: (status) => new RegExp(`"code":${status},"message":"mock error ${status}"`),
+  },
+  opencode: {
+    model: `mock/${mockChatModel}`,
+    args: (prompt, model) => ['run', '--format', 'json', '-m', model, prompt],
+    report(run) {
+      const lines = jsonLines(run.stdout);
+      const steps = lines.filter((line) => line.type === 'step_finish').map((line) => (line.part as Json).tokens as { input: number; output: number; cache: { read: number; write: number } });
+      const error = lines.find((line) => line.type === 'error')?.error as { data?: { statusCode?: number; message?: string } } | undefined;
+      const sum = (read: (tokens: (typeof steps)[number]) => number): number => steps.reduce((total, tokens) => total + read(tokens), 0);
+      return {
+        text: error === undefined ? lines.filter((line) => line.type === 'text').map((line) => (line.part as Json).text as string).at(-1) : undefined,
+        // the Chat Completions API has no cache-write field: OpenCode's 0 there says nothing
+        usage: steps.length === 0 ? undefined : { input: sum((t) => t.input), output: sum((t) => t.output), cacheRead: sum((t) => t.cache.read), cacheWrite: undefined },
+        error: error && `${String(error.data?.statusCode)} ${String(error.data?.message)}`,
+      };
+    },
+    errorExit: () => 1,
+    errorAttempts: (status) => (status === 429 || status >= 500 ? 6 : 1),
+    inputExcludesCacheReads: true,
+    errorText: (status) => new RegExp(`^${status} mock error ${status}$`),
+  },
+  qwen: {
+    model: mockChatModel,
+    args: (prompt, model) => [prompt, '--output-format', 'stream-json', '--approval-mode', 'yolo', '-m', model],
+    report(run) {
+      const result = jsonLines(run.stdout).find((line) => line.type === 'result');
+      const usage = result?.usage as Record<string, number> | undefined;
+      return {
+        text: result?.is_error === false ? (result.result as string) : undefined,
+        usage: usage && { input: usage.input_tokens ?? Number.NaN, output: usage.output_tokens ?? Number.NaN, cacheRead: usage.cache_read_input_tokens ?? Number.NaN, cacheWrite: undefined },
+        error: result?.is_error === true ? ((result.error as Json).message as string) : undefined,
+      };
+    },
+    errorExit: () => 1,
+    errorAttempts: (status) => (status === 429 || status >= 500 ? 7 : 1),
+    errorText: (status) => new RegExp(`^\\[API Error: ${status} mock error ${status}\\]`),
   },
 };
 
@@ -129,7 +176,7 @@ async function callCli(name: AgentCliName, call: string, script: MockScript, pro
   try {
     const run = await runOffline({
       script,
-      timeoutMs: 90_000,
+      timeoutMs: 150_000,
       command: async (baseUrl) => {
         const isolated = await offlineAgentEnv(name, baseUrl);
         cleanups.push(isolated.cleanup);
@@ -155,7 +202,8 @@ for (const name of Object.keys(cases) as AgentCliName[]) {
   const skip = !installed && !process.env.CI;
   if (skip) console.warn(`skipping the ${name} real-CLI tests: ${name} ${pin.version} is not installed at ${agentCliBinary(name)}; run bash scripts/install-agent-clis.sh (under CI this fails instead).`);
 
-  describe.skipIf(skip)(title, { timeout: 120_000 }, () => {
+  // Qwen Code's own seven attempts at a 500 take about a minute (it ignores retry-after for a 500).
+  describe.skipIf(skip)(title, { timeout: 180_000 }, () => {
     it('is installed (CI requires every pinned CLI)', () => {
       expect(installed, `${name} missing at ${agentCliBinary(name)}: run bash scripts/install-agent-clis.sh`).toBe(true);
       if (process.getuid?.() === 0) expect(loopbackNamespaceAvailable(), 'as root, unshare -n with a loopback must work').toBe(true);
@@ -166,8 +214,9 @@ for (const name of Object.keys(cases) as AgentCliName[]) {
         expect(run.exitCode, run.stderr).toBe(0);
         expect(report.error).toBeUndefined();
         expect(report.text).toBe('STATUS: DONE');
-        expect(report.usage).toMatchObject({ input: usage.input, output: usage.output, cacheRead: usage.cacheRead });
-        // Claude and Codex carry cache writes; Gemini's protocol has no such field.
+        const input = cases[name].inputExcludesCacheReads === true ? usage.input - usage.cacheRead : usage.input;
+        expect(report.usage).toMatchObject({ input, output: usage.output, cacheRead: usage.cacheRead });
+        // Claude and Codex carry cache writes; the Gemini and Chat Completions protocols have no such field.
         if (report.usage?.cacheWrite !== undefined) expect(report.usage.cacheWrite).toBe(usage.cacheWrite);
         expect(run.requests.filter((request) => request.kind === 'turn')).toHaveLength(1);
         await Promise.resolve();
@@ -202,12 +251,15 @@ for (const name of Object.keys(cases) as AgentCliName[]) {
     });
 
     for (const status of [401, 500]) {
-      it(`(${status === 401 ? 'c' : 'd'}) a ${status} fails fast with the CLI's own error fields, no retry`, async () => {
-        await callCli(name, `error ${status}`, [{ error: { status } }, { text: 'must not be reached' }], 'Say STATUS: DONE', async (run, report) => {
+      const attempts = cases[name].errorAttempts(status);
+      const retries = attempts === 1 ? 'no retry' : `after the CLI's own ${attempts - 1} retries`;
+      it(`(${status === 401 ? 'c' : 'd'}) a ${status} fails with the CLI's own error fields, ${retries}`, async () => {
+        const errors: MockScript = Array.from({ length: attempts }, () => ({ error: attempts === 1 ? { status } : { status, retryAfterMs: 10 } }));
+        await callCli(name, `error ${status}`, [...errors, { text: 'must not be reached' }], 'Say STATUS: DONE', async (run, report) => {
           expect(run.exitCode, run.stderr).toBe(cases[name].errorExit(status));
           expect(report.text).toBeUndefined();
           expect(report.error).toMatch(cases[name].errorText(status));
-          expect(run.requests.filter((request) => request.kind === 'turn')).toHaveLength(1);
+          expect(run.requests.filter((request) => request.kind === 'turn')).toHaveLength(attempts);
           await Promise.resolve();
         });
       });

@@ -1,15 +1,18 @@
-// yoke driving the real Claude Code, Codex and Gemini CLIs end to end (issue 6, "Tests"): the built
-// CLI (dist/bundle/yoke.js, `npm run build` first) runs `yoke run` with `agent claude|codex|gemini` in a
+// yoke driving the real Claude Code, Codex, Gemini, OpenCode and Qwen Code CLIs end to end (issues 6
+// and 21): the built CLI (dist/bundle/yoke.js, `npm run build` first) runs `yoke run` with
+// `agent claude|codex|gemini|opencode|qwen` in a
 // temp git project, inside a loopback-only network namespace (as root) with the scripted mock model
 // server bridged in, so yoke and the CLI it spawns never leave the machine. Each case gets a fresh
 // project and a fresh mock server; the CLI gets its isolated offline HOME/TMPDIR (offlineAgentEnv).
 // Checked: a loop and a judged (brute) run complete through real tool calls with the exact usage each
 // CLI reports in the ledger; 401, 500, a silent hang, a denied tool call and a 429 each end as a
 // clear, journaled outcome. A CLI that is not installed is skipped with a reason (failing under CI).
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentCliBinary, agentCliPins, installedAgentCli, type AgentCliName } from '../support/agent-clis.js';
+import { agentCliBinary, agentCliPins, installedAgentCli, mockChatModel, type AgentCliName } from '../support/agent-clis.js';
 import { readJournal, type JournalRecord } from '../support/journal-records.js';
 import type { MockScript, MockUsage } from '../support/mock-model-server/mock-script.js';
 import { loopbackNamespaceAvailable, type OfflineRunResult } from '../support/mock-model-server/run-offline.js';
@@ -17,7 +20,7 @@ import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js'
 import { cliReportedUsage, type ReportedUsage } from './support/cli-reported-usage.js';
 import { runYokeOffline } from './support/offline-yoke.js';
 
-const models: Record<AgentCliName, string> = { claude: 'claude-sonnet-4-5', codex: 'gpt-5.5', gemini: 'gemini-2.5-pro' };
+const models: Record<AgentCliName, string> = { claude: 'claude-sonnet-4-5', codex: 'gpt-5.5', gemini: 'gemini-2.5-pro', opencode: `mock/${mockChatModel}`, qwen: mockChatModel };
 
 /** One agent call as journaled: who, which iteration, and its `agent.spawn` result. */
 interface AgentCall {
@@ -50,13 +53,33 @@ const ends = (records: JournalRecord[]): unknown[] =>
 /** What the ledger should hold after `script`: each CLI sums its turns (docs/agents.md), with its own gaps. */
 function scriptTotals(cli: AgentCliName, usages: MockUsage[]): Omit<ReportedUsage, 'costUsd'> {
   const sum = (field: keyof MockUsage): number => usages.reduce((total, usage) => total + (usage[field] ?? 0), 0);
+  const cacheWrite: Record<AgentCliName, number | null> = {
+    claude: sum('cacheWrite'),
+    codex: sum('cacheWrite'),
+    // Gemini's protocol has no cache-write field, nor has Chat Completions (OpenCode and Qwen Code):
+    // Qwen Code then reports none, OpenCode a 0 of its own.
+    gemini: null,
+    opencode: 0,
+    qwen: null,
+  };
   return {
-    inputTokens: sum('input'),
+    // OpenCode subtracts the cached tokens from the input the API reported.
+    inputTokens: cli === 'opencode' ? sum('input') - sum('cacheRead') : sum('input'),
     outputTokens: sum('output'),
     cacheReadTokens: sum('cacheRead'),
-    // Gemini's protocol has no cache-write field.
-    cacheWriteTokens: cli === 'gemini' ? null : sum('cacheWrite'),
+    cacheWriteTokens: cacheWrite[cli],
   };
+}
+
+/**
+ * The answers a CLI gets for one failing call: OpenCode (five retries) and Qwen Code (seven
+ * attempts) retry a 429 or 5xx on their own, which no setting turns off; both wait the scripted
+ * `retry-after-ms` (Qwen Code only for 429/503), so those retries are quick.
+ */
+function failingCall(cli: AgentCliName, status: number, message?: string): MockScript {
+  const retried = status === 429 || status >= 500;
+  const attempts = !retried ? 1 : cli === 'opencode' ? 6 : cli === 'qwen' ? 7 : 1;
+  return Array.from({ length: attempts }, () => ({ error: { status, ...(message === undefined ? {} : { message }), ...(attempts > 1 ? { retryAfterMs: 10 } : {}) } }));
 }
 
 interface LedgerTotals extends ReportedUsage {
@@ -193,7 +216,7 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
 
     it.sequential('401: the run is held (exit 1, run.paused agent:auth-error), stderr names the auth problem; the next yoke run retries', async () => {
       const ws = await project(cli, 'loop', ['max-iterations 2']);
-      const { run, records, calls } = await yokeRun(cli, '401', ws, [{ error: { status: 401, message: 'invalid x-api-key' } }]);
+      const { run, records, calls } = await yokeRun(cli, '401', ws, failingCall(cli, 401, 'invalid x-api-key'));
       expect(run.exitCode, run.stderr).toBe(1);
       expect(calls.map((call) => call.result.classification)).toEqual(['auth-error']);
       expect(calls[0]!.result.detail).toMatch(/401/);
@@ -210,17 +233,19 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
 
     it.sequential('500: a server error, the iteration counts (max-iterations 1 → exit 1)', async () => {
       const ws = await project(cli, 'loop', ['max-iterations 1']);
-      const { run, records, calls } = await yokeRun(cli, '500', ws, [{ error: { status: 500 } }]);
+      const script = failingCall(cli, 500);
+      const { run, records, calls } = await yokeRun(cli, '500', ws, script);
       expect(run.exitCode, run.stderr).toBe(1);
       expect(calls.map((call) => call.result.classification)).toEqual(['server-error']);
       expect(ends(records)).toEqual([expect.objectContaining({ exitCode: 1, reason: expect.stringMatching(/max-iterations/) as unknown })]);
-      expect(turnRequests(run)).toBe(1);
+      expect(turnRequests(run)).toBe(script.length);
     });
 
     // yoke's idle timer runs from the spawn, and a CLI prints nothing while it starts: under load its
     // first model request came up to 9.5 s (claude, codex) and 13 s (gemini) after `yoke run` started,
     // so `idle-timeout 3s` killed claude and gemini before they ever asked the model (run 23:31 UTC).
-    const idle = cli === 'gemini' ? '20s' : '15s';
+    // opencode's first model request came 12–20 s after the spawn at load average 18–22 (run 15:40 UTC).
+    const idle = cli === 'opencode' || cli === 'qwen' ? '30s' : cli === 'gemini' ? '20s' : '15s';
     it.sequential(`a silent hang: killed after idle-timeout ${idle}, journaled as idle-timeout`, async () => {
       const ws = await project(cli, 'loop', ['max-iterations 1', `idle-timeout ${idle}`]);
       const { run, records, calls } = await yokeRun(cli, 'hang', ws, [{ hang: true }]);
@@ -244,12 +269,26 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
         expect(ends(records)).toEqual([expect.objectContaining({ exitCode: 1, reason: expect.stringMatching(/max-iterations/) as unknown })]);
       });
     }
-    // codex (`--sandbox workspace-write`, exec never asks for approval) and gemini (`--approval-mode
-    // yolo`) approve every tool call with yoke's production flags: no denial can be provoked.
+    if (cli === 'opencode') {
+      // OpenCode's default permissions ask before touching a path outside the project; `run` rejects what would ask.
+      it.sequential('a refused tool call: a write outside the project is rejected by `opencode run` → permission-denied, the files decide', async () => {
+        const outside = join(tmpdir(), `yoke-opencode-outside-${process.pid}.txt`);
+        const ws = await project(cli, 'loop', ['max-iterations 1']);
+        const { run, records, calls } = await yokeRun(cli, 'refused', ws, [{ writeFile: { path: outside, content: 'x\n' } }, { text: 'I could not write it.' }]);
+        expect(run.exitCode, run.stderr).toBe(1);
+        expect(existsSync(outside)).toBe(false);
+        expect(calls.map((call) => call.result.classification)).toEqual(['permission-denied']);
+        expect(calls[0]!.result.detail).toBe(`1 tool call was refused without asking (opencode run rejects what needs a permission prompt): write ${outside}`);
+        expect(ends(records)).toEqual([expect.objectContaining({ exitCode: 1, reason: expect.stringMatching(/max-iterations/) as unknown })]);
+      });
+    }
+    // codex (`--sandbox workspace-write`, exec never asks for approval), gemini and qwen
+    // (`--approval-mode yolo`) approve every tool call with yoke's production flags: no denial can
+    // be provoked (qwen's PreToolUse hooks can deny: tests/effects/adapters/qwen.test.ts reads one).
 
     it.sequential('429: the run waits (wait.until, rate-limit-wait 1s), retries the same call and succeeds without spending an iteration', async () => {
       const ws = await project(cli, 'loop', ['max-iterations 1', 'rate-limit-wait 1s']);
-      const { run, records, calls } = await yokeRun(cli, '429', ws, [{ error: { status: 429, message: 'rate limit exceeded' } }, ...workerTurns]);
+      const { run, records, calls } = await yokeRun(cli, '429', ws, [...failingCall(cli, 429, 'rate limit exceeded'), ...workerTurns]);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(calls.map((call) => [call.role, call.iteration, call.result.classification])).toEqual([['worker', 1, 'rate-limited'], ['worker', 1, 'ok']]);
       // the wait is journaled between the two calls and ends rate-limit-wait after the limited call ended
@@ -257,7 +296,8 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
       expect(completed.indexOf('wait.until')).toBeGreaterThan(completed.indexOf('agent.spawn'));
       expect(completed.lastIndexOf('agent.spawn')).toBeGreaterThan(completed.indexOf('wait.until'));
       const wait = records.find((record) => record.type === 'effect.started' && (record.payload as { kind: string }).kind === 'wait.until');
-      expect((wait?.payload as { params: { until: number } }).params.until - calls[0]!.result.endedAt).toBe(1000);
+      // OpenCode passes the API's retry-after-ms on (10 ms here); the others name no wait.
+      expect((wait?.payload as { params: { until: number } }).params.until - calls[0]!.result.endedAt).toBe(cli === 'opencode' ? 10 : 1000);
       expect(ends(records)).toEqual([expect.objectContaining({ exitCode: 0 })]);
       expect(await ws.read('src/x.txt')).toBe('hello from the model\n');
     });

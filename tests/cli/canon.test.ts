@@ -18,6 +18,14 @@ describe.each(MODES)('canon templates for %s mode', (mode) => {
     expect(config?.mode).toBe(mode);
   });
 
+  it('choose `agent claude` (what `yoke init` rewrites), with every other built-in and `agent cmd` as commented alternatives', () => {
+    const conf = text(templates.files, 'yoke.conf').split('\n');
+    expect(conf.filter((line) => /^agent /.test(line))).toEqual(['agent claude']);
+    const start = conf.indexOf('agent claude');
+    expect(conf.slice(start, start + 5)).toEqual(['agent claude', '# agent codex', '# agent gemini', '# agent opencode', '# agent qwen']);
+    expect(conf).toContain('# agent cmd my-agent --non-interactive');
+  });
+
   it('write every spec file, yoke.conf, protocol.md, notes.md and the .gitignore that keeps yoke\'s folders out of git', () => {
     const names = Object.keys(templates.files);
     for (const spec of templates.spec) expect(names).toContain(spec);

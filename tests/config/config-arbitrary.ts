@@ -1,6 +1,6 @@
 // fast-check generator of legal yoke.conf files with the Config each must parse to (spec 5.1).
 import fc from 'fast-check';
-import { CONFIG_DEFAULTS, HOOK_EVENTS, RULINGS, TOOL_CLASSES, TOOL_CONTROL_MODES, type Config, type Mode } from '../../config/types.js';
+import { BUILT_IN_AGENT_KINDS, CONFIG_DEFAULTS, HOOK_EVENTS, RULINGS, TOOL_CLASSES, TOOL_CONTROL_MODES, type Config, type Mode } from '../../config/types.js';
 import { LIFECYCLE_REGISTRY, LIFECYCLES } from '../../machines/lifecycles/registry.js';
 
 /** One directive line and how it changes the expected Config once its line number is known. */
@@ -21,7 +21,7 @@ const duration = fc.oneof(
     .map(([n, [unit, ms]]) => ({ text: `${n}${unit}`, ms: n * ms })),
 );
 const agent: fc.Arbitrary<{ text: string; spec: Config['agent'] }> = fc.oneof(
-  fc.constantFrom('claude', 'codex', 'gemini').map((kind) => ({ text: kind, spec: { kind } })),
+  fc.constantFrom(...BUILT_IN_AGENT_KINDS).map((kind) => ({ text: kind, spec: { kind } })),
   command.map((cmd) => ({ text: `cmd ${cmd}`, spec: { kind: 'cmd' as const, command: cmd } })),
 );
 const path = fc.stringMatching(/^[a-z]{1,6}(\/[a-z]{1,6}){0,2}\/?$/);

@@ -181,7 +181,8 @@ describe('spec §6: mode switching', () => {
 
   it('6.2 a mode switch always fresh-inits the target mode; earlier sessions are not restored', async () => {
     const ws = await setup({});
-    await yokeOk(ws, ['init', 'loop']);
+    // the templates' own agent, so the fresh files are the templates byte for byte (mode keeps the agent line)
+    await yokeOk(ws, ['init', 'loop', '--agent', 'claude']);
     writeTree(ws.loop, { 'plan.md': 'my loop plan\n', 'notes.md': 'STATUS: DONE\n', 'verdict.md': 'VERDICT: PASS\n' });
 
     await yokeOk(ws, ['mode', 'brute']);

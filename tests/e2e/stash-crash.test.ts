@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modeTemplates } from '../../cli/canon.js';
+import { templateWithAgent } from '../../cli/template-agent.js';
 import { treeHash, type StashEntry } from '../../store/stash/stash-entry.js';
 import { expectRefusal } from '../support/cli-expect.js';
 import { journalLines } from '../support/journal-edit.js';
@@ -141,10 +142,13 @@ describe('a crash during a restore', () => {
     const modeStash = readIndex(ws).entries.find((entry) => entry.via === 'mode');
     const checkout = await yokeJson<Restored>(ws, ['stash', 'checkout', modeStash?.id ?? 'missing']);
     expect(loopSnapshot(ws.loop)).toEqual(loopState);
-    // what the repaired switch left in .loop/ (and checkout stashed) is exactly the brute templates
+    // what the repaired switch left in .loop/ (and checkout stashed) is exactly the brute templates,
+    // the conf keeping the workspace's agent line
     const templates = modeTemplates('brute');
+    const written = (name: string, content: Buffer): Buffer => (name === 'yoke.conf' ? Buffer.from(templateWithAgent(content.toString('utf8'), { agent: 'agent cmd true', model: null })) : content);
     const expected: StashEntry[] = Object.entries(templates?.files ?? {})
       .filter(([name]) => !name.startsWith('.'))
+      .map(([name, template]) => [name, written(name, template)] as const)
       .map(([name, content]) => ({ path: name, type: 'file' as const, mode: 0o644, size: content.length, blob: createHash('sha256').update(content).digest('hex') }))
       .sort((x, y) => (x.path < y.path ? -1 : 1));
     expect(checkout.stashed).toMatchObject({ mode: 'brute', tree: treeHash(expected) });

@@ -110,7 +110,7 @@ describe('a lifecycle added with its own files and one registry line', () => {
       let help = '';
       command?.configureOutput({ writeOut: (text) => { help += text; } });
       command?.outputHelp();
-      expect(help).toContain('mode        loop | brute | saga | goal | sprint');
+      expect(help).toMatch(/^ {2}mode +loop \| brute \| saga \| goal \| sprint$/m);
       expect(help).toContain(lifecyclesHelp(REGISTRY));
       expect(help).toMatch(/^ {2}sprint {2}rounds over backlog\.md, each DONE reviewed by a judge$/m);
     }

@@ -8,7 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The real agent CLIs yoke drives. */
-export type AgentCliName = 'claude' | 'codex' | 'gemini';
+export type AgentCliName = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen';
 
 /** One pinned CLI: npm package, version, binary name. */
 export interface AgentCliPin {
@@ -22,6 +22,8 @@ export const agentCliPins: Record<AgentCliName, AgentCliPin> = {
   claude: { npmPackage: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   codex: { npmPackage: '@openai/codex', version: '0.171.0', bin: 'codex' },
   gemini: { npmPackage: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  opencode: { npmPackage: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  qwen: { npmPackage: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
 };
 
 /** The install root: `$YOKE_AGENT_CLIS`, else `$HOME/.cache/yoke/agent-clis` (as the install script). */
@@ -87,6 +89,42 @@ async function writeGeminiSettings(geminiDir: string): Promise<void> {
   }, null, 2)}\n`);
 }
 
+/** The model the OpenCode and Qwen Code configs below declare (OpenCode names it `mock/mock-model`). */
+export const mockChatModel = 'mock-model';
+
+async function writeOpencodeConfig(configDir: string, baseUrl: string): Promise<void> {
+  // An OpenAI-compatible provider (bundled in the binary: nothing is installed), its key read
+  // from the environment the way codex's env_key is; no update checks, no sharing.
+  await mkdir(configDir, { recursive: true });
+  await writeFile(join(configDir, 'opencode.json'), `${JSON.stringify({
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    model: `mock/${mockChatModel}`,
+    provider: {
+      mock: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Mock',
+        options: { baseURL: `${baseUrl}/v1`, apiKey: '{env:MOCK_API_KEY}' },
+        models: { [mockChatModel]: { name: 'Mock model' } },
+      },
+    },
+  }, null, 2)}\n`);
+}
+
+async function writeQwenSettings(qwenDir: string): Promise<void> {
+  // maxRetries 0: no rate-limit retry loop (default 10 retries from 60 s); the managed auto-memory
+  // and auto-dream agents would otherwise make extra model requests after every call.
+  await mkdir(qwenDir, { recursive: true });
+  await writeFile(join(qwenDir, 'settings.json'), `${JSON.stringify({
+    security: { auth: { selectedType: 'openai' } },
+    model: { name: mockChatModel, generationConfig: { maxRetries: 0 } },
+    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+  }, null, 2)}\n`);
+}
+
 /** Per CLI: write its settings under `home` and return the variables that point it at `baseUrl`. */
 async function cliEnv(name: AgentCliName, home: string, baseUrl: string): Promise<Record<string, string>> {
   switch (name) {
@@ -110,6 +148,12 @@ async function cliEnv(name: AgentCliName, home: string, baseUrl: string): Promis
         GEMINI_CLI_TRUST_WORKSPACE: 'true',
         GEMINI_CLI_NO_RELAUNCH: 'true',
       };
+    case 'opencode':
+      await writeOpencodeConfig(join(home, '.config', 'opencode'), baseUrl);
+      return { MOCK_API_KEY: mockApiKey, OPENCODE_DISABLE_MODELS_FETCH: '1' };
+    case 'qwen':
+      await writeQwenSettings(join(home, '.qwen'));
+      return { OPENAI_API_KEY: mockApiKey, OPENAI_BASE_URL: `${baseUrl}/v1`, QWEN_CODE_NO_RELAUNCH: 'true' };
   }
 }
 

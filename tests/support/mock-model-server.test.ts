@@ -112,6 +112,67 @@ describe('OpenAI Responses', () => {
   });
 });
 
+describe('OpenAI Chat Completions', () => {
+  const tool = (name: string, properties: Record<string, unknown>) => ({ type: 'function', function: { name, parameters: { type: 'object', properties } } });
+  const opencodeTools = [tool('bash', { command: {}, description: {} }), tool('write', { filePath: {}, content: {} })];
+  const qwenTools = [tool('run_shell_command', { command: {}, is_background: {}, description: {} }), tool('write_file', { file_path: {}, content: {} })];
+  const body = (tools: unknown[], system = 'You are a coding agent.') => ({ model: 'mock-model', stream: true, stream_options: { include_usage: true }, tools, messages: [{ role: 'system', content: system }, { role: 'user', content: 'go' }] });
+
+  /** The `data:` payloads of a chat completions stream: JSON chunks, then the literal `[DONE]`. */
+  async function chunks(res: Response): Promise<unknown[]> {
+    const text = await res.text();
+    return text.split('\n\n').filter((chunk) => chunk.startsWith('data: ')).map((chunk) => {
+      const data = chunk.slice('data: '.length);
+      return data === '[DONE]' ? data : JSON.parse(data) as unknown;
+    });
+  }
+
+  it('streams a text turn, the usage in a last chunk with no choices, then [DONE]', async () => {
+    await start([{ text: 'STATUS: DONE', usage }]);
+    const res = await post('/v1/chat/completions', body(opencodeTools));
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const [text, finish, last, done] = await chunks(res);
+    expect(text).toMatchObject({ object: 'chat.completion.chunk', model: 'mock-model', choices: [{ index: 0, delta: { role: 'assistant', content: 'STATUS: DONE' }, finish_reason: null }] });
+    expect(finish).toMatchObject({ choices: [{ delta: {}, finish_reason: 'stop' }] });
+    // OpenAI's prompt_tokens include the cached ones; there is no cache-write field in this API
+    expect(last).toMatchObject({ choices: [], usage: { prompt_tokens: 1234, completion_tokens: 56, total_tokens: 1290, prompt_tokens_details: { cached_tokens: 200 } } });
+    expect(done).toBe('[DONE]');
+  });
+
+  it('calls the write and shell tools the request offers, with their own argument names', async () => {
+    await start([{ writeFile: { path: 'notes.md', content: 'hi\n' } }, { runCommand: { command: 'echo hi' } }, { writeFile: { path: 'notes.md', content: 'hi\n' } }, { runCommand: { command: 'ls' } }]);
+    const call = async (tools: unknown[], system?: string) => {
+      const [first, finish] = await chunks(await post('/v1/chat/completions', body(tools, system)));
+      expect(finish).toMatchObject({ choices: [{ finish_reason: 'tool_calls' }] });
+      const toolCall = (first as { choices: Array<{ delta: { tool_calls: Array<{ id: string; function: { name: string; arguments: string } }> } }> }).choices[0]!.delta.tool_calls[0]!;
+      return { name: toolCall.function.name, args: JSON.parse(toolCall.function.arguments) as unknown };
+    };
+    expect(await call(opencodeTools)).toEqual({ name: 'write', args: { filePath: 'notes.md', content: 'hi\n' } });
+    expect(await call(opencodeTools)).toEqual({ name: 'bash', args: { command: 'echo hi', description: 'Run the scripted command' } });
+    // Qwen's write_file wants an absolute path: it is joined to the directory its prompt names
+    expect(await call(qwenTools, "I'm currently working in the directory: /work/project\n")).toEqual({ name: 'write_file', args: { file_path: '/work/project/notes.md', content: 'hi\n' } });
+    expect(await call(qwenTools)).toEqual({ name: 'run_shell_command', args: { command: 'ls', description: 'Run the scripted command', is_background: false } });
+  });
+
+  it('answers a request without tools (a session title) as a side request', async () => {
+    const mock = await start([{ text: 'main' }]);
+    const [title] = await chunks(await post('/v1/chat/completions', { ...body([]), tools: undefined }));
+    expect(title).toMatchObject({ choices: [{ delta: { content: 'Mock side answer' } }] });
+    const plain = await (await post('/v1/chat/completions', { model: 'm', messages: [] })).json();
+    expect(plain).toMatchObject({ object: 'chat.completion', choices: [{ message: { role: 'assistant', content: 'Mock side answer' } }] });
+    expect(mock.turnsServed()).toBe(0);
+    expect(mock.requests.map((r) => [r.protocol, r.kind])).toEqual([['openai-chat', 'side'], ['openai-chat', 'side']]);
+  });
+
+  it('carries a scripted retry-after-ms as a header (OpenCode and Qwen Code wait that long before their own retries)', async () => {
+    await start([{ error: { status: 500, retryAfterMs: 10 } }]);
+    const res = await post('/v1/chat/completions', body(opencodeTools));
+    expect(res.status).toBe(500);
+    expect(res.headers.get('retry-after-ms')).toBe('10');
+    expect(await res.json()).toEqual({ error: { message: 'mock error 500', type: 'server_error', code: null, param: null } });
+  });
+});
+
 describe('Gemini', () => {
   const path = '/v1beta/models/gemini-test:streamGenerateContent?alt=sse';
 
@@ -145,6 +206,7 @@ describe('errors, hangs and the end of the script', () => {
   it.each([
     ['anthropic', '/v1/messages', claudeMain, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }],
     ['openai', '/v1/responses', {}, { error: { message: 'slow down', type: 'rate_limit_exceeded' } }],
+    ['openai-chat', '/v1/chat/completions', { tools: [{ type: 'function', function: { name: 'bash' } }] }, { error: { message: 'slow down', type: 'rate_limit_exceeded' } }],
     ['gemini', '/v1beta/models/m:streamGenerateContent', {}, { error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED', details: [{ retryDelay: '7s' }] } }],
   ])('%s: a scripted 429 has the dialect\'s error body and retry-after', async (_name, path, body, expected) => {
     await start([{ error: { status: 429, message: 'slow down', retryAfterSeconds: 7 } }, { text: 'after' }]);
@@ -215,6 +277,8 @@ describe('the request log', () => {
       .toEqual([{ callId: 'toolu_1', name: undefined, output: 'File created' }]);
     expect(toolOutputsIn(logged('openai', { input: [{ type: 'custom_tool_call_output', call_id: 'call_1', output: 'Success' }, { type: 'function_call_output', call_id: 'call_2', output: 'ok' }] })))
       .toEqual([{ callId: 'call_1', name: undefined, output: 'Success' }, { callId: 'call_2', name: undefined, output: 'ok' }]);
+    expect(toolOutputsIn(logged('openai-chat', { messages: [{ role: 'assistant', tool_calls: [] }, { role: 'tool', tool_call_id: 'call_3', content: 'Wrote file successfully.' }] })))
+      .toEqual([{ callId: 'call_3', name: undefined, output: 'Wrote file successfully.' }]);
     expect(toolOutputsIn(logged('gemini', { contents: [{ role: 'user', parts: [{ functionResponse: { id: 'w_1', name: 'write_file', response: { output: 'written' } } }] }] })))
       .toEqual([{ callId: 'w_1', name: 'write_file', output: 'written' }]);
   });

@@ -31,7 +31,9 @@ export function jsonObjects(transcript: string): Json[] {
 
 /**
  * claude: the final `result` (usage + `total_cost_usd`); codex: the last `turn.completed.usage`
- * (cumulative); gemini: stream-json `result.stats`. Undefined when the CLI reported none.
+ * (cumulative); gemini: stream-json `result.stats`; opencode: the sum of its `step_finish` tokens
+ * (its cost is 0 without a price: unknown); qwen: the final `result.usage`. Undefined when the CLI
+ * reported none.
  */
 export function cliReportedUsage(cli: AgentCliName, transcript: string): ReportedUsage | undefined {
   const objects = jsonObjects(transcript);
@@ -58,6 +60,23 @@ export function cliReportedUsage(cli: AgentCliName, transcript: string): Reporte
       return stats && {
         inputTokens: num(stats.input_tokens), outputTokens: num(stats.output_tokens),
         cacheReadTokens: num(stats.cached), cacheWriteTokens: null,
+        costUsd: null,
+      };
+    }
+    case 'opencode': {
+      const steps = objects.filter((object) => object.type === 'step_finish').map((object) => (object.part as Json).tokens as Json);
+      const sum = (read: (tokens: Json) => unknown): number => steps.reduce((total, tokens) => total + (num(read(tokens)) ?? Number.NaN), 0);
+      return steps.length === 0 ? undefined : {
+        inputTokens: sum((t) => t.input), outputTokens: sum((t) => t.output),
+        cacheReadTokens: sum((t) => (t.cache as Json).read), cacheWriteTokens: sum((t) => (t.cache as Json).write),
+        costUsd: null,
+      };
+    }
+    case 'qwen': {
+      const usage = objects.findLast((object) => object.type === 'result')?.usage as Json | undefined;
+      return usage && {
+        inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens),
+        cacheReadTokens: num(usage.cache_read_input_tokens), cacheWriteTokens: null,
         costUsd: null,
       };
     }

@@ -23,6 +23,7 @@ describe('classifyErrorText', () => {
     expect(classifyErrorText('You exceeded your current quota')).toMatchObject({ classification: 'rate-limited' });
     expect(classifyErrorText('stream disconnected before completion')).toMatchObject({ classification: 'server-error' });
     expect(classifyErrorText('Invalid API key provided')).toMatchObject({ classification: 'auth-error' });
+    expect(classifyErrorText("Missing API key for OpenAI-compatible auth. Set settings.security.auth.apiKey, or set the 'OPENAI_API_KEY' environment variable.")).toMatchObject({ classification: 'auth-error' });
     expect(classifyErrorText('something   odd\nhappened')).toEqual({ classification: 'crashed', detail: 'something odd happened' });
   });
 

@@ -118,8 +118,8 @@ export const anthropicMessages: ModelProtocol = {
       usage: { input_tokens: 0, output_tokens: 0 },
     });
   },
-  writeError(res: ServerResponse, status, message, retryAfterSeconds) {
-    const headers = { 'request-id': 'req_mock_error', ...retryAfterHeaders(retryAfterSeconds) };
+  writeError(res: ServerResponse, status, message, retry) {
+    const headers = { 'request-id': 'req_mock_error', ...retryAfterHeaders(retry) };
     writeJson(res, status, { type: 'error', error: { type: errorTypes[status] ?? 'api_error', message } }, headers);
   },
 };

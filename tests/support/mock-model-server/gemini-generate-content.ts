@@ -102,8 +102,8 @@ export const geminiGenerateContent: ModelProtocol = {
         else geminiGenerateContent.writeError(res, 404, `mock model server: no side answer for ${req.method} ${req.path}`);
     }
   },
-  writeError(res, status, message, retryAfterSeconds) {
-    const details = retryAfterSeconds === undefined ? [] : [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryAfterSeconds}s` }];
-    writeJson(res, status, { error: { code: status, message, status: statuses[status] ?? 'UNKNOWN', ...(details.length ? { details } : {}) } }, retryAfterHeaders(retryAfterSeconds));
+  writeError(res, status, message, retry) {
+    const details = retry?.seconds === undefined ? [] : [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retry.seconds}s` }];
+    writeJson(res, status, { error: { code: status, message, status: statuses[status] ?? 'UNKNOWN', ...(details.length ? { details } : {}) } }, retryAfterHeaders(retry));
   },
 };

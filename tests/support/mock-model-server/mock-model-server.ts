@@ -10,6 +10,7 @@ import { anthropicMessages } from './anthropic-messages.js';
 import { geminiGenerateContent } from './gemini-generate-content.js';
 import type { MockScript, MockTurn } from './mock-script.js';
 import type { ModelProtocol, ModelRequest } from './model-protocol.js';
+import { openaiChatCompletions } from './openai-chat-completions.js';
 import { openaiResponses } from './openai-responses.js';
 import { redactHeaders, RequestLog, type LoggedRequest, type RequestAnswer } from './request-log.js';
 import { writeJson } from './sse-writer.js';
@@ -40,7 +41,7 @@ export interface MockModelServer {
   close(): Promise<void>;
 }
 
-const protocols: ModelProtocol[] = [anthropicMessages, openaiResponses, geminiGenerateContent];
+const protocols: ModelProtocol[] = [anthropicMessages, openaiResponses, openaiChatCompletions, geminiGenerateContent];
 
 const decoders: Record<string, ((buffer: Buffer) => Buffer) | undefined> = {
   gzip: zlib.gunzipSync,
@@ -113,8 +114,8 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     nextTurn++;
     if ('hang' in turn) return;
     if ('error' in turn) {
-      const { status, message, retryAfterSeconds } = turn.error;
-      protocol.writeError(res, status, message ?? `mock error ${status}`, retryAfterSeconds);
+      const { status, message, retryAfterSeconds, retryAfterMs } = turn.error;
+      protocol.writeError(res, status, message ?? `mock error ${status}`, { seconds: retryAfterSeconds, ms: retryAfterMs });
       return;
     }
     protocol.writeTurn(res, turn, request, id);

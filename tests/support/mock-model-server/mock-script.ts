@@ -14,7 +14,7 @@ export type MockTurn =
   | { text: string; usage?: MockUsage }
   | { writeFile: { path: string; content: string }; usage?: MockUsage }
   | { runCommand: { command: string }; usage?: MockUsage }
-  | { error: { status: number; message?: string; retryAfterSeconds?: number } }
+  | { error: { status: number; message?: string; retryAfterSeconds?: number; retryAfterMs?: number } }
   | { hang: true };
 
 /** The turns, consumed one per main model request. */
@@ -26,7 +26,7 @@ const turn = z.union([
   z.strictObject({ text: z.string(), usage: usage.optional() }),
   z.strictObject({ writeFile: z.strictObject({ path: z.string().min(1), content: z.string() }), usage: usage.optional() }),
   z.strictObject({ runCommand: z.strictObject({ command: z.string().min(1) }), usage: usage.optional() }),
-  z.strictObject({ error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string().optional(), retryAfterSeconds: count.optional() }) }),
+  z.strictObject({ error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string().optional(), retryAfterSeconds: count.optional(), retryAfterMs: count.optional() }) }),
   z.strictObject({ hang: z.literal(true) }),
 ]);
 

@@ -2,6 +2,7 @@
 // scripted turn, and how to write a turn, a side answer and an error in that dialect.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { MockTurn } from './mock-script.js';
+import type { RetryAfter } from './sse-writer.js';
 
 /** A request as the protocols see it: body already decoded and parsed when it was JSON. */
 export interface ModelRequest {
@@ -19,7 +20,7 @@ export type AnswerTurn = Extract<MockTurn, { text: string } | { writeFile: unkno
 
 /** One model API dialect. */
 export interface ModelProtocol {
-  readonly name: 'anthropic' | 'openai' | 'gemini';
+  readonly name: 'anthropic' | 'openai' | 'openai-chat' | 'gemini';
   /** Whether this dialect serves the request at all. */
   owns(req: ModelRequest): boolean;
   /** 'turn' when the request is a main model request that consumes a scripted turn. */
@@ -29,5 +30,5 @@ export interface ModelProtocol {
   /** Answer a side request (title, count tokens, model list, …) sensibly. */
   writeSide(res: ServerResponse, req: ModelRequest, seq: number): void;
   /** Answer with an API error in this dialect's shape. */
-  writeError(res: ServerResponse, status: number, message: string, retryAfterSeconds?: number): void;
+  writeError(res: ServerResponse, status: number, message: string, retry?: RetryAfter): void;
 }

@@ -60,7 +60,7 @@ export const openaiResponses: ModelProtocol = {
     }
     writeJson(res, 404, { error: { message: `mock model server: no side answer for ${req.method} ${req.path}`, type: 'not_found' } });
   },
-  writeError(res, status, message, retryAfterSeconds) {
-    writeJson(res, status, { error: { message, type: errorTypes[status] ?? 'server_error', code: errorTypes[status] ?? null, param: null } }, retryAfterHeaders(retryAfterSeconds));
+  writeError(res, status, message, retry) {
+    writeJson(res, status, { error: { message, type: errorTypes[status] ?? 'server_error', code: errorTypes[status] ?? null, param: null } }, retryAfterHeaders(retry));
   },
 };

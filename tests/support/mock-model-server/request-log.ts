@@ -14,7 +14,7 @@ export interface LoggedRequest {
   path: string;
   query: Record<string, string>;
   /** the dialect that answered, or null when no dialect owns the path */
-  protocol: 'anthropic' | 'openai' | 'gemini' | null;
+  protocol: 'anthropic' | 'openai' | 'openai-chat' | 'gemini' | null;
   /** 'turn' = a main model request that consumed (or found no) scripted turn */
   kind: 'turn' | 'side' | 'unknown';
   /** 0-based index of the scripted turn served; null for side requests and past the script's end */

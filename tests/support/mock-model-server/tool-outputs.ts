@@ -33,6 +33,12 @@ function openaiOutputs(body: Block): ToolOutput[] {
     .map((item) => ({ callId: item.call_id as string, name: undefined, output: text(item.output) }));
 }
 
+function chatOutputs(body: Block): ToolOutput[] {
+  const messages = Array.isArray(body.messages) ? (body.messages as Block[]) : [];
+  return messages.filter((message) => message.role === 'tool')
+    .map((message) => ({ callId: message.tool_call_id as string, name: undefined, output: text(message.content) }));
+}
+
 function geminiOutputs(body: Block): ToolOutput[] {
   const contents = (body.contents ?? []) as Array<{ parts?: Block[] }>;
   return contents.flatMap((content) => content.parts ?? [])
@@ -50,6 +56,8 @@ export function toolOutputsIn(request: LoggedRequest): ToolOutput[] {
       return anthropicOutputs(body);
     case 'openai':
       return openaiOutputs(body);
+    case 'openai-chat':
+      return chatOutputs(body);
     case 'gemini':
       return geminiOutputs(body);
     case null:
