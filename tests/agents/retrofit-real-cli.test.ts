@@ -8,7 +8,8 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { agentCliBinary, agentCliPins, installedAgentCli, offlineAgentEnv, type AgentCliName } from '../support/agent-clis.js';
+import { agentCliBinary, agentCliPins, installedAgentCli, offlineAgentEnv } from '../support/agent-clis.js';
+import type { RetrofitAgent } from '../../machines/retrofit/retrofit-agents.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import type { MockScript } from '../support/mock-model-server/mock-script.js';
 import { runOffline, type OfflineRunResult } from '../support/mock-model-server/run-offline.js';
@@ -20,7 +21,7 @@ const leftovers = cleanupAfterEach();
 /** A line of canon/AGENTS.md that only the canon says. */
 const MARKER = "3. The user's explicit instruction beats any skill. Never run two skills for the same concern.";
 
-const args: Record<AgentCliName, (prompt: string) => string[]> = {
+const args: Record<RetrofitAgent, (prompt: string) => string[]> = {
   claude: (prompt) => ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--model', 'claude-sonnet-4-5'],
   // Codex runs a project's hooks only when the project is trusted and the hook reviewed; in exec the
   // review is --dangerously-bypass-hook-trust (an interactive session asks the user instead).
@@ -57,7 +58,7 @@ async function hookCalls(ws: Workspace): Promise<Array<{ argv: string; payload: 
   }));
 }
 
-async function runCli(cli: AgentCliName, ws: Workspace, prompt: string, script: MockScript, pathFirst: string): Promise<OfflineRunResult> {
+async function runCli(cli: RetrofitAgent, ws: Workspace, prompt: string, script: MockScript, pathFirst: string): Promise<OfflineRunResult> {
   const cleanups: Array<() => Promise<void>> = [];
   try {
     return await runOffline({
@@ -82,14 +83,14 @@ const turnBody = (run: OfflineRunResult, index = 0): string => JSON.stringify(ru
  * AGENTS.md by itself only when there is no CLAUDE.md (checked), so the user's CLAUDE.md must import
  * it; Gemini's own context.fileName must gain AGENTS.md and keep GEMINI.md.
  */
-const ownFiles: Record<AgentCliName, Record<string, string>> = {
+const ownFiles: Record<RetrofitAgent, Record<string, string>> = {
   claude: { 'CLAUDE.md': 'Our own rules: USER-CLAUDE-LINE.\n', '.claude/settings.json': '{ "permissions": { "allow": ["Bash(make test)"] } }\n' },
   codex: { 'AGENTS.md': 'Our agents file: USER-AGENTS-LINE.\n' },
   gemini: { 'GEMINI.md': 'Our Gemini notes: USER-GEMINI-LINE.\n', '.gemini/settings.json': '{\n  // ours\n  "context": { "fileName": "GEMINI.md" }\n}\n' },
 };
-const ownLine: Record<AgentCliName, string> = { claude: 'USER-CLAUDE-LINE', codex: 'USER-AGENTS-LINE', gemini: 'USER-GEMINI-LINE' };
+const ownLine: Record<RetrofitAgent, string> = { claude: 'USER-CLAUDE-LINE', codex: 'USER-AGENTS-LINE', gemini: 'USER-GEMINI-LINE' };
 
-async function retrofitted(cli: AgentCliName): Promise<Workspace> {
+async function retrofitted(cli: RetrofitAgent): Promise<Workspace> {
   const ws = await makeWorkspace({ 'keep/file.txt': 'tracked\n', ...ownFiles[cli] });
   leftovers.workspaces.push(ws);
   const result = await runYoke(ws, ['retrofit', '--agent', cli]);
