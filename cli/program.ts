@@ -145,6 +145,44 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await checkCommand(flags));
     });
 
+  // canon and retrofit (issue 14)
+  program
+    .command('retrofit')
+    .description("install yoke's canon (AGENTS.md, skills, policy, context, the tool-call gate) into a project for Claude Code, Codex and Gemini CLI, without losing a byte of the project's own files")
+    .argument('[dir]', 'the project (default: the current folder\'s git work tree)')
+    .option('--agent <agents>', 'claude, codex, gemini (comma-separated) or all (default: as last time, else the detected ones, else all)')
+    .option('--dry-run', 'print the plan (every create, change and delete, with a reason) and write nothing', false)
+    .option('--check', 'exit 1 when anything would be created, updated, deleted or has drifted, 0 otherwise (for CI); writes nothing', false)
+    .option('--undo', 'restore the project byte for byte as it was before the last retrofit', false)
+    .option('--json', 'print the plan and what was done as JSON', false)
+    .addHelpText('after', [
+      '',
+      'Generated files are recorded in .yoke/canon.lock; text yoke manages inside your files sits between',
+      'yoke:begin/yoke:end markers. A generated file you edited is kept and yoke writes <file>.yoke-new.',
+      'Everything replaced or deleted is copied to .yoke/backup/<stamp>/ first. See docs/retrofit.md.',
+      '',
+      'Exit codes: 0 done or up to date; 1 a file could not be read or merged and was left untouched',
+      '(with --check: anything would change or drifted; with --undo: files changed since the retrofit);',
+      '2 usage error or nothing to undo; 3 not a git repository, or the home folder.',
+    ].join('\n'))
+    .action(async (dir: string | undefined, flags: { agent?: string; dryRun: boolean; check: boolean; undo: boolean; json: boolean }) => {
+      const { retrofitCommand } = await import('./commands/retrofit.js');
+      done(await retrofitCommand(dir, flags));
+    });
+
+  program
+    .command('canon')
+    .description("work with a canon folder (yoke's agent instructions and skills)")
+    .command('validate')
+    .description('check a canon folder: skill frontmatter, manifest against folders, duplicate names; problems as file:line')
+    .argument('[dir]', "the canon folder (default: the canon shipped with yoke)")
+    .option('--json', 'print the result as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 valid, 1 problems found (each printed as file:line), 2 no such folder. See docs/canon.md.')
+    .action(async (dir: string | undefined, flags: { json: boolean }) => {
+      const { canonValidateCommand } = await import('./commands/canon-validate.js');
+      done(await canonValidateCommand(dir, flags));
+    });
+
   // stash, clean, mode (issue 4)
   const stash = program
     .command('stash')

@@ -18,6 +18,8 @@ const result = await build({
   sourcemap: true,
   // Loaded from node_modules when a command needs it: a browser driver is not bundled.
   external: ['playwright-core'],
+  // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // CommonJS dependencies (ws, commander's helpers) call require() for Node's own modules.
   banner: { js: "import { createRequire as __yokeRequire } from 'node:module'; const require = __yokeRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',

@@ -1,0 +1,66 @@
+// The retrofit's plan, computed purely: canon + selected agents + the project's files + the lock →
+// every path it creates, changes or deletes (with reason and diff summary) and the next lock.
+import type { Canon } from './canon.js';
+import { LOCK_PATH, renderLock, sortAgents, type CanonLock, type LockEntry } from './canon-lock.js';
+import { diffSummary } from './line-diff.js';
+import { planJsonFile } from './plan-json-file.js';
+import { planMarkedBlock } from './plan-marked-block.js';
+import { planStale } from './plan-stale.js';
+import { planSeed, planWholeFile } from './plan-whole-file.js';
+import type { RetrofitArtifact } from './retrofit-artifact.js';
+import { retrofitArtifacts } from './retrofit-artifacts.js';
+import { RETROFIT_AGENTS, type RetrofitAgent } from './retrofit-agents.js';
+import type { ArtifactPlan, PlanEntry, ProjectFiles, RetrofitPlan } from './retrofit-plan.js';
+import { yokeNewPath } from './yoke-new.js';
+
+/** Every path the planner may need to read for `canon` and `lock`: artifacts of every agent, their `.yoke-new`, the lock's paths. */
+export function pathsToRead(canon: Canon, lock: CanonLock | null): string[] {
+  const paths = new Set<string>([LOCK_PATH]);
+  for (const artifact of retrofitArtifacts(canon, RETROFIT_AGENTS)) paths.add(artifact.path);
+  for (const path of Object.keys(lock?.files ?? {})) paths.add(path);
+  for (const path of [...paths]) paths.add(yokeNewPath(path));
+  return [...paths].sort();
+}
+
+function planArtifact(artifact: RetrofitArtifact, project: ProjectFiles, previous: LockEntry | undefined): ArtifactPlan {
+  switch (artifact.kind) {
+    case 'file':
+      return planWholeFile(artifact, project, previous);
+    case 'seed':
+      return planSeed(artifact, project, previous);
+    case 'block':
+    case 'toml':
+      return planMarkedBlock(artifact, project, previous);
+    case 'json':
+      return planJsonFile(artifact, project, previous);
+  }
+}
+
+/**
+ * Plan the retrofit of `agents` into a project whose files are `project` and whose lock is `lock`.
+ * @example planRetrofit(canon, ['claude'], project, null).entries.filter((entry) => entry.action === 'create')
+ */
+export function planRetrofit(canon: Canon, agents: readonly RetrofitAgent[], project: ProjectFiles, lock: CanonLock | null): RetrofitPlan {
+  const selected = sortAgents(agents);
+  const universe = new Map(retrofitArtifacts(canon, RETROFIT_AGENTS).map((artifact) => [artifact.path, artifact]));
+  const entries: PlanEntry[] = [];
+  const files: Record<string, LockEntry> = {};
+  const wanted = retrofitArtifacts(canon, selected);
+  for (const artifact of wanted) {
+    const result = planArtifact(artifact, project, lock?.files[artifact.path]);
+    entries.push(...result.entries);
+    if (result.lock !== null) files[artifact.path] = result.lock;
+  }
+  const wantedPaths = new Set(wanted.map((artifact) => artifact.path));
+  for (const [path, previous] of Object.entries(lock?.files ?? {})) {
+    if (wantedPaths.has(path)) continue;
+    entries.push(...planStale(path, previous, universe, project).entries);
+  }
+  const next: CanonLock = { version: 1, canon: canon.version, agents: selected, files };
+  const lockText = renderLock(next);
+  const currentLock = project.files.get(LOCK_PATH) ?? null;
+  entries.push(currentLock === lockText
+    ? { path: LOCK_PATH, action: 'unchanged', reason: 'the record of what yoke generated', summary: '' }
+    : { path: LOCK_PATH, action: currentLock === null ? 'create' : 'update', reason: 'the record of what yoke generated', summary: diffSummary(currentLock, lockText), content: lockText });
+  return { agents: selected, entries, lock: next };
+}
