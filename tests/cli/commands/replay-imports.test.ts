@@ -36,15 +36,12 @@ const FORBIDDEN = [
   /^store\/session\/open-workspace\.ts$/,
 ];
 
-/** Modules under effects/ that only name paths (no I/O, no executor): the store reads its layout from them. */
-const LAYOUT_ONLY = ['effects/fs/workspace-layout.ts'];
-
 describe('replay and inspect reach no executor', () => {
   for (const entry of ['cli/commands/replay.ts', 'cli/commands/inspect.ts']) {
     it(`${entry} imports nothing from effects/, the runner or the journal writer`, () => {
       const { files, packages } = reachable(entry);
       expect(files.size).toBeGreaterThan(5);
-      expect([...files].filter((file) => !LAYOUT_ONLY.includes(file) && FORBIDDEN.some((pattern) => pattern.test(file)))).toEqual([]);
+      expect([...files].filter((file) => FORBIDDEN.some((pattern) => pattern.test(file)))).toEqual([]);
       expect([...packages].filter((name) => name === 'execa')).toEqual([]);
     });
   }
