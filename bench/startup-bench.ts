@@ -73,7 +73,7 @@ const STARTUP_COMMANDS: readonly { label: string; args: string[]; target?: numbe
 /** Every read command and `status` (with and without its view), each against `node -e 0`. */
 export function startupBench(work: string, yoke: string, quick: boolean, report: (name: string, lines: string[]) => void): void {
   const iterations = quick ? 3 : 30;
-  const rounds = quick ? 5 : 30;
+  const rounds = quick ? 5 : 20;
   const repo = realisticWorkspace(work, yoke, iterations);
   const view = join(repo, '.loop', '.journal', 'status.json');
   const commands: Command[] = [
