@@ -2,6 +2,7 @@
 import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } from '../../store/projections/usage-ledger.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { findProjectQuick } from '../find-project-quick.js';
+import { groupDigits } from '../group-digits.js';
 
 /** Print totals, or with --json the totals plus every call. */
 export async function usageCommand(flags: { json: boolean; run?: string }): Promise<number> {
@@ -37,7 +38,7 @@ export async function usageCommand(flags: { json: boolean; run?: string }): Prom
 }
 
 function num(value: number | null): string {
-  return value === null ? '?' : value.toLocaleString('en-US');
+  return value === null ? '?' : groupDigits(value);
 }
 
 function money(value: number | null): string {
