@@ -11,7 +11,7 @@ import { RunFold, type FoldStep } from '../../store/fold/run-fold.js';
 import { stateText } from '../../store/fold/state-text.js';
 import { journalReaderAt, openJournalReader } from '../../store/session/open-reader.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
 import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
 
 /** Flags of `yoke replay`. */
@@ -35,7 +35,7 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   const modes = [flags.verify && '--verify', flags.at !== undefined && '--at', flags.html !== undefined && '--html'].filter(Boolean);
   if (modes.length > 1) throw new YokeError('usage', `${modes.join(' and ')} cannot be combined; use one at a time.`);
   if ((flags.live || flags.livePort !== undefined) && modes.length > 0) throw new YokeError('usage', `--live streams the step-by-step replay; it cannot be combined with ${modes.join(' or ')}.`);
-  const store = journalStore(flags.journal);
+  const store = await journalStore(flags.journal);
   if (flags.verify) {
     const { verifyStore } = await import('./replay-verify.js');
     return verifyStore(store, prefix, flags, warnIfTorn);
@@ -172,8 +172,8 @@ async function readWhole(store: JournalReader): Promise<JournalRead> {
 }
 
 /** The workspace's journal, or `--journal <file>`, to read. */
-function journalStore(file: string | undefined): JournalReader {
-  return file === undefined ? openJournalReader(findProject(process.cwd())) : journalReaderAt(file);
+async function journalStore(file: string | undefined): Promise<JournalReader> {
+  return file === undefined ? openJournalReader(await findProjectQuick(process.cwd())) : journalReaderAt(file);
 }
 
 function warnIfTorn(torn: TornTail | null): void {

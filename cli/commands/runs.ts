@@ -3,11 +3,11 @@ import { foldRun, runStarts } from '../../store/fold/journal-runs.js';
 import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/projections/run-summary.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
 
 /** One line (or one JSON object) per run. */
 export async function runsCommand(flags: { json: boolean }): Promise<number> {
-  const { records } = await readWorkspace(findProject(process.cwd()));
+  const { records } = await readWorkspace(await findProjectQuick(process.cwd()));
   const summaries = runStarts(records).map((started): RunSummary => {
     try {
       return summarizeRun(foldRun(records, started), records);
