@@ -22,6 +22,7 @@ import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
 import { describeProgress } from '../progress.js';
 import { settleLines } from '../stash-format.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { RunMonitor } from '../run-monitor.js';
 import { runTerminal } from '../run-terminal.js';
 import { warn, type OutputMode } from '../terminal.js';
@@ -58,8 +59,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (controller.signal.aborted) process.exit(exitCodeForSignal(signal));
     controller.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = listenForStopSignals(onSignal);
   let session: WorkspaceSession | null = null;
   let live: LiveInspector | null = null;
   let monitor: RunMonitor | null = null;
@@ -117,8 +117,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   } finally {
     terminal.stop();
     await live?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     // the final status view is written after the last flush, before the lease is given up
     await session?.close(() => monitor?.finish());
   }
