@@ -32,9 +32,12 @@ function isCommanderMessage(error: unknown): boolean {
 }
 
 // `yoke runs | head`: a closed pipe is the reader's choice, not an error worth a stack trace.
+// A terminal that hung up fails writes with EIO: the SIGHUP that came with it stops the run cleanly
+// (cli/stop-signals.ts), so nothing may crash yoke before the agent is stopped and that is journaled.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'EIO') return;
     throw error;
   });
 }
