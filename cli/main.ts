@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // yoke's entry point: run one command, map any error to its exit code in exactly one place.
+import { environmentFault } from '../errors/environment-fault.js';
 import { exitCodeFor } from './exit-codes.js';
 import { fastPath } from './fast-path.js';
 import { reportError } from './report-error.js';
@@ -17,7 +18,9 @@ async function main(argv: string[]): Promise<number> {
       code = result;
     }, lifecycles);
     await program.parseAsync(argv);
-  } catch (error) {
+  } catch (caught) {
+    // A full disk or a read-only mount is the environment's fault, whichever file it hit: exit 3, what to do.
+    const error = environmentFault(caught) ?? caught;
     const status = exitCodeFor(error);
     if (!isCommanderMessage(error)) reportError(error);
     return status;
