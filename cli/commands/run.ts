@@ -12,6 +12,7 @@ import { beginRun } from '../../store/session/begin-run.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
+import { refuseLostHistory } from '../../store/session/lost-history.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -29,6 +30,8 @@ import { warn, type OutputMode } from '../terminal.js';
 
 export interface RunFlags extends OutputMode {
   fresh: boolean;
+  /** with --fresh: start over although the journal is empty and the workspace shows it has run before */
+  discardHistory?: boolean;
   maxIterations?: number;
   /** stream each record's fold snapshot to the Stately inspector (issue 5) */
   live?: boolean;
@@ -39,7 +42,12 @@ export interface RunFlags extends OutputMode {
 export async function runCommand(flags: RunFlags, argv: string[]): Promise<number> {
   const paths = findProject(process.cwd());
   // Validate everything that can be validated before touching the workspace.
+  if (flags.discardHistory === true && !flags.fresh) {
+    throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
+  }
   const before = await readWorkspace(paths);
+  // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
+  await refuseLostHistory(paths, before.records, flags.discardHistory === true);
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
