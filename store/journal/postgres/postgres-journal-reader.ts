@@ -1,9 +1,9 @@
 // The PostgreSQL backend's reading side: one workspace's rows of yoke_journal, keyed (workspace, seq).
+import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { EMPTY_HEAD, type JournalHead } from '../journal-head.js';
 import type { JournalReader, ReadRange, RecordPage, StoredHead } from '../journal-store.js';
 import type { JournalRecord } from '../record.js';
-import { recordHash } from '../record-chain.js';
 import { withClient } from './store-pool.js';
 import { assertStoreReady } from './store-schema.js';
 import { redactStoreUrl } from './store-url.js';
@@ -63,7 +63,7 @@ export class PostgresJournalReader implements JournalReader {
   }
 }
 
-/** The workspace's last record (its hash recomputed from the stored text) and its revision, the stamp. */
+/** The workspace's last record (its hash recomputed from the stored text, as record-chain.ts does: no schemas load for a head) and its revision, the stamp. */
 export async function storedHead(client: PoolClient, workspace: string): Promise<{ head: JournalHead; revision: string }> {
   const result = await client.query<{ revision: string | null; seq: string | null; text: string | null }>(
     `SELECT w.revision, j.seq, j.text FROM (SELECT $1::text AS name) n
@@ -74,5 +74,5 @@ export async function storedHead(client: PoolClient, workspace: string): Promise
   const row = result.rows[0];
   const revision = `revision ${row?.revision ?? 'none'}`;
   if (!row || row.seq === null || row.text === null) return { head: EMPTY_HEAD, revision };
-  return { head: { seq: Number(row.seq), hash: recordHash(row.text) }, revision };
+  return { head: { seq: Number(row.seq), hash: createHash('sha256').update(row.text).digest('hex') }, revision };
 }
