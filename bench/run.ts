@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
 import { iterationBench } from './iteration-bench.js';
+import { postgresAppendBench } from './postgres-append-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
 import { resumeBench } from './resume-bench.js';
 import { stashBench } from './stash-bench.js';
@@ -46,6 +47,7 @@ async function journalAppend(): Promise<void> {
 try {
   process.stdout.write(`yoke benchmarks${quick ? ' (--quick: small sizes, to prove they run)' : ''}\n`);
   await journalAppend();
+  await postgresAppendBench(work, quick, report);
   iterationBench(work, yoke, quick, report);
   stashBench(work, yoke, quick, report);
   startupBench(work, yoke, quick, report);

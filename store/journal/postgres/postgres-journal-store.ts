@@ -59,16 +59,19 @@ export class PostgresJournalStore extends PostgresJournalReader implements Journ
     if (first.record.seq !== expected.seq + 1 || first.record.prev !== expected.hash) {
       throw new Error(`a batch starting at seq ${first.record.seq} does not continue the head at seq ${expected.seq}`);
     }
-    const revision = await inTransaction(this.url, async (client) => {
-      const locked = await client.query<{ revision: string }>('SELECT revision FROM yoke_workspace WHERE name = $1 FOR UPDATE', [this.workspace]);
-      if (`revision ${locked.rows[0]?.revision ?? 'none'}` !== attached.revision) throw await this.moved(client, expected);
+    // One statement, one round trip: lock the workspace row, insert only if its revision is the one
+    // this writer left; the statement trigger then bumps it by exactly one.
+    const mine = attached.revision.replace(/^revision /, '');
+    const revision = await withClient(this.url, async (client) => {
+      let inserted: number;
       try {
-        await insertRecords(client, this.workspace, batch);
+        inserted = await insertRecords(client, this.workspace, batch, mine);
       } catch (error) {
         if (isUniqueViolation(error)) throw await this.moved(client, expected).catch(() => new JournalHeadMoved(this.location, expected, null));
         throw error;
       }
-      return (await storedHead(client, this.workspace)).revision;
+      if (inserted !== batch.length) throw await this.moved(client, expected);
+      return `revision ${(BigInt(mine) + 1n).toString()}`;
     });
     attached.head = { seq: last.record.seq, hash: last.hash };
     attached.revision = revision;
@@ -118,11 +121,20 @@ export class PostgresJournalStore extends PostgresJournalReader implements Journ
   }
 }
 
-/** Insert consecutive sealed records in one statement; `record` is the text as jsonb where jsonb can hold it. */
-async function insertRecords(client: PoolClient, workspace: string, batch: readonly SealedRecord[]): Promise<void> {
-  await client.query(
-    `INSERT INTO yoke_journal (workspace, seq, prev, hash, text, record)
-     SELECT $1, s, p, h, t, CASE WHEN j THEN t::jsonb END FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[]) AS u (s, p, h, t, j)`,
+/**
+ * Insert consecutive sealed records in one statement; `record` is the text as jsonb where jsonb can
+ * hold it. With `revision`, only while the workspace's revision is that one (its row locked for the
+ * statement); resolves to how many rows went in (0: the revision moved).
+ */
+async function insertRecords(client: PoolClient, workspace: string, batch: readonly SealedRecord[], revision: string | null = null): Promise<number> {
+  const result = await client.query<{ inserted: string }>(
+    `WITH locked AS (SELECT revision FROM yoke_workspace WHERE name = $1 FOR UPDATE),
+     ins AS (
+       INSERT INTO yoke_journal (workspace, seq, prev, hash, text, record)
+       SELECT $1, s, p, h, t, CASE WHEN j THEN t::jsonb END FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[]) AS u (s, p, h, t, j)
+       WHERE $7::bigint IS NULL OR (SELECT revision FROM locked) = $7::bigint
+       RETURNING seq)
+     SELECT count(*) AS inserted FROM ins`,
     [
       workspace,
       batch.map((sealed) => sealed.record.seq),
@@ -131,6 +143,8 @@ async function insertRecords(client: PoolClient, workspace: string, batch: reado
       batch.map((sealed) => sealed.text),
       // jsonb refuses the NUL character; such a record keeps its text only
       batch.map((sealed) => !sealed.text.includes('\\u0000')),
+      revision,
     ],
   );
+  return Number(result.rows[0]?.inserted ?? 0);
 }
