@@ -5,6 +5,7 @@ import { request, type EffectRequest, type EffectResult, type Head, type Usage }
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
+import type { RoutingDecision } from '../routing/economic-choice.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
 export interface WorkInput {
@@ -21,6 +22,8 @@ export interface WorkInput {
   loopDir: string;
   /** spec files (relative to .loop/) backed up at start and restored before every iteration */
   specFiles: string[];
+  /** `routing economic`: the profile this run starts with, decided from the ledger when it started (DESIGN §15) */
+  routing?: RoutingDecision;
 }
 
 /** How a run ended; the CLI turns `exitCode` into the process status. */
@@ -99,6 +102,8 @@ export interface WorkContext extends WorkInput {
   /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
   lastFingerprint: string | null;
   fingerprintRepeats: number;
+  /** `routing escalate`: attempts of this sequence that failed their gates (the ladder's rung) */
+  routeStep: number;
 }
 
 /** The context a machine starts with. */
@@ -138,6 +143,7 @@ export function initialContext(input: WorkInput): WorkContext {
     subPlanBlank: false,
     lastFingerprint: null,
     fingerprintRepeats: 0,
+    routeStep: 0,
   };
 }
 

@@ -7,6 +7,7 @@ import { foldRun, lifecycleOf, startOf, unfinishedRun } from '../fold/journal-ru
 import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
+import { routingDecisionFor } from '../projections/routing-sequences.js';
 
 /** A run to start: its lifecycle and the machine's input (parsed config, prompts, spec files). */
 export interface NewRun {
@@ -82,7 +83,9 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     drafts.push({ type: 'run.abandoned', run: open, machine: old.machine, mv: old.mv, payload: { reason: 'yoke run --fresh' } });
   }
   const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
-  const input: WorkInput = { ...start.input, config };
+  // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
+  const routing = routingDecisionFor(records, config);
+  const input: WorkInput = { ...start.input, config, ...(routing ? { routing } : {}) };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },
