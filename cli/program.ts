@@ -295,5 +295,15 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await storeInitCommand(flags));
     });
 
+  program
+    .command('routing')
+    .description('which profile the next attempt would use, and why: the escalation ladder, or the evidence per profile (DESIGN §15)')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\n`*` marks the baseline (the profile `agent` names). A profile with too few complete sequences, an unknown\ncost or a cut-short call in its window is not eligible; unknown is never counted as zero.\nExit codes: 0 shown, 2 usage or config error, 3 workspace refused.')
+    .action(async (flags: { json: boolean }) => {
+      const { routingCommand } = await import('./commands/routing.js');
+      done(await routingCommand(flags));
+    });
+
   return program;
 }

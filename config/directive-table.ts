@@ -1,13 +1,13 @@
 // Every yoke.conf directive: how it is written, what its arguments are called, where it applies.
 import { lifecycleNames, type AgentRole, type LifecycleCatalog, type LifecycleFeature, type LifecycleTraits } from './lifecycle-catalog.js';
-import { BUILT_IN_AGENT_KINDS, RULINGS, TOOL_CLASSES } from './types.js';
+import { BUILT_IN_AGENT_KINDS, RULINGS, TIERS, TOOL_CLASSES } from './types.js';
 
 export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact',
+  'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -49,7 +49,7 @@ const AGENT = `${BUILT_IN_AGENT_KINDS.join('|')}|cmd <command>`;
 
 /** The table of every directive but `mode`, whose written form depends on the catalog. */
 const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpec } = {
-  'agent': spec(`agent ${AGENT}`, 'agent claude', ['agent kind'], true),
+  'agent': spec(`agent ${AGENT}|<profile>`, 'agent claude', ['agent kind'], true),
   'judge-agent': spec(`judge-agent ${AGENT}`, 'judge-agent codex', ['agent kind'], true, JUDGE),
   'scoper-agent': spec(`scoper-agent ${AGENT}`, 'scoper-agent claude', ['agent kind'], true, SCOPER),
   'model': spec('model <name>', 'model sonnet', ['model name'], true),
@@ -81,6 +81,10 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'journey': spec('journey <name> <flow.yaml>', 'journey smoke journeys/smoke.yaml', ['name', 'flow file'], false),
   'base-url': spec('base-url <url>', 'base-url http://127.0.0.1:3000', ['url'], true),
   'redact': spec('redact <VARIABLE>', 'redact DATABASE_URL', ['variable name'], false),
+  // routing (DESIGN §15): candidates for the worker, and how the next attempt picks one
+  'profile': spec(`profile <name> [tier ${TIERS.join('|')}] [model <m>] ${AGENT}`, 'profile fast tier light model haiku claude', ['name', 'agent kind'], false),
+  'routing': spec('routing fixed|escalate|economic [objective cost|speed|balanced] [min-samples N]', 'routing economic objective cost min-samples 20', ['setting'], true),
+  'max-tier': spec(`max-tier ${TIERS.join('|')}`, 'max-tier strong', ['tier'], true),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

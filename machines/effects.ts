@@ -74,6 +74,8 @@ export const effectSchemas = {
       attempt: z.number().int().optional(),
       agent: agentSpecSchema,
       model: z.string().nullable(),
+      /** the `profile` this call runs as (absent when the config declares none) */
+      profile: z.string().optional(),
       prompt: z.string(),
       idleTimeoutMs: z.number().int().nonnegative(),
       /** hard limit for the whole call (`agent-timeout`); absent = none */

@@ -9,6 +9,7 @@ import { goalAcceptanceParams, proofOf, usesCheckEngine } from './goal-acceptanc
 import { gateStates } from './gate-states.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
+import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
@@ -54,8 +55,7 @@ export function turnStates(o: WorkLoopOptions) {
           role: 'worker',
           iteration: context.iteration,
           ...(o.terminal ? {} : { chunk: context.chunk }),
-          agent: context.config.agent,
-          model: context.config.model ?? null,
+          ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
           ...(o.goal ? { attempt: context.iteration } : {}),
           prompt: renderTemplate(
             // Goal: the second identical failure in a row asks for a focused diagnosis first.
@@ -172,7 +172,15 @@ export function turnStates(o: WorkLoopOptions) {
           }),
         }),
       },
-      on: { FILE_WRITTEN: 'deciding' },
+      on: {
+        FILE_WRITTEN: {
+          target: 'deciding',
+          // escalate: an attempt that failed its gates moves the next one up a tier (setbacks never reach here).
+          actions: assign({
+            routeStep: ({ context }) => context.config.routing?.kind === 'escalate' && !(iterationPassed(context) && (!o.goal || success(context))) ? context.routeStep + 1 : context.routeStep,
+          }),
+        },
+      },
     }),
     deciding: S({
       always: o.goal ? [

@@ -7,6 +7,7 @@ import { callSpend } from '../usage-totals.js';
 import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
+import type { RoutingDecision } from '../routing/economic-choice.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
 export interface WorkInput {
@@ -30,6 +31,8 @@ export interface WorkInput {
    * a report); absent in runs recorded before, which run `accept` commands as `check.run`s.
    */
   acceptanceEngine?: 'check';
+  /** `routing economic`: the profile this run starts with, decided from the ledger when it started (DESIGN §15) */
+  routing?: RoutingDecision;
 }
 
 /** How a run ended; the CLI turns `exitCode` into the process status. */
@@ -112,6 +115,8 @@ export interface WorkContext extends WorkInput {
   /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
   lastFingerprint: string | null;
   fingerprintRepeats: number;
+  /** `routing escalate`: attempts of this sequence that failed their gates (the ladder's rung) */
+  routeStep: number;
 }
 
 /** The context a machine starts with. */
@@ -152,6 +157,7 @@ export function initialContext(input: WorkInput): WorkContext {
     lastFingerprint: null,
     fingerprintRepeats: 0,
     lastProof: null,
+    routeStep: 0,
   };
 }
 

@@ -68,10 +68,11 @@ export class RunVerifier {
   private readonly fold: RunFold | null = null;
   private readonly startedKeys = new Set<string>();
 
-  constructor(readonly started: StartedRecord) {
+  /** `startDivergence`: what is wrong with the start itself (a routing decision today's rules would not make). */
+  constructor(readonly started: StartedRecord, startDivergence: Divergence | null = null) {
     this.result = {
       run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
-      status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
+      status: startDivergence ? 'diverged' : 'verified', effects: 0, events: 0, finished: false, divergence: startDivergence, refusal: null,
     };
     try {
       // Settled effects are forgotten: a streamed verification keeps only what is still open.

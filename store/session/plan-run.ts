@@ -8,6 +8,7 @@ import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
 import { checkLastRun, foldCheckedRun, type LocateRecord } from './fold-checked-run.js';
+import { routingDecisionFor } from '../projections/routing-sequences.js';
 
 /** A run to start: its lifecycle and the machine's input (parsed config, prompts, spec files). */
 export interface NewRun {
@@ -91,7 +92,9 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   }
   const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
   // The run id is part of the input: goal acceptance labels its proof folder with it.
-  const input: WorkInput = { ...start.input, config, run: request.runId };
+  // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
+  const routing = routingDecisionFor(records, config);
+  const input: WorkInput = { ...start.input, config, run: request.runId, ...(routing ? { routing } : {}) };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },
