@@ -85,7 +85,7 @@ describe('routing', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const records = await readJournal(ws);
     const last = records.filter((r) => r.type === 'run.started').at(-1);
-    expect((last?.payload.input as { routing?: { start: string } }).routing?.start).toBe('dear');
+    expect(((last?.payload as { input?: { routing?: { start: string } } } | undefined)?.input)?.routing?.start).toBe('dear');
     expect((await workerProfiles(ws)).at(-1)).toBe('dear');
     const verify = await runYoke(ws, ['replay', '--verify', '--all']);
     expect(verify.exitCode, verify.stdout).toBe(0);
