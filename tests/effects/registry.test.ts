@@ -20,6 +20,7 @@ describe('handlers', () => {
       'notes.read': 'retry',
       'boundary.scan': 'retry',
       'check.run': 'retry',
+      'acceptance.check': 'retry',
       'file.write': 'retry',
       'hook.fire': 'surface',
       'file.inspect': 'retry',

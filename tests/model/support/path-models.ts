@@ -15,10 +15,10 @@ import { makeCheckResult, makeConfig, makeInput } from '../../machines/support/l
 import { makeJudgedInput, makeModeConfig } from '../../machines/support/judged-input.js';
 import { serializeWork, type Sample } from '../../machines/support/work-graph.js';
 import type { ExecutionModel } from './run-path-models.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, SETBACK_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
+import { ACCEPTANCE_SAMPLES, BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, SETBACK_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
 import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
-const ALL = { ...ITERATION_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES, ...SETBACK_SAMPLES };
+const ALL = { ...ITERATION_SAMPLES, ...ACCEPTANCE_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES, ...SETBACK_SAMPLES };
 
 /** The named samples (throws on a name no sample has). */
 function pick(...names: string[]): Record<string, Sample> {
@@ -80,11 +80,16 @@ const model = (input: WorkInput, ...names: string[][]): ExecutionModel => ({ inp
 /** The same, with its histories (every simple path) executed as well. */
 const withHistories = (m: ExecutionModel): ExecutionModel => ({ ...m, histories: true });
 
-function goalInput(lines: readonly string[]): WorkInput {
+/**
+ * A goal run's input. Without `engine`, acceptance runs as `check.run` accepts (the path of runs
+ * recorded before the check engine, which must keep folding); with it, as one `acceptance.check`.
+ */
+function goalInput(lines: readonly string[], engine = false): WorkInput {
   const { config, issues } = parseConfig(`${['mode goal', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
   const unexpected = issues;
   if (config === null || unexpected.length > 0) throw new Error(`goal test config does not parse: ${JSON.stringify(unexpected)}`);
-  return { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };
+  const input: WorkInput = { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };
+  return engine ? { ...input, acceptanceEngine: 'check' } : input;
 }
 
 export const LOOP_MODELS: Record<string, ExecutionModel> = {
@@ -167,6 +172,16 @@ export const GOAL_MODELS: Record<string, ExecutionModel> = {
   budget: model(
     goalInput(['max-iterations 2', 'accept tests npm test', 'commit off', 'budget attempts 1', 'budget wall-minutes 10']),
     PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(fail)', 'CLOCK_READ(T0)', 'BUDGET_RAISED(attempts 3)'],
+  ),
+  /** the check engine (new runs): one acceptance.check per attempt and no guard after it; a failure retries, a boundary violation skips it */
+  engine: model(
+    goalInput(['max-iterations 2', 'accept tests npm test', 'no-modify vendor/', 'commit done'], true),
+    PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'BOUNDARY_SCANNED(violation)'], ['ACCEPTANCE_CHECKED(pass)', 'ACCEPTANCE_CHECKED(fail)'],
+  ),
+  /** the check engine, then a guard */
+  engineGuarded: model(
+    goalInput(['max-iterations 1', 'accept tests npm test', 'guard lint npm run lint', 'commit off'], true),
+    PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)'], ['ACCEPTANCE_CHECKED(pass)', 'ACCEPTANCE_CHECKED(fail)'], CHECKS,
   ),
   /** the worker's call hits a rate limit or cannot authenticate: neither burns the attempt */
   setbacks: model(

@@ -83,6 +83,12 @@ export function eventProblem(sample: MachineEvent, real: MachineEvent): string |
       const r = (real as typeof sample).result;
       return same('result', [sample.result.outcome, sample.result.exitCode, sample.result.excerpt.trim()], [r.outcome, r.exitCode, r.excerpt.trim()]);
     }
+    case 'ACCEPTANCE_CHECKED': {
+      const r = (real as typeof sample).result;
+      const facts = (result: typeof r) => (result.outcome === 'refused' ? [result.outcome, result.reason]
+        : [result.outcome, result.status, result.criteria.map((criterion) => [criterion.name, criterion.status, criterion.exitCode, criterion.excerpt.trim()])]);
+      return same('result', facts(sample.result), facts(r));
+    }
     case 'CLOCK_READ':
     case 'BUDGET_RAISED':
     case 'SET_MAX_ITERATIONS':
