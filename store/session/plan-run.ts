@@ -90,7 +90,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     drafts.push({ type: 'run.abandoned', run: open, machine: old.machine, mv: old.mv, payload: { reason: 'yoke run --fresh' } });
   }
   const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
-  const input: WorkInput = { ...start.input, config };
+  // The run id is part of the input: goal acceptance labels its proof folder with it.
+  const input: WorkInput = { ...start.input, config, run: request.runId };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },
