@@ -13,6 +13,7 @@ import { openWorkspace, type WorkspaceSession } from '../../store/session/open-w
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { refuseLostHistory } from '../../store/session/lost-history.js';
+import { settleBeforeRun } from '../../store/session/settle-before-run.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -45,9 +46,15 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   if (flags.discardHistory === true && !flags.fresh) {
     throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
   }
-  const before = await readWorkspace(paths);
+  let before = await readWorkspace(paths);
   // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
   await refuseLostHistory(paths, before.records, flags.discardHistory === true);
+  // A stash command at work refuses; one cut short is finished first, so yoke.conf is back before it is read.
+  const settledStash = await settleBeforeRun(paths, before.records, warn);
+  if (settledStash) {
+    for (const line of settleLines(settledStash)) warn(line);
+    before = await readWorkspace(paths);
+  }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).

@@ -15,6 +15,9 @@ import type { KeyedRequest, RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
+/** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
+export const TAMPER_STOP = 'stopped by the tamper check';
+
 /** How a drive ended. */
 export type DriveResult =
   | { kind: 'finished'; exitCode: number; state: string; reason: string }
@@ -128,7 +131,17 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
       if (error instanceof YokeError) throw error;
       throw new YokeError('effect', `${next.request.kind} failed: ${message}; fix the cause and run \`yoke run\` again to retry it.`, [], { cause: error });
     }
-    await release?.();
+    try {
+      await release?.();
+    } catch (error) {
+      // The tamper check stopped the run: journal why (and which copy was kept), so `yoke status`
+      // says so instead of calling it a crash. The call's result is not journaled; `yoke run`
+      // surfaces it as interrupted and calls the agent again.
+      if (!(error instanceof YokeError)) throw error;
+      stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message: `${TAMPER_STOP}: ${error.message}` } });
+      await options.journal.flush();
+      throw error;
+    }
     const checked = effectSchemas[next.request.kind].result.safeParse(result);
     if (!checked.success) throw new Error(`${next.request.kind} returned a result that does not match its schema: ${checked.error.message}`);
     stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: checked.data } });

@@ -1,6 +1,6 @@
 // A run's headline facts, folded from the journal (used by `yoke status` and `yoke runs`).
 import type { LoopContext } from '../../machines/lifecycles/loop.js';
-import { describeState } from '../fold/runner.js';
+import { describeState, TAMPER_STOP } from '../fold/runner.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RunFold } from '../fold/run-fold.js';
 
@@ -89,7 +89,8 @@ function lastStopOf(record: JournalRecord): string | null {
       ? `held: ${record.payload.reason} (raise it with \`yoke budget\`)`
       : `held: ${record.payload.reason} (fix the agent's credentials, then \`yoke run\` retries)`;
   }
-  if (record.type === 'effect.failed') return `failed: ${record.payload.message}`;
+  // the tamper check's stop names itself and the kept copy (store/fold/runner.ts)
+  if (record.type === 'effect.failed') return record.payload.message.startsWith(TAMPER_STOP) ? record.payload.message : `failed: ${record.payload.message}`;
   if (record.type === 'run.abandoned') return null;
   return 'stopped without a trace (crash or kill -9)';
 }
