@@ -31,7 +31,8 @@ const result = await build({
   target: 'node20.19',
   sourcemap: true,
   // Loaded from node_modules when a command needs it: a browser driver is not bundled.
-  external: ['playwright-core'],
+  // pg's optional native binding (pg-native) is never installed: pg falls back to its JavaScript client.
+  external: ['playwright-core', 'pg-native'],
   // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // CommonJS dependencies (ws, commander's helpers) call require() for Node's own modules.

@@ -4,10 +4,11 @@ import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { findProjectQuick } from '../find-project-quick.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** One line (or one JSON object) per run. */
-export async function runsCommand(flags: { json: boolean }): Promise<number> {
-  const { records } = await readWorkspace(await findProjectQuick(process.cwd()));
+export async function runsCommand(flags: { json: boolean; workspace?: string }): Promise<number> {
+  const { records } = await readWorkspace(await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd())));
   const summaries = runStarts(records).map((started): RunSummary => {
     try {
       return summarizeRun(foldRun(records, started), records);

@@ -3,10 +3,11 @@ import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } f
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { findProjectQuick } from '../find-project-quick.js';
 import { groupDigits } from '../group-digits.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** Print totals, or with --json the totals plus every call. */
-export async function usageCommand(flags: { json: boolean; run?: string }): Promise<number> {
-  const all = readLedger((await readWorkspace(await findProjectQuick(process.cwd()))).records);
+export async function usageCommand(flags: { json: boolean; run?: string; workspace?: string }): Promise<number> {
+  const all = readLedger((await readWorkspace(await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd())))).records);
   const entries = flags.run ? all.filter((entry) => entry.run.startsWith(flags.run?.toUpperCase() ?? '')) : all;
   const by = (key: (entry: LedgerEntry) => string) => Object.fromEntries([...groupBy(entries, key)].map(([name, group]) => [name, totalUsage(group)]));
   const report = {
