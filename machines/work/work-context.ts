@@ -21,6 +21,13 @@ export interface WorkInput {
   loopDir: string;
   /** spec files (relative to .loop/) backed up at start and restored before every iteration */
   specFiles: string[];
+  /**
+   * Present when `.yoke/context/` existed as the run started (DESIGN §9): then every agent prompt
+   * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
+   * entry. `run` is the run's id (a loop/brute entry is named after its first 8 characters).
+   * Absent in journals from before the context layer, whose runs therefore fold as they did.
+   */
+  contextLayer?: { run: string };
 }
 
 /** How a run ended; the CLI turns `exitCode` into the process status. */
@@ -99,6 +106,10 @@ export interface WorkContext extends WorkInput {
   /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
   lastFingerprint: string | null;
   fingerprintRepeats: number;
+  /** the decision entry on its way into the next commit: the journaled clock, the notes, then the entry itself */
+  decisionNow: number | null;
+  decisionNotes: string | null;
+  decisionEntry: string | null;
 }
 
 /** The context a machine starts with. */
@@ -138,6 +149,9 @@ export function initialContext(input: WorkInput): WorkContext {
     subPlanBlank: false,
     lastFingerprint: null,
     fingerprintRepeats: 0,
+    decisionNow: null,
+    decisionNotes: null,
+    decisionEntry: null,
   };
 }
 
@@ -176,6 +190,11 @@ export interface SuccessRule {
 export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
   if (rule.goal) return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
   return workerDone(context) && (!rule.judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
+}
+
+/** Did `.yoke/context/` exist when the run started (a journaled fact of its input)? */
+export function hasContextLayer(context: Pick<WorkInput, 'contextLayer'>): boolean {
+  return context.contextLayer !== undefined;
 }
 
 /** Hook requests for an event, in declaration order. */

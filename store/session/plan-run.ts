@@ -14,6 +14,8 @@ export interface NewRun {
   input: WorkInput;
   /** how it was started (`run`, `--fresh`, …) */
   argv: string[];
+  /** `.yoke/context/` exists (looked at by the caller): journaled in the input as `contextLayer` (DESIGN §9) */
+  contextLayer?: boolean;
 }
 
 /** What the user asked for, and the inputs the plan may not read itself (ids, the process). */
@@ -82,7 +84,7 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     drafts.push({ type: 'run.abandoned', run: open, machine: old.machine, mv: old.mv, payload: { reason: 'yoke run --fresh' } });
   }
   const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
-  const input: WorkInput = { ...start.input, config };
+  const input: WorkInput = { ...start.input, config, ...(start.contextLayer === true ? { contextLayer: { run: request.runId } } : {}) };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },
