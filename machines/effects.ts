@@ -198,6 +198,12 @@ export const effectSchemas = {
       iteration: z.number().int(),
       /** where HEAD must be for yoke to commit: the run's branch, containing this commit; absent = not checked */
       head: headSchema.optional(),
+      /**
+       * The DECISIONS.md entry that lands in this commit (DESIGN §9), decided by the machine; absent
+       * when the run has no context layer. Appended only when `.yoke/context/` exists, and taken out
+       * again when the commit fails.
+       */
+      decision: z.object({ entry: z.string() }).optional(),
     }),
     result: z.object({
       sha: z.string().nullable(),

@@ -2,6 +2,7 @@
 import type { Config } from '../../config/types.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
+import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
@@ -142,7 +143,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
 function newRun(config: Config, paths: WorkspacePaths, argv: string[]): NewRun {
   const lifecycle = LIFECYCLES[config.mode];
   if (!lifecycle) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir), argv };
+  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir), argv, contextLayer: contextLayerExists(paths.root) };
 }
 
 /** Tell the user what the plan did: abandoned, started, or resumed. */

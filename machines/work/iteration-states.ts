@@ -3,6 +3,7 @@
 import { assign, enqueueActions } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
 import { request, type EffectResult } from '../effects.js';
+import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
 import { goalAcceptanceParams, proofOf, usesCheckEngine } from './goal-acceptance.js';
@@ -13,7 +14,7 @@ import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, expectedHead, freshIteration, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -211,16 +212,17 @@ export function settleStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
+  const commitsNow = (context: WorkContext) => context.config.commit === 'each' ? iterationPassed(context) : context.config.commit === 'done' && success(context);
   return {
     settling: S({
       always: [
-        {
-          guard: ({ context }) => context.config.commit === 'each' ? iterationPassed(context) : context.config.commit === 'done' && success(context),
-          target: 'committing',
-        },
+        // DESIGN §9: with the context layer, the success's commit carries its DECISIONS.md entry.
+        { guard: ({ context }) => commitsNow(context) && success(context) && hasContextLayer(context), target: 'decisionClock' },
+        { guard: ({ context }) => commitsNow(context), target: 'committing' },
         { target: 'advancing' },
       ],
     }),
+    ...decisionStates(o),
     committing: S({
       entry: {
         type: 'request',
@@ -230,9 +232,10 @@ export function settleStates(o: WorkLoopOptions) {
             : `yoke: ${o.unit} ${context.iteration}`,
           iteration: context.iteration,
           ...headParams(context),
+          ...decisionParams(context),
         }),
       },
-      on: { COMMITTED: { target: 'advancing', actions: 'noteCommit' } },
+      on: { COMMITTED: { target: 'advancing', actions: ['noteCommit', assign({ decisionNow: null, decisionNotes: null, decisionEntry: null })] } },
     }),
     advancing: S({
       always: [

@@ -24,6 +24,13 @@ export interface WorkInput {
   loopDir: string;
   /** spec files (relative to .loop/) backed up at start and restored before every iteration */
   specFiles: string[];
+  /**
+   * Present when `.yoke/context/` existed as the run started (DESIGN §9): then every agent prompt
+   * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
+   * entry. `run` is the run's id (a loop/brute entry is named after its first 8 characters).
+   * Absent in journals from before the context layer, whose runs therefore fold as they did.
+   */
+  contextLayer?: { run: string };
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /**
@@ -117,6 +124,10 @@ export interface WorkContext extends WorkInput {
   fingerprintRepeats: number;
   /** `routing escalate`: attempts of this sequence that failed their gates (the ladder's rung) */
   routeStep: number;
+  /** the decision entry on its way into the next commit: the journaled clock, the notes, then the entry itself */
+  decisionNow: number | null;
+  decisionNotes: string | null;
+  decisionEntry: string | null;
 }
 
 /** The context a machine starts with. */
@@ -156,6 +167,9 @@ export function initialContext(input: WorkInput): WorkContext {
     subPlanBlank: false,
     lastFingerprint: null,
     fingerprintRepeats: 0,
+    decisionNow: null,
+    decisionNotes: null,
+    decisionEntry: null,
     lastProof: null,
     routeStep: 0,
   };
@@ -198,6 +212,11 @@ export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
   if (rule.goal && context.acceptanceEngine === 'check') return context.acceptance !== null && iterationPassed(context);
   if (rule.goal) return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
   return workerDone(context) && (!rule.judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
+}
+
+/** Did `.yoke/context/` exist when the run started (a journaled fact of its input)? */
+export function hasContextLayer(context: Pick<WorkInput, 'contextLayer'>): boolean {
+  return context.contextLayer !== undefined;
 }
 
 /** Hook requests for an event, in declaration order. */

@@ -16,6 +16,8 @@ export interface NewRun {
   input: WorkInput;
   /** how it was started (`run`, `--fresh`, …) */
   argv: string[];
+  /** `.yoke/context/` exists (looked at by the caller): journaled in the input as `contextLayer` (DESIGN §9) */
+  contextLayer?: boolean;
 }
 
 /** What the user asked for, and the inputs the plan may not read itself (ids, the process). */
@@ -91,10 +93,14 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     drafts.push({ type: 'run.abandoned', run: open, machine: old.machine, mv: old.mv, payload: { reason: 'yoke run --fresh' } });
   }
   const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
-  // The run id is part of the input: goal acceptance labels its proof folder with it.
+  // The run id is part of the input: goal acceptance labels its proof folder with it; the context layer is a fact of it too.
   // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
   const routing = routingDecisionFor(records, config);
-  const input: WorkInput = { ...start.input, config, run: request.runId, ...(routing ? { routing } : {}) };
+  const input: WorkInput = {
+    ...start.input, config, run: request.runId,
+    ...(start.contextLayer === true ? { contextLayer: { run: request.runId } } : {}),
+    ...(routing ? { routing } : {}),
+  };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },

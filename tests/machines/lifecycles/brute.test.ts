@@ -14,9 +14,9 @@ import type { EffectRequest } from '../../../machines/effects.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
-import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
+import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 const MODEL: GraphModel = {
   input: makeJudgedInput(makeModeConfig('brute', [
@@ -44,8 +44,15 @@ const ATTEMPTS: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...(attemptsRaise ? { 'BUDGET_RAISED(attempts 3)': attemptsRaise } : {}) },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET };
-const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES });
+/** The context layer: a passing run's commit carries its DECISIONS.md entry (DESIGN §9). */
+const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_FAIL } = VERDICT_SAMPLES;
+const CONTEXT: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'guard tests npm test', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
+  samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...CONTEXT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT };
+const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES, ...CONTEXT_SAMPLES });
 
 describe('brute machine graph', () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, model]) => [name, transitionPaths(bruteMachine, model)]));

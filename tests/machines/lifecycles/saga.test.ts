@@ -15,7 +15,7 @@ import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 // the loop and brute models cover wall-clock breaches and raises that fall short; here a tokens hold
 // in front of each role's gate (and its clock reading) is enough
@@ -43,8 +43,14 @@ const BUDGET: GraphModel = {
   samples: { ...WITHOUT_FAILING_CHECKS, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...SPENDING_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET };
-const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples });
+/** The context layer: each passing chunk's commit carries its DECISIONS.md entry (DESIGN §9). */
+const CONTEXT: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
+  samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT };
+const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples, ...CONTEXT_SAMPLES });
 
 describe('saga machine graph', () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, model]) => [name, transitionPaths(sagaMachine, model)]));

@@ -98,3 +98,19 @@ export const BUDGET_SAMPLES: Record<string, Sample> = {
 export const SETBACK_SAMPLES: Record<string, Sample> = {
   'AGENT_EXITED(rate-limited, retry 1 ms)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'rate-limited', retryAfterMs: 1, endedAt: T0 } } },
 };
+
+/** The plain outcome of each iteration effect (no setbacks, no failing check): what a model about something else needs. */
+export const PLAIN_ITERATION_SAMPLES: Record<string, Sample> = Object.fromEntries(Object.entries(ITERATION_SAMPLES).filter(([name]) =>
+  ['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'COMMITTED'].includes(name)));
+
+/** The context layer (DESIGN §9): the clock that dates a decision entry, and the notes and plan it is made from. */
+export const CONTEXT_SAMPLES: Record<string, Sample> = {
+  'CLOCK_READ(T0)': { event: { type: 'CLOCK_READ', result: { now: T0 } } },
+  'FILE_READ(decision)': {
+    event: { type: 'FILE_READ', result: { content: '# Greeting endpoint\nDecision: answer in plain text\n' } },
+    when: (state) => state.includes('decision'),
+  },
+};
+
+/** The input of a run whose project has `.yoke/context/` (a journaled fact of run.started). */
+export const CONTEXT_RUN = '01JCONTEXT7Q4Z3H8K2M5N6P9R';

@@ -37,6 +37,13 @@ describe('planRun', () => {
     expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: { ...newRun().input, run: NEW }, argv: ['run'] } }]);
   });
 
+  it('journals the context layer in the new run\'s input only when .yoke/context/ exists (DESIGN §9), with the run id', () => {
+    const [withLayer] = planRun([], request({ start: { ...newRun(), contextLayer: true } })).drafts;
+    expect(withLayer?.type === 'run.started' && (withLayer.payload.input as { contextLayer?: unknown }).contextLayer).toEqual({ run: NEW });
+    const [without] = planRun([], request({ start: { ...newRun(), contextLayer: false } })).drafts;
+    expect(without?.type === 'run.started' && without.payload.input).not.toHaveProperty('contextLayer');
+  });
+
   it('applies --max-iterations to a new run\'s config', () => {
     const plan = planRun([], request({ maxIterations: 9 }));
     expect(plan).toMatchObject({ kind: 'start', maxIterations: 9 });
