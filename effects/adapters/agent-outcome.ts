@@ -14,6 +14,8 @@ export interface AgentOutcome {
   detail: string | null;
   /** rate-limited: how long the API asked to wait, when it said */
   retryAfterMs: number | null;
+  /** the CLI's session id, when it reports one (Claude Code): a held tool call resumes it */
+  session?: string | null;
 }
 
 /** Fed the agent's output as it arrives; decides the outcome once the process has ended. */
