@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
+import { gateBench } from './gate-bench.js';
 import { iterationBench } from './iteration-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
 import { resumeBench } from './resume-bench.js';
@@ -49,6 +50,7 @@ try {
   iterationBench(work, yoke, quick, report);
   stashBench(work, yoke, quick, report);
   startupBench(work, yoke, quick, report);
+  await gateBench(work, yoke, quick, report);
   await resumeBench(work, quick, report);
   await verifyBench(work, quick, report);
   await replayRssBench(work, yoke, quick, report);
