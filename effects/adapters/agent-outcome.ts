@@ -14,8 +14,6 @@ export interface AgentOutcome {
   detail: string | null;
   /** rate-limited: how long the API asked to wait, when it said */
   retryAfterMs: number | null;
-  /** the CLI's session id, when it reports one (Claude Code): a held tool call resumes it */
-  session?: string | null;
 }
 
 /** Fed the agent's output as it arrives; decides the outcome once the process has ended. */
@@ -23,4 +21,6 @@ export interface OutputParser {
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
   finish(end: ProcessEnd): AgentOutcome;
+  /** the CLI's session id, when it reports one (Claude Code): a held tool call resumes it */
+  session?(): string | null;
 }

@@ -47,13 +47,14 @@ export function createClaudeParser(): OutputParser {
   return {
     stdout: (chunk) => take(lines.push(chunk)),
     stderr: (chunk) => stderr.push(chunk),
+    session: () => session,
     finish(end) {
       take(lines.end());
       if (result === null) {
         const said = stderr.lastLine();
         return { usage: null, classification: 'crashed', detail: `${describeExit(end)} without a result${said === null ? '' : `: ${said}`}`, retryAfterMs: null };
       }
-      return { usage: claudeUsage(result, initModel), ...claudeVerdict(result, end), session };
+      return { usage: claudeUsage(result, initModel), ...claudeVerdict(result, end) };
     },
   };
 }

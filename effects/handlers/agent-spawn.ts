@@ -98,7 +98,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       if (report.outcome !== null && processVerdict(run, limits) === null) outcome = { ...outcome, ...report.outcome };
     }
     const held = gated?.heldInCall() ?? [];
-    const toolHold = held[0] === undefined ? undefined : { id: held[0], session: params.agent.kind === 'claude' ? outcome.session ?? null : null };
+    const toolHold = held[0] === undefined ? undefined : { id: held[0], session: params.agent.kind === 'claude' ? parser.session?.() ?? null : null };
     if (toolHold !== undefined && processVerdict(run, limits) === null) {
       outcome = { ...outcome, classification: 'tool-held', detail: `${held.length} tool call(s) held for the operator (${held.join(', ')})`, retryAfterMs: null };
     }
