@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
+import { gateBench } from './gate-bench.js';
 import { iterationBench } from './iteration-bench.js';
 import { postgresAppendBench } from './postgres-append-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
@@ -54,6 +55,7 @@ try {
   if (wanted('iteration')) iterationBench(work, yoke, quick, report);
   if (wanted('stash')) stashBench(work, yoke, quick, report);
   if (wanted('startup')) startupBench(work, yoke, quick, report);
+  if (wanted('gate')) await gateBench(work, yoke, quick, report);
   if (wanted('resume')) await resumeBench(work, quick, report);
   if (wanted('verify')) await verifyBench(work, quick, report);
   if (wanted('rss')) await replayRssBench(work, yoke, quick, report);

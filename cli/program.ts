@@ -1,7 +1,9 @@
 // The commander program: parses argv and dispatches to one lazily loaded command module.
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { AnswerFlags } from './commands/answer.js';
 import type { BudgetFlags } from './commands/budget.js';
 import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
+import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
 
 /** Parse a positive whole number flag value. */
@@ -70,6 +72,42 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .action(async (flags: { json: boolean; watch: boolean; workspace?: string }) => {
       const { statusCommand } = await import('./commands/status.js');
       done(await statusCommand(flags));
+    });
+
+  program
+    .command('gate')
+    .description('the tool-call hook each agent CLI runs before a tool call: reads the hook JSON on stdin and prints the ruling in that CLI\'s format (docs/tool-control.md)')
+    .requiredOption('--agent <name>', `the CLI whose hook calls it: ${GATE_AGENTS.join(', ')}`, (value: string) => {
+      if (!(GATE_AGENTS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${GATE_AGENTS.join(', ')}.`);
+      return value as GateAgent;
+    })
+    .action(async (flags: { agent: GateAgent }) => {
+      const { gateCommand } = await import('./commands/gate.js');
+      done(await gateCommand(flags.agent));
+    });
+
+  program
+    .command('holds')
+    .description('list the tool calls held for the operator: id, agent, tool, input, class, time (docs/tool-control.md)')
+    .option('--json', 'print as JSON', false)
+    .option('--all', 'also list the held calls already answered', false)
+    .action(async (flags: { json: boolean; all: boolean }) => {
+      const { holdsCommand } = await import('./commands/holds.js');
+      done(await holdsCommand(flags));
+    });
+
+  program
+    .command('answer')
+    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer')
+    .argument('[id]', 'the hold id `yoke holds` shows')
+    .argument('[ruling]', 'pass or refuse')
+    .addOption(new Option('--scope <scope>', 'how far the answer stands: this call, the same tool at the same class for the run, or for the workspace (destructive and secret: call only)').choices(['call', 'run', 'workspace']).default('call'))
+    .option('--why <text>', 'why, kept in the journal with the answer')
+    .option('--revoke <answer>', 'end a standing answer (its answer id, e.g. 1a2b3c4d-a1)')
+    .option('--json', 'print the journaled answer as JSON', false)
+    .action(async (id: string | undefined, ruling: string | undefined, flags: AnswerFlags) => {
+      const { answerCommand } = await import('./commands/answer.js');
+      done(await answerCommand(id, ruling, flags));
     });
 
   program

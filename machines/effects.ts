@@ -30,6 +30,8 @@ export const processOutcomeSchema = z.enum(['exited', 'timed-out', 'idle-timeout
 /** How an agent call ended, decided by its adapter from the CLI's own fields (never the exit code alone). */
 export const agentClassificationSchema = z.enum([
   'ok', 'auth-error', 'server-error', 'rate-limited', 'permission-denied', 'max-turns', 'idle-timeout', 'timed-out', 'crashed',
+  /** a tool call was held for the operator (DESIGN §13): the run pauses until it is answered */
+  'tool-held',
 ]);
 export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 
@@ -82,6 +84,8 @@ export const effectSchemas = {
       timeoutMs: z.number().int().positive().optional(),
       /** `redact` variables whose values are kept out of `detail`, besides secret-looking names; absent = none */
       redact: z.array(z.string()).optional(),
+      /** the agent session to resume (after a held tool call was answered); absent = a fresh session */
+      resume: z.string().optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
@@ -99,6 +103,8 @@ export const effectSchemas = {
       retryAfterMs: z.number().nonnegative().nullable().optional(),
       /** epoch ms when the call ended: lets the machine schedule a rate-limit wait without a clock */
       endedAt: z.number().optional(),
+      /** tool-held: the first held call's hold id, and the session to resume (null: the CLI cannot) */
+      toolHold: z.object({ id: z.string(), session: z.string().nullable() }).optional(),
     }),
   },
   /** Read the first line of notes.md. */

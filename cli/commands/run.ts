@@ -8,7 +8,8 @@ import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
-import { driveRun } from '../../store/fold/runner.js';
+import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
+import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
@@ -121,6 +122,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
       guardAgentCall: () => open.guardAgentCall(),
+      ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
     });
     await settleHooks(10_000);
     terminal.stop();
@@ -137,6 +139,12 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     // the final status view is written after the last flush, before the lease is given up
     await session?.close(() => monitor?.finish());
   }
+}
+
+/** The run's tool-call gate (DESIGN §13), unless `tool-control off`. */
+function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
+  if ((config.toolControl ?? 'on') === 'off') return {};
+  return { openToolGate: (host) => openRunToolGate({ run, root, config, journal: session.journal }, host) };
 }
 
 /** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */

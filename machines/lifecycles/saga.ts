@@ -65,7 +65,7 @@ export const sagaMachine = workSetup.createMachine({
           agent: context.config.scoperAgent ?? context.config.agent,
           model: context.config.scoperModel ?? context.config.model ?? null,
           prompt: renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir }),
-          ...callLimits(context.config),
+          ...callLimits(context.config, context.resumeSession),
         }),
       },
       on: {

@@ -70,7 +70,7 @@ export function turnStates(o: WorkLoopOptions) {
               maxAttempts: context.maxIterations,
             },
           ),
-          ...callLimits(context.config),
+          ...callLimits(context.config, context.resumeSession),
         }),
       },
       on: {

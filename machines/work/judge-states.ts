@@ -38,7 +38,7 @@ export function judgeStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }),
-          ...callLimits(context.config),
+          ...callLimits(context.config, context.resumeSession),
         }),
       },
       on: {

@@ -104,6 +104,8 @@ export interface WorkContext extends WorkInput {
   /** why the run is held other than by a budget (`agent:auth-error`), and the agent's own words */
   heldFor: string | null;
   holdDetail: string | null;
+  /** the agent session to resume on the next call (a tool call held by `defer`, Claude Code); absent in older snapshots */
+  resumeSession?: string | null;
   /** rate-limited agent calls in a row, and when the current wait ends (epoch ms) */
   rateLimits: number;
   waitUntil: number | null;
@@ -156,6 +158,7 @@ export function initialContext(input: WorkInput): WorkContext {
     blockedOn: null,
     heldFor: null,
     holdDetail: null,
+    resumeSession: null,
     rateLimits: 0,
     waitUntil: null,
     outcome: null,
@@ -264,8 +267,14 @@ export function budgetBreached(context: WorkContext, countsAsAttempt = true): Bu
  * What every agent call takes from yoke.conf: `idle-timeout`, `agent-timeout` when set, and the
  * `redact` names when there are any (each absent otherwise, as in older journals).
  */
-export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number; redact?: string[] } {
-  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}), ...redactNames(config) };
+export function callLimits(config: Config, resumeSession?: string | null): { idleTimeoutMs: number; timeoutMs?: number; redact?: string[]; resume?: string } {
+  return {
+    idleTimeoutMs: config.idleTimeoutMs,
+    ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}),
+    ...redactNames(config),
+    // only a call after a held tool call resumes a session (older journals re-derive the same params)
+    ...(resumeSession ? { resume: resumeSession } : {}),
+  };
 }
 
 /** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */
