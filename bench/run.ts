@@ -46,14 +46,17 @@ async function journalAppend(): Promise<void> {
 
 try {
   process.stdout.write(`yoke benchmarks${quick ? ' (--quick: small sizes, to prove they run)' : ''}\n`);
-  await journalAppend();
-  await postgresAppendBench(work, quick, report);
-  iterationBench(work, yoke, quick, report);
-  stashBench(work, yoke, quick, report);
-  startupBench(work, yoke, quick, report);
-  await resumeBench(work, quick, report);
-  await verifyBench(work, quick, report);
-  await replayRssBench(work, yoke, quick, report);
+  // `npm run bench -- --only startup,iteration`: just those sections.
+  const only = process.argv.find((arg, i) => process.argv[i - 1] === '--only')?.split(',');
+  const wanted = (name: string): boolean => only === undefined || only.includes(name);
+  if (wanted('append')) await journalAppend();
+  if (wanted('postgres')) await postgresAppendBench(work, quick, report);
+  if (wanted('iteration')) iterationBench(work, yoke, quick, report);
+  if (wanted('stash')) stashBench(work, yoke, quick, report);
+  if (wanted('startup')) startupBench(work, yoke, quick, report);
+  if (wanted('resume')) await resumeBench(work, quick, report);
+  if (wanted('verify')) await verifyBench(work, quick, report);
+  if (wanted('rss')) await replayRssBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -25,6 +25,8 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { changed: ['src/a.ts'] };
     case 'check.run':
       return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 12, excerpt: 'ok' };
+    case 'acceptance.check':
+      return { outcome: 'completed', status: 'passed', exitCode: 0, report: { path: `proof/${request.params.label}/report.json`, sha256: SHA }, criteria: [], sourceMatches: true };
     case 'file.write':
       return { sha256: SHA };
     case 'hook.fire':

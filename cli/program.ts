@@ -49,13 +49,14 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('run')
     .description('start a run, or resume the unfinished one exactly where it stopped')
     .option('--fresh', 'abandon the unfinished run (journaled) and start a new one', false)
+    .option('--discard-history', 'with --fresh: start over although the journal is empty and transcripts, blobs or Yoke-Run commits show earlier runs', false)
     .addOption(new Option('--max-iterations <n>', 'override max-iterations (on resume: raise or lower the cap)').argParser(positiveInt))
     .option('--quiet', 'no agent output and no progress lines', false)
     .option('--json', 'print journal records as NDJSON on stdout; agent output goes to stderr', false)
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
-    .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 130 SIGINT, 143 SIGTERM.')
-    .action(async (flags: { fresh: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
+    .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 129 SIGHUP, 130 SIGINT, 143 SIGTERM.')
+    .action(async (flags: { fresh: boolean; discardHistory: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
       const { runCommand } = await import('./commands/run.js');
       done(await runCommand(flags, argv.slice(2)));
     });
@@ -140,7 +141,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       '',
       'Exit codes: 0 every criterion, binding and journey passed with evidence and the source tree did not',
       'change; 1 something failed or the source changed during the check; 2 usage, config or a missing',
-      'prerequisite (no browser, bad flow file, unset value-env variable, base URL not answering); 130 SIGINT.',
+      'prerequisite (no browser, bad flow file, unset value-env variable, base URL not answering); 130 SIGINT, 143 SIGTERM, 129 SIGHUP.',
       'See docs/check.md.',
     ].join('\n'))
     .action(async (flags: { label?: string; json: boolean }) => {

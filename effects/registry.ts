@@ -1,5 +1,6 @@
 // The executor for every effect kind a machine can request (completeness checked by the compiler).
 import type { HandlerTable } from './handler.js';
+import { checkAcceptance } from './handlers/acceptance-check.js';
 import { captureBaseline } from './handlers/baseline-capture.js';
 import { createCommit } from './handlers/commit-create.js';
 import { fireHook } from './handlers/hook-fire.js';
@@ -23,6 +24,7 @@ export const handlers: HandlerTable = {
   'notes.read': readNotes,
   'boundary.scan': scanBoundary,
   'check.run': runCheck,
+  'acceptance.check': checkAcceptance,
   'file.write': writeLoopFile,
   'hook.fire': fireHook,
   'file.inspect': inspectFile,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { agentSpecSchema } from '../config/types.js';
 import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
+import { acceptanceCheckEffect } from './acceptance/acceptance-check.js';
 
 /** Usage an agent reported for one call. Any field may be unknown (null), never silently zero. */
 export const usageSchema = z.object({
@@ -141,6 +142,12 @@ export const effectSchemas = {
       excerpt: z.string(),
     }),
   },
+  /**
+   * Goal acceptance (DESIGN §12): run the criteria (`accept` commands and `journey` flows), hash the
+   * bound artifacts before and after, and write `.loop/proof/<label>/report.json`. The result names
+   * the report's path and digest; it never holds a fill value, a selector or an expected text.
+   */
+  'acceptance.check': acceptanceCheckEffect,
   /** Write a file under .loop/ (guard-results.md and other yoke-owned views). */
   'file.write': {
     params: z.object({ file: z.string(), content: z.string() }),

@@ -11,7 +11,7 @@ import { RunFold, type FoldStep } from '../../store/fold/run-fold.js';
 import { stateText } from '../../store/fold/state-text.js';
 import { journalReaderAt, openJournalReader } from '../../store/session/open-reader.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
 import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
 import { workspaceTarget } from '../workspace-target.js';
 
@@ -177,7 +177,7 @@ async function readWhole(store: JournalReader): Promise<JournalRead> {
 
 /** The workspace's journal (the project's, or `--workspace <name>` of the shared store), or `--journal <file>`, to read. */
 async function journalStore(file: string | undefined, workspace: string | undefined): Promise<JournalReader> {
-  return file === undefined ? openJournalReader(await workspaceTarget(workspace, () => findProject(process.cwd()))) : journalReaderAt(file);
+  return file === undefined ? openJournalReader(await workspaceTarget(workspace, () => findProjectQuick(process.cwd()))) : journalReaderAt(file);
 }
 
 function warnIfTorn(torn: TornTail | null): void {

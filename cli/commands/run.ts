@@ -12,6 +12,7 @@ import { beginRun } from '../../store/session/begin-run.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
+import { refuseLostHistory } from '../../store/session/lost-history.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -22,12 +23,15 @@ import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
 import { describeProgress } from '../progress.js';
 import { settleLines } from '../stash-format.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { RunMonitor } from '../run-monitor.js';
 import { runTerminal } from '../run-terminal.js';
 import { warn, type OutputMode } from '../terminal.js';
 
 export interface RunFlags extends OutputMode {
   fresh: boolean;
+  /** with --fresh: start over although the journal is empty and the workspace shows it has run before */
+  discardHistory?: boolean;
   maxIterations?: number;
   /** stream each record's fold snapshot to the Stately inspector (issue 5) */
   live?: boolean;
@@ -38,7 +42,12 @@ export interface RunFlags extends OutputMode {
 export async function runCommand(flags: RunFlags, argv: string[]): Promise<number> {
   const paths = findProject(process.cwd());
   // Validate everything that can be validated before touching the workspace.
+  if (flags.discardHistory === true && !flags.fresh) {
+    throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
+  }
   const before = await readWorkspace(paths);
+  // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
+  await refuseLostHistory(paths, before.records, flags.discardHistory === true);
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
@@ -58,8 +67,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (controller.signal.aborted) process.exit(exitCodeForSignal(signal));
     controller.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = listenForStopSignals(onSignal);
   let session: WorkspaceSession | null = null;
   let live: LiveInspector | null = null;
   let monitor: RunMonitor | null = null;
@@ -117,8 +125,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   } finally {
     terminal.stop();
     await live?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     // the final status view is written after the last flush, before the lease is given up
     await session?.close(() => monitor?.finish());
   }

@@ -2,6 +2,7 @@
 import { findProjectQuick } from '../find-project-quick.js';
 import { loadStatusReport } from '../status-report.js';
 import { statusJson, statusText } from '../status-text.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { workspaceTarget } from '../workspace-target.js';
 
 /** Flags of `yoke status`. */
@@ -38,8 +39,7 @@ async function watch(render: () => Promise<string>, json: boolean): Promise<numb
     stopped = true;
     wake?.();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stopListening = listenForStopSignals(stop);
   let shown = 0;
   try {
     while (!stopped) {
@@ -60,8 +60,7 @@ async function watch(render: () => Promise<string>, json: boolean): Promise<numb
       wake = null;
     }
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stopListening();
   }
   return 0;
 }

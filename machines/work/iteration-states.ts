@@ -5,6 +5,7 @@ import { boundaryViolations } from '../boundary.js';
 import { request, type EffectResult } from '../effects.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
+import { goalAcceptanceParams, proofOf, usesCheckEngine } from './goal-acceptance.js';
 import { gateStates } from './gate-states.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
@@ -97,7 +98,8 @@ export function turnStates(o: WorkLoopOptions) {
           actions: assign(({ context, event }) => ({
             changed: event.result.changed,
             violations: boundaryViolations(event.result, context.config, expectedHead(context)),
-            plan: planChecks(context.config, context.iteration, { accepts: rule.goal }),
+            // With the check engine, the `accept` commands run inside `acceptance.check` instead.
+            plan: planChecks(context.config, context.iteration, { accepts: rule.goal && !usesCheckEngine(context) }),
           })),
         },
       },
@@ -106,10 +108,33 @@ export function turnStates(o: WorkLoopOptions) {
       always: [
         // Spec 1.4: a boundary violation skips every guard.
         { guard: 'boundaryBroken', target: 'reporting' },
+        // Goal (check engine): acceptance first, then the guards.
+        ...(rule.goal ? [{
+          guard: ({ context }: { context: WorkContext }) => usesCheckEngine(context) && context.acceptance === null && goalAcceptanceParams(context) !== null,
+          target: 'accepting',
+        }] : []),
         { guard: ({ context }) => context.plan.length === 0, target: 'reporting' },
         { target: 'checking' },
       ],
     }),
+    ...(rule.goal ? {
+      accepting: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const params = goalAcceptanceParams(context);
+            if (params === null) throw new Error('accepting entered with no acceptance criterion');
+            return request('acceptance.check', params);
+          },
+        },
+        on: {
+          ACCEPTANCE_CHECKED: {
+            target: 'routingChecks',
+            actions: assign(({ context, event }) => ({ acceptance: event.result, lastProof: proofOf(event.result, context.iteration) ?? context.lastProof })),
+          },
+        },
+      }),
+    } : {}),
     checking: S({
       entry: {
         type: 'request',
@@ -143,6 +168,7 @@ export function turnStates(o: WorkLoopOptions) {
             changed: context.changed,
             violations: context.violations,
             checks: context.checks,
+            ...(context.acceptance === null ? {} : { acceptance: context.acceptance }),
           }),
         }),
       },
@@ -154,7 +180,7 @@ export function turnStates(o: WorkLoopOptions) {
         {
           target: 'settling',
           actions: assign(({ context }) => {
-            const fingerprint = failureFingerprint(context.checks, context.violations);
+            const fingerprint = failureFingerprint(context.checks, context.violations, context.acceptance);
             return { lastFingerprint: fingerprint, fingerprintRepeats: fingerprint === context.lastFingerprint ? context.fingerprintRepeats + 1 : 1 };
           }),
         },

@@ -4,6 +4,8 @@ import type { Violation } from '../boundary.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
+import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
+import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
@@ -21,6 +23,13 @@ export interface WorkInput {
   loopDir: string;
   /** spec files (relative to .loop/) backed up at start and restored before every iteration */
   specFiles: string[];
+  /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
+  run?: string;
+  /**
+   * goal: `check` runs acceptance as one `acceptance.check` (criteria, artifact bindings, journeys,
+   * a report); absent in runs recorded before, which run `accept` commands as `check.run`s.
+   */
+  acceptanceEngine?: 'check';
 }
 
 /** How a run ended; the CLI turns `exitCode` into the process status. */
@@ -56,6 +65,10 @@ export interface WorkContext extends WorkInput {
   violations: Violation[];
   plan: PlannedCheck[];
   checks: CheckOutcome[];
+  /** goal (check engine): this attempt's acceptance check, null until it ran */
+  acceptance: AcceptanceCheckResult | null;
+  /** goal (check engine): the last report an acceptance check wrote, kept across attempts for `yoke status` */
+  lastProof: ProofRecord | null;
   /** completed worker calls (interrupted ones are not counted) */
   agentCalls: number;
   /** agent calls cut short by a crash or a signal */
@@ -138,12 +151,13 @@ export function initialContext(input: WorkInput): WorkContext {
     subPlanBlank: false,
     lastFingerprint: null,
     fingerprintRepeats: 0,
+    lastProof: null,
   };
 }
 
 /** Per-iteration fields, reset when an iteration starts. */
-export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'plan' | 'checks' | 'judgeTrigger'> {
-  return { notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], judgeTrigger: null };
+export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'plan' | 'checks' | 'acceptance' | 'judgeTrigger'> {
+  return { notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], acceptance: null, judgeTrigger: null };
 }
 
 /** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */
@@ -151,9 +165,10 @@ export function notesSayDone(firstLine: string | null): boolean {
   return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
 }
 
-/** Did this iteration pass the boundary and every gating check? */
+/** Did this iteration pass the boundary, every gating check and (when it ran) the acceptance check? */
 export function iterationPassed(context: WorkContext): boolean {
-  return context.violations.length === 0 && context.checks.filter(gatesDone).every(checkPassed);
+  return context.violations.length === 0 && context.checks.filter(gatesDone).every(checkPassed)
+    && (context.acceptance === null || acceptancePassed(context.acceptance));
 }
 
 /** Worker says DONE and the iteration passed (the judge, if any, still has to agree). */
@@ -174,6 +189,7 @@ export interface SuccessRule {
  * count). Otherwise: the worker is done and, when judged, the judge said PASS.
  */
 export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
+  if (rule.goal && context.acceptanceEngine === 'check') return context.acceptance !== null && iterationPassed(context);
   if (rule.goal) return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
   return workerDone(context) && (!rule.judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
 }

@@ -106,6 +106,7 @@ export type RecordDraft = {
  */
 export function checkRecord(value: unknown): { record: JournalRecord } | { error: string } {
   if (wellFormedEnvelope(value)) {
+    if (wellFormedPayload(value.type, value.payload)) return { record: value as JournalRecord };
     const payload = payloadSchemas[value.type].safeParse(value.payload);
     if (!payload.success) return { error: `${value.type} payload: ${describe(payload.error)}` };
     value.payload = payload.data;
@@ -148,6 +149,34 @@ function wellFormedEnvelope(value: unknown): value is Envelope {
     && typeof r.type === 'string' && KNOWN_TYPES.has(r.type)
     && 'payload' in r && r.payload !== undefined
     && typeof r.prev === 'string' && HASH_PATTERN.test(r.prev);
+}
+
+const isKey = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+const isInt = (value: unknown): boolean => Number.isSafeInteger(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` has exactly these keys (none missing, none extra), so the schema would neither strip nor refuse one. */
+function exactKeys(value: Record<string, unknown>, count: number): boolean {
+  return Object.keys(value).length === count;
+}
+
+/**
+ * The payloads of the records every run writes most (events, effects, spawns) exactly as yoke
+ * writes them: the schema's keys, no others, valid values. Here `payloadSchemas` would return the
+ * same value, so parsing it again is skipped; false means "ask the schema", not "invalid".
+ */
+const WELL_FORMED_PAYLOAD: Partial<Record<RecordType, (payload: Record<string, unknown>) => boolean>> = {
+  event: (p) => exactKeys(p, 2) && (p.cause === null || isKey(p.cause)) && isPlainObject(p.event) && typeof p.event.type === 'string',
+  'effect.started': (p) => exactKeys(p, 4) && isKey(p.key) && typeof p.kind === 'string' && p.params !== undefined
+    && isInt(p.attempt) && (p.attempt as number) > 0,
+  'effect.completed': (p) => exactKeys(p, 3) && isKey(p.key) && typeof p.kind === 'string' && p.result !== undefined,
+  'process.spawned': (p) => exactKeys(p, 3) && isKey(p.key) && isInt(p.pid) && (p.startTime === null || typeof p.startTime === 'string'),
+};
+
+function wellFormedPayload(type: RecordType, payload: unknown): boolean {
+  const check = WELL_FORMED_PAYLOAD[type];
+  return check !== undefined && isPlainObject(payload) && check(payload);
 }
 
 /** A real instant in the form `TIME_PATTERN` matched (no 30 February, no hour 24, no second 60). */

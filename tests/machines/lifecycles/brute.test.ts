@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { bruteMachine } from '../../../machines/lifecycles/brute.js';
 import type { EffectRequest } from '../../../machines/effects.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
-import { drive, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
+import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
@@ -119,6 +119,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { firstLine: null };
       case 'boundary.scan':
         return { changed: [] };
+      case 'acceptance.check':
+        return makeAcceptanceResult(request.params);
       case 'check.run':
         return makeCheckResult(0, 'ok');
       case 'file.write':

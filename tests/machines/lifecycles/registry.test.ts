@@ -17,7 +17,7 @@ import { repoRoot } from '../../support/yoke-process.js';
 import { requestsOf } from '../support/loop-driver.js';
 import { replayAll } from '../support/replay-paths.js';
 import { serializeWork, transitionPaths } from '../support/work-graph.js';
-import { ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES } from '../support/work-samples.js';
+import { ACCEPTANCE_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES } from '../support/work-samples.js';
 
 const CANON = join(repoRoot, 'canon');
 const LOOP_DIR = '/project/.loop';
@@ -41,7 +41,7 @@ function recordingCanon(): { read: (path: string) => string; paths: string[] } {
 
 /** Every request the machine emits on any path of its bounded graph (sample outcomes of every effect). */
 function emittedRequests(lifecycle: LifecycleDescriptor, input: unknown): EffectRequest[] {
-  const samples = { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...SAGA_SAMPLES };
+  const samples = { ...ITERATION_SAMPLES, ...ACCEPTANCE_SAMPLES, ...VERDICT_SAMPLES, ...SAGA_SAMPLES };
   const { paths } = transitionPaths(lifecycle.machine, { input: input as never, samples, serialize: serializeWork });
   const [start, actions] = initialTransition(lifecycle.machine, input);
   const found = requestsOf(actions);

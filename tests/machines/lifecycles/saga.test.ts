@@ -10,7 +10,7 @@ import type { AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { EffectRequest } from '../../../machines/effects.js';
 import { sagaMachine } from '../../../machines/lifecycles/saga.js';
-import { drive, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
+import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
@@ -116,6 +116,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { firstLine: script.notes(chunk, iteration) };
       case 'boundary.scan':
         return { changed: [] };
+      case 'acceptance.check':
+        return makeAcceptanceResult(request.params);
       case 'check.run':
         return makeCheckResult(0, 'ok');
       case 'file.write':

@@ -36,6 +36,20 @@ export const ITERATION_SAMPLES: Record<string, Sample> = {
   'SET_MAX_ITERATIONS(1)': { event: { type: 'SET_MAX_ITERATIONS', max: 1 }, when: () => false },
 };
 
+/** A goal acceptance check (the check engine) whose criterion `tests` passed, failed, or that could not run. */
+export const ACCEPTANCE_SAMPLES: Record<string, Sample> = {
+  'ACCEPTANCE_CHECKED(pass)': { event: { type: 'ACCEPTANCE_CHECKED', result: acceptanceResult(0, 'ok') } },
+  'ACCEPTANCE_CHECKED(fail)': { event: { type: 'ACCEPTANCE_CHECKED', result: acceptanceResult(1, 'failed') } },
+};
+
+function acceptanceResult(exitCode: number, excerpt: string): EffectResult<'acceptance.check'> {
+  const status = exitCode === 0 ? 'passed' : 'failed';
+  return {
+    outcome: 'completed', status, exitCode: exitCode === 0 ? 0 : 1, report: { path: 'proof/run/report.json', sha256: 'd'.repeat(64) },
+    criteria: [{ name: 'tests', kind: 'command', status, exitCode, outcome: 'exited', durationMs: 10, excerpt }], failedArtifacts: [], sourceMatches: true,
+  };
+}
+
 /** A boundary scan that breaks `no-modify vendor/`. */
 export const VIOLATION_SAMPLE: Record<string, Sample> = {
   'BOUNDARY_SCANNED(violation)': { event: { type: 'BOUNDARY_SCANNED', result: { changed: ['src/app.ts', 'vendor/lib.js'] } } },
