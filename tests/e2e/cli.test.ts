@@ -256,7 +256,7 @@ describe('arguments', () => {
     }
     expect(seen).toEqual(expect.arrayContaining(['', 'init', 'run', 'status', 'runs', 'config', 'config check', 'check', 'demo']));
     expect(await snapshotTree(ws.path)).toEqual(before);
-  }, TIMEOUT);
+  }, TIMEOUT * 3); // one yoke process per command (about 20 now), on a loaded machine
 
   it('an unknown flag, an unknown command or a bad flag value exits 2 without touching the workspace', async () => {
     const { ws, env } = await setup({ default: { notes: 'DONE' } });

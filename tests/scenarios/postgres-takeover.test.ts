@@ -118,4 +118,31 @@ describe('the shared store\'s lease (DESIGN §14)', () => {
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     expect(existsSync(join(ws.path, '.loop/.journal/journal.jsonl'))).toBe(false);
   }, 240_000);
+
+  it('two yokes forced onto one workspace: the one whose lease lapsed stops and writes nothing (no rescue over the new holder records), nothing interleaves', async () => {
+    const ws = await workspace();
+    writeFileSync(ws.side('slow'), '');
+    const env = { YOKE_STORE: database.url, YOKE_WORKSPACE: 'forced', YOKE_LEASE_TTL_MS: '1500' };
+    const first = startYoke(ws, ['run', '--quiet'], { env, timeoutMs: 150_000 });
+    expect(await waitUntil(() => existsSync(ws.side('slow-pids')), 60_000, 100)).toBe(true);
+    const [agentPid, sleepPid] = readFileSync(ws.side('slow-pids'), 'utf8').trim().split(' ').map(Number);
+    leftover.push(agentPid ?? 0, sleepPid ?? 0);
+    // freeze the first yoke (no heartbeat) until its lease lapses: the second takes over and finishes
+    process.kill(first.pid ?? 0, 'SIGSTOP');
+    expect(await waitUntil(async () => (await sql("SELECT 1 FROM yoke_lease WHERE workspace = 'forced' AND expires_at > now()")).length === 0, 30_000, 100)).toBe(true);
+    const second = await runYoke(ws, ['run', '--quiet'], { env, timeoutMs: 90_000 });
+    expect(second.exitCode, second.stderr).toBe(0);
+    const [{ n: before } = { n: '0' }] = await sql<{ n: string }>("SELECT count(*) AS n FROM yoke_journal WHERE workspace = 'forced'");
+    // the first wakes up: its agent was stopped by the second; it must not write a record more
+    process.kill(first.pid ?? 0, 'SIGCONT');
+    const loser = await first;
+    expect(loser.exitCode, loser.stderr).toBe(3);
+    expect(loser.stderr).toMatch(/the lease lapsed and may have been taken over|the journal moved under this yoke/);
+    const records = (await sql<{ record: Row & { seq: number; run: string } }>("SELECT record FROM yoke_journal WHERE workspace = 'forced' ORDER BY seq")).map((row) => row.record);
+    expect(String(records.length)).toBe(before);
+    expect(records.at(-1)?.type).toBe('run.finished');
+    expect(await sql("SELECT 1 FROM yoke_journal_kept WHERE workspace = 'forced'")).toEqual([]);
+    const verify = await runYoke(ws, ['replay', '--verify'], { env });
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, 240_000);
 });
