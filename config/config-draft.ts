@@ -6,7 +6,8 @@ import { CONFIG_DEFAULTS, type Artifact, type BudgetDimension, type Config, type
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl'
+  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked';
 
 /** A value with the place it was written. */
 export interface Located<T> {

@@ -10,7 +10,7 @@ import { readToolControl, readToolRule } from './read-tool-directives.js';
 import { readRedact } from './read-redact-directive.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
-import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
   return (ctx) => setScalar(ctx.draft, key, readAgentSpec(ctx) ?? undefined);
@@ -49,4 +49,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'journey': readJourney,
   'base-url': readBaseUrl,
   'redact': readRedact,
+  'review': readReview,
+  'max-story-attempts': readCount('maxStoryAttempts'),
+  'on-story-blocked': readOnStoryBlocked,
 };

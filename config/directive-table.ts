@@ -7,7 +7,7 @@ export const DIRECTIVE_NAMES = [
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact',
+  'journey', 'base-url', 'redact', 'review', 'max-story-attempts', 'on-story-blocked',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -40,6 +40,7 @@ export type DirectiveTable = { readonly [K in DirectiveName]: DirectiveSpec };
 const JUDGE: Applicability = { role: 'judge' };
 const SCOPER: Applicability = { role: 'scoper' };
 const JUDGED: Applicability = { feature: 'judged' };
+const STORIES: Applicability = { feature: 'stories' };
 
 function spec(usage: string, example: string, args: string[], single: boolean, appliesTo: Applicability = 'every'): DirectiveSpec {
   return { usage, example, args, single, appliesTo };
@@ -81,6 +82,10 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'journey': spec('journey <name> <flow.yaml>', 'journey smoke journeys/smoke.yaml', ['name', 'flow file'], false),
   'base-url': spec('base-url <url>', 'base-url http://127.0.0.1:3000', ['url'], true),
   'redact': spec('redact <VARIABLE>', 'redact DATABASE_URL', ['variable name'], false),
+  // stories (DESIGN §8)
+  'review': spec('review on|off', 'review on', ['setting'], true, STORIES),
+  'max-story-attempts': spec('max-story-attempts N', 'max-story-attempts 3', ['number'], true, STORIES),
+  'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -26,7 +26,16 @@ const FALLBACK_EMAIL = 'yoke@localhost';
  */
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
-  async execute(params, ctx) {
+  execute: (params, ctx) => commitProject(params, ctx),
+  reconcile: reconcileCommit,
+};
+
+/** Where a commit must go, and its message (the trailers are added). */
+export type CommitRequest = Pick<EffectParams<'commit.create'>, 'message' | 'head'>;
+
+/** `git add -A` and commit as `commit.create` does; `trailers` (`Yoke-Story: S1`) go before Yoke-Run and Yoke-Effect. */
+export async function commitProject(params: CommitRequest, ctx: EffectContext, trailers: readonly string[] = []): Promise<{ sha: string | null; branch?: string | null }> {
+  {
     // Asked once per project, alongside the first `git add`.
     const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
     known.catch(() => undefined);
@@ -34,7 +43,7 @@ export const createCommit: EffectHandler<'commit.create'> = {
     // (no commit yet, commits added on top, a real move) gets the full check here.
     let precheck = params.head === undefined ? null : expectedRevParse(params.head);
     if (params.head !== undefined && precheck === null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
-    const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
+    const message = `${params.message.trimEnd()}\n\n${trailers.map((line) => `${line}\n`).join('')}Yoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
     // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
     // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
     const unstage = !(await loopIgnoresPrivateFolders(ctx.loopDir));
@@ -63,8 +72,12 @@ export const createCommit: EffectHandler<'commit.create'> = {
       throw gitError(ctx.root, args, result);
     }
     return onBranch(params, summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim());
-  },
-  async reconcile(params, ctx) {
+  }
+}
+
+/** The commit this effect made before a crash (on the run's branch), or null when it never happened. */
+export async function reconcileCommit(params: CommitRequest, ctx: EffectContext): Promise<{ sha: string | null; branch?: string | null } | null> {
+  {
     // null means "it never happened": the runner then executes the commit. `{ sha: null }` would
     // claim a completed commit with nothing in it and silently lose the iteration's changes.
     const sha = await findEffectCommit(ctx);
@@ -72,11 +85,11 @@ export const createCommit: EffectHandler<'commit.create'> = {
     // The commit happened before a crash; it counts only if it is still on the run's branch.
     if (params.head !== undefined) await refuseMovedHead(ctx.root, params.head, sha);
     return onBranch(params, sha);
-  },
-};
+  }
+}
 
 /** The result, naming the run's branch when the params say which it is. */
-function onBranch(params: EffectParams<'commit.create'>, sha: string | null): { sha: string | null; branch?: string | null } {
+function onBranch(params: CommitRequest, sha: string | null): { sha: string | null; branch?: string | null } {
   return params.head === undefined ? { sha } : { sha, branch: params.head.branch };
 }
 
