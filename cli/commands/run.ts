@@ -1,4 +1,7 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
@@ -41,6 +44,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   const before = await readWorkspace(paths);
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
+  // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
+  if (config) checkLifecycleFiles(config, paths);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
   if (runConfig) {
@@ -128,7 +133,26 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
 function newRun(config: Config, paths: WorkspacePaths, argv: string[]): NewRun {
   const lifecycle = LIFECYCLES[config.mode];
   if (!lifecycle) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir), argv };
+  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir, loopFileReader(paths)), argv };
+}
+
+/** Reads a file under .loop/ (null when absent). */
+function loopFileReader(paths: WorkspacePaths): (name: string) => string | null {
+  return (name) => {
+    try {
+      return readFileSync(join(paths.loopDir, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  };
+}
+
+/** A `usage` error listing every problem the lifecycle finds in its own files (prd.yaml), before anything runs. */
+function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
+  const errors = (LIFECYCLES[config.mode]?.validate?.(loopFileReader(paths)) ?? []).filter((issue) => issue.severity === 'error');
+  const [first, ...rest] = errors;
+  if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
 /** Tell the user what the plan did: abandoned, started, or resumed. */

@@ -31,6 +31,12 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
   return { ...planned, result };
 }
 
+/** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
+export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: string } {
+  const story = o.storyOf?.(context) ?? null;
+  return story === null ? {} : { story };
+}
+
 /** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
 export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
@@ -56,6 +62,7 @@ export function turnStates(o: WorkLoopOptions) {
           agent: context.config.agent,
           model: context.config.model ?? null,
           ...(o.goal ? { attempt: context.iteration } : {}),
+          ...storyParam(o, context),
           prompt: renderTemplate(
             // Goal: the second identical failure in a row asks for a focused diagnosis first.
             o.goal && context.fingerprintRepeats === NO_PROGRESS_REPEATS - 1 ? `${context.workerPrompt}${context.diagnosePrompt ?? ''}` : context.workerPrompt,
@@ -66,6 +73,7 @@ export function turnStates(o: WorkLoopOptions) {
               planFile: o.planFile,
               attempt: context.iteration,
               maxAttempts: context.maxIterations,
+              ...o.promptValues?.(context),
             },
           ),
           ...callLimits(context.config),
@@ -97,7 +105,7 @@ export function turnStates(o: WorkLoopOptions) {
           actions: assign(({ context, event }) => ({
             changed: event.result.changed,
             violations: boundaryViolations(event.result, context.config, expectedHead(context)),
-            plan: planChecks(context.config, context.iteration, { accepts: rule.goal }),
+            plan: [...planChecks(context.config, context.iteration, { accepts: rule.goal }), ...(o.extraChecks?.(context) ?? [])],
           })),
         },
       },
