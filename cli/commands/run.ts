@@ -12,6 +12,7 @@ import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun } from '../../store/fold/runner.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
@@ -85,6 +86,22 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
     const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
     announce(plan, flags, progress);
+    if (plan.kind === 'resume' && lifecycle.validate) {
+      // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
+      const readLoop = loopFileReader(paths);
+      const errors = lifecycle.validate(readLoop).filter((issue) => issue.severity === 'error');
+      const [first, ...rest] = errors;
+      if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
+      const change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
+      if (change) {
+        for (const id of change.reopened) terminal.warn(`story ${id} passed before, but its acceptance criteria changed: it is not passed any more`);
+        const parts: Array<[string, string[]]> = [['added', change.added], ['removed', change.removed], ['edited', change.edited]];
+        progress(`prd.yaml changed: ${parts.filter(([, ids]) => ids.length > 0).map(([what, ids]) => `${what} ${ids.join(', ')}`).join('; ')}`);
+        const record = session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } });
+        fold.apply(record);
+        await session.journal.flush();
+      }
+    }
     const emit = recordPrinter(flags, progress, lifecycle.unit);
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
