@@ -33,6 +33,8 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { started: true };
     case 'commit.create':
       return { sha: 'c'.repeat(40) };
+    case 'story.pass':
+      return { sha: 'c'.repeat(40), prdBlob: 'b'.repeat(64) };
     case 'file.inspect':
       return { exists: true, firstLine: 'VERDICT: PASS', blank: false, stamp: null };
     case 'file.read':

@@ -7,7 +7,8 @@ export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
   | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl'
-  | 'agentProfile' | 'judgeProfile' | 'scoperProfile' | 'routing' | 'maxTier';
+  | 'agentProfile' | 'judgeProfile' | 'scoperProfile' | 'routing' | 'maxTier'
+  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked';
 
 /** A value with the place it was written. */
 export interface Located<T> {

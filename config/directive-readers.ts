@@ -11,7 +11,7 @@ import { readRedact } from './read-redact-directive.js';
 import { readMaxTier, readProfile, readRouting } from './read-routing-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
-import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
   return (ctx) => {
@@ -58,4 +58,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'profile': readProfile,
   'routing': readRouting,
   'max-tier': readMaxTier,
+  'review': readReview,
+  'max-story-attempts': readCount('maxStoryAttempts'),
+  'on-story-blocked': readOnStoryBlocked,
 };

@@ -7,7 +7,7 @@ export const DIRECTIVE_NAMES = [
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier',
+  'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -40,6 +40,7 @@ export type DirectiveTable = { readonly [K in DirectiveName]: DirectiveSpec };
 const JUDGE: Applicability = { role: 'judge' };
 const SCOPER: Applicability = { role: 'scoper' };
 const JUDGED: Applicability = { feature: 'judged' };
+const STORIES: Applicability = { feature: 'stories' };
 
 function spec(usage: string, example: string, args: string[], single: boolean, appliesTo: Applicability = 'every'): DirectiveSpec {
   return { usage, example, args, single, appliesTo };
@@ -85,6 +86,10 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'profile': spec(`profile <name> [tier ${TIERS.join('|')}] [model <m>] ${AGENT}`, 'profile fast tier light model haiku claude', ['name', 'agent kind'], false),
   'routing': spec('routing fixed|escalate|economic [objective cost|speed|balanced] [min-samples N]', 'routing economic objective cost min-samples 20', ['setting'], true),
   'max-tier': spec(`max-tier ${TIERS.join('|')}`, 'max-tier strong', ['tier'], true),
+  // stories (DESIGN §8)
+  'review': spec('review on|off', 'review on', ['setting'], true, STORIES),
+  'max-story-attempts': spec('max-story-attempts N', 'max-story-attempts 3', ['number'], true, STORIES),
+  'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -159,6 +159,12 @@ export const configSchema = z.object({
   /** `routing` (absent = fixed) and `max-tier` (absent = no cap) */
   routing: routingSchema.optional(),
   maxTier: tierSchema.optional(),
+  /** stories: `review on` asks a judge about every story the worker says is done (absent = off) */
+  review: z.boolean().optional(),
+  /** stories: DONE claims a story may fail before it is blocked (absent = 3) */
+  maxStoryAttempts: z.number().int().positive().optional(),
+  /** stories: what a blocked story does to the run (absent = stop) */
+  onStoryBlocked: z.enum(['stop', 'skip']).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -13,6 +13,7 @@ import { restoreSpec } from './handlers/spec-restore.js';
 import { runCheck } from './handlers/check-run.js';
 import { scanBoundary } from './handlers/boundary-scan.js';
 import { spawnAgent } from './handlers/agent-spawn.js';
+import { passStory } from './handlers/story-pass.js';
 import { waitUntil } from './handlers/wait-until.js';
 import { writeLoopFile } from './handlers/file-write.js';
 
@@ -33,4 +34,5 @@ export const handlers: HandlerTable = {
   'clock.read': readClock,
   'wait.until': waitUntil,
   'commit.create': createCommit,
+  'story.pass': passStory,
 };

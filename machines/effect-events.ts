@@ -1,5 +1,6 @@
 // How effect outcomes become machine events: the only door through which facts enter a machine.
 import { z } from 'zod';
+import { storySchema } from '../config/prd/story.js';
 import { budgetDimensionSchema } from '../config/types.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from './effects.js';
 
@@ -20,6 +21,7 @@ export const COMPLETION_EVENT = {
   'notes.reset': 'NOTES_RESET',
   'clock.read': 'CLOCK_READ',
   'wait.until': 'WAITED',
+  'story.pass': 'STORY_PASSED',
 } as const satisfies { [K in EffectKind]: string | null };
 
 /** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
@@ -45,6 +47,21 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('NOTES_RESET'), result: effectSchemas['notes.reset'].result }),
   z.object({ type: z.literal('CLOCK_READ'), result: effectSchemas['clock.read'].result }),
   z.object({ type: z.literal('WAITED'), result: effectSchemas['wait.until'].result }),
+  z.object({ type: z.literal('STORY_PASSED'), result: effectSchemas['story.pass'].result }),
+  /**
+   * Stories: `yoke run` found `.loop/prd.yaml` changed since the run last saw it (the user edited it
+   * between runs): the new list, the blob restored from now on, and what changed. `reopened` are
+   * passed stories whose criteria changed: they are not passed any more.
+   */
+  z.object({
+    type: z.literal('STORIES_CHANGED'),
+    stories: z.array(storySchema),
+    prdBlob: z.string().nullable(),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    edited: z.array(z.string()),
+    reopened: z.array(z.string()),
+  }),
   /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
   z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
   /** `yoke budget --<dimension> <value>`: raises (or sets) a ceiling of the unfinished run. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { agentSpecSchema } from '../config/types.js';
 import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
 import { acceptanceCheckEffect } from './acceptance/acceptance-check.js';
+import { storySchema } from '../config/prd/story.js';
 
 /** Usage an agent reported for one call. Any field may be unknown (null), never silently zero. */
 export const usageSchema = z.object({
@@ -74,6 +75,8 @@ export const effectSchemas = {
       chunk: z.number().int().optional(),
       /** goal: the attempt this call belongs to */
       attempt: z.number().int().optional(),
+      /** stories: the story this call works on */
+      story: z.string().optional(),
       agent: agentSpecSchema,
       model: z.string().nullable(),
       /** the `profile` this call runs as (absent when the config declares none) */
@@ -215,6 +218,28 @@ export const effectSchemas = {
       sha: z.string().nullable(),
       /** the branch the commit went onto (absent in journals from before yoke watched HEAD) */
       branch: z.string().nullable().optional(),
+    }),
+  },
+  /**
+   * Stories: the journaled decision that a story passed, materialized in one commit: `passes: true`
+   * in `.loop/prd.yaml`, the `DECISIONS.md` entry (only when `.yoke/context/` exists) and the work,
+   * with Yoke-Run / Yoke-Effect / Yoke-Story trailers (no commit with `commit: false`).
+   */
+  'story.pass': {
+    params: z.object({
+      story: storySchema.shape.id,
+      message: z.string(),
+      iteration: z.number().int(),
+      /** the decision entry's text (decisionEntry), appended to .yoke/context/DECISIONS.md when that folder exists */
+      decision: z.string(),
+      commit: z.boolean(),
+      head: headSchema.optional(),
+    }),
+    result: z.object({
+      sha: z.string().nullable(),
+      branch: z.string().nullable().optional(),
+      /** the blob of prd.yaml as written: the spec backup restored from now on */
+      prdBlob: z.string(),
     }),
   },
 } as const;

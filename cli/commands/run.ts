@@ -1,4 +1,7 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
@@ -11,6 +14,7 @@ import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
@@ -59,6 +63,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
+  // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
+  if (config) checkLifecycleFiles(config, paths);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
   if (runConfig) {
@@ -97,6 +103,22 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
     const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
     announce(plan, flags, progress);
+    if (plan.kind === 'resume' && lifecycle.validate) {
+      // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
+      const readLoop = loopFileReader(paths);
+      const errors = lifecycle.validate(readLoop).filter((issue) => issue.severity === 'error');
+      const [first, ...rest] = errors;
+      if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
+      const change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
+      if (change) {
+        for (const id of change.reopened) terminal.warn(`story ${id} passed before, but its acceptance criteria changed: it is not passed any more`);
+        const parts: Array<[string, string[]]> = [['added', change.added], ['removed', change.removed], ['edited', change.edited]];
+        progress(`prd.yaml changed: ${parts.filter(([, ids]) => ids.length > 0).map(([what, ids]) => `${what} ${ids.join(', ')}`).join('; ')}`);
+        const record = session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } });
+        fold.apply(record);
+        await session.journal.flush();
+      }
+    }
     const emit = recordPrinter(flags, progress, lifecycle.unit);
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
@@ -151,7 +173,26 @@ function toolGateOption(run: string, root: string, config: Config, session: Work
 function newRun(config: Config, paths: WorkspacePaths, argv: string[]): NewRun {
   const lifecycle = LIFECYCLES[config.mode];
   if (!lifecycle) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir), argv, contextLayer: contextLayerExists(paths.root) };
+  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir, loopFileReader(paths)), argv, contextLayer: contextLayerExists(paths.root) };
+}
+
+/** Reads a file under .loop/ (null when absent). */
+function loopFileReader(paths: WorkspacePaths): (name: string) => string | null {
+  return (name) => {
+    try {
+      return readFileSync(join(paths.loopDir, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  };
+}
+
+/** A `usage` error listing every problem the lifecycle finds in its own files (prd.yaml), before anything runs. */
+function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
+  const errors = (LIFECYCLES[config.mode]?.validate?.(loopFileReader(paths)) ?? []).filter((issue) => issue.severity === 'error');
+  const [first, ...rest] = errors;
+  if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
 /** Tell the user what the plan did: abandoned, started, or resumed. */

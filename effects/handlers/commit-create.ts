@@ -36,7 +36,7 @@ export const createCommit: EffectHandler<'commit.create'> = {
     const pending = params.decision === undefined ? null : await appendPendingDecision(ctx.root, ctx.loopDir, ctx.key, params.decision.entry);
     let result: EffectResult<'commit.create'>;
     try {
-      result = await commitWork(params, ctx);
+      result = await commitProject(params, ctx);
     } catch (error) {
       await pending?.undo();
       throw error;
@@ -57,8 +57,14 @@ export const createCommit: EffectHandler<'commit.create'> = {
   },
 };
 
-/** Stage everything and commit it with the trailers (the commit itself, without the decision entry's bookkeeping). */
-async function commitWork(params: EffectParams<'commit.create'>, ctx: EffectContext): Promise<EffectResult<'commit.create'>> {
+/** Where a commit must go, and its message (the trailers are added). */
+export type CommitRequest = Pick<EffectParams<'commit.create'>, 'message' | 'head'>;
+
+/**
+ * Stage everything and commit it as `commit.create` does (without the decision entry's bookkeeping);
+ * `trailers` (`Yoke-Story: S1`) go before Yoke-Run and Yoke-Effect.
+ */
+export async function commitProject(params: CommitRequest, ctx: EffectContext, trailers: readonly string[] = []): Promise<{ sha: string | null; branch?: string | null }> {
   // Asked once per project, alongside the first `git add`.
   const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
   known.catch(() => undefined);
@@ -66,7 +72,7 @@ async function commitWork(params: EffectParams<'commit.create'>, ctx: EffectCont
   // (no commit yet, commits added on top, a real move) gets the full check here.
   let precheck = params.head === undefined ? null : expectedRevParse(params.head);
   if (params.head !== undefined && precheck === null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
-  const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
+  const message = `${params.message.trimEnd()}\n\n${trailers.map((line) => `${line}\n`).join('')}Yoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
   // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
   // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
   const unstage = !(await loopIgnoresPrivateFolders(ctx.loopDir));
@@ -97,8 +103,16 @@ async function commitWork(params: EffectParams<'commit.create'>, ctx: EffectCont
   return onBranch(params, summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim());
 }
 
+/** The commit this effect made before a crash (on the run's branch), or null when it never happened. */
+export async function reconcileCommit(params: CommitRequest, ctx: EffectContext): Promise<{ sha: string | null; branch?: string | null } | null> {
+  const sha = await findEffectCommit(ctx);
+  if (sha === null) return null;
+  if (params.head !== undefined) await refuseMovedHead(ctx.root, params.head, sha);
+  return onBranch(params, sha);
+}
+
 /** The result, naming the run's branch when the params say which it is. */
-function onBranch(params: EffectParams<'commit.create'>, sha: string | null): { sha: string | null; branch?: string | null } {
+function onBranch(params: CommitRequest, sha: string | null): { sha: string | null; branch?: string | null } {
   return params.head === undefined ? { sha } : { sha, branch: params.head.branch };
 }
 

@@ -34,6 +34,12 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
   return { ...planned, result };
 }
 
+/** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
+export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: string } {
+  const story = o.storyOf?.(context) ?? null;
+  return story === null ? {} : { story };
+}
+
 /** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
 export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
@@ -58,6 +64,7 @@ export function turnStates(o: WorkLoopOptions) {
           ...(o.terminal ? {} : { chunk: context.chunk }),
           ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
           ...(o.goal ? { attempt: context.iteration } : {}),
+          ...storyParam(o, context),
           prompt: renderTemplate(
             // Goal: the second identical failure in a row asks for a focused diagnosis first.
             o.goal && context.fingerprintRepeats === NO_PROGRESS_REPEATS - 1 ? `${context.workerPrompt}${context.diagnosePrompt ?? ''}` : context.workerPrompt,
@@ -68,6 +75,7 @@ export function turnStates(o: WorkLoopOptions) {
               planFile: o.planFile,
               attempt: context.iteration,
               maxAttempts: context.maxIterations,
+              ...o.promptValues?.(context),
             },
           ),
           ...callLimits(context.config, context.resumeSession),
@@ -100,7 +108,7 @@ export function turnStates(o: WorkLoopOptions) {
             changed: event.result.changed,
             violations: boundaryViolations(event.result, context.config, expectedHead(context)),
             // With the check engine, the `accept` commands run inside `acceptance.check` instead.
-            plan: planChecks(context.config, context.iteration, { accepts: rule.goal && !usesCheckEngine(context) }),
+            plan: [...planChecks(context.config, context.iteration, { accepts: rule.goal && !usesCheckEngine(context) }), ...(o.extraChecks?.(context) ?? [])],
           })),
         },
       },

@@ -4,6 +4,7 @@ import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { gateStates } from './gate-states.js';
+import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import { callLimits, spendCall } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -37,7 +38,8 @@ export function judgeStates(o: WorkLoopOptions) {
           ...(o.terminal ? {} : { chunk: context.chunk }),
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
-          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }),
+          ...storyParam(o, context),
+          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }),
           ...callLimits(context.config, context.resumeSession),
         }),
       },

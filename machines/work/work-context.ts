@@ -1,5 +1,7 @@
 // The context shared by the loop, brute and saga machines, and the pure rules that read it.
+import type { Story } from '../../config/prd/story.js';
 import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
+import type { PrdState } from '../stories/story-progress.js';
 import type { Violation } from '../boundary.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
@@ -40,13 +42,15 @@ export interface WorkInput {
   acceptanceEngine?: 'check';
   /** `routing economic`: the profile this run starts with, decided from the ledger when it started (DESIGN §15) */
   routing?: RoutingDecision;
+  /** stories: prd.yaml's stories when the run started */
+  stories?: Story[];
 }
 
 /** How a run ended; the CLI turns `exitCode` into the process status. */
 export interface RunOutput {
   exitCode: 0 | 1;
   reason: 'done' | 'judge-pass' | 'max-iterations' | 'judge-bailout' | 'saga-done' | 'empty-sub-plan' | 'max-chunks'
-    | 'goal-complete' | 'no-progress' | 'attempts';
+    | 'goal-complete' | 'no-progress' | 'attempts' | 'stories-done' | 'story-blocked' | 'stories-blocked';
   iterations: number;
 }
 
@@ -130,6 +134,8 @@ export interface WorkContext extends WorkInput {
   decisionNow: number | null;
   decisionNotes: string | null;
   decisionEntry: string | null;
+  /** stories: the story list and where each story stands */
+  prd?: PrdState;
 }
 
 /** The context a machine starts with. */

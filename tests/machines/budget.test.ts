@@ -134,6 +134,8 @@ function worldOf(s: Scenario): World {
           return { started: true };
         case 'commit.create':
           return { sha: null };
+        case 'story.pass':
+          return { sha: null, prdBlob: 'b'.repeat(64) };
         case 'file.inspect': {
           const line = request.params.file === 'verdict.md' ? 'VERDICT: FAIL' : request.params.file === 'saga-notes.md' ? 'STATUS: IN_PROGRESS' : '# the next chunk';
           return { exists: true, firstLine: line, blank: false, stamp: null };

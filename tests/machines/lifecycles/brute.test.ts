@@ -136,6 +136,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { started: true };
       case 'commit.create':
         return { sha: null };
+      case 'story.pass':
+        return { sha: null, prdBlob: 'b'.repeat(64) };
       case 'file.inspect': {
         const line = verdict(judgments);
         return { exists: line !== null, firstLine: line, blank: line === null };

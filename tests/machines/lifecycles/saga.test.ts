@@ -132,6 +132,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { started: true };
       case 'commit.create':
         return { sha: null };
+      case 'story.pass':
+        return { sha: null, prdBlob: 'b'.repeat(64) };
       case 'file.inspect': {
         inspecting = request.params.file === 'saga-notes.md' ? 'saga' : request.params.file === 'sub-plan.md' ? 'plan' : 'verdict';
         const line = inspecting === 'saga' ? script.sagaNotes(scoperCalls) : inspecting === 'plan' ? script.subPlan(scoperCalls) : script.verdict(chunk, iteration);

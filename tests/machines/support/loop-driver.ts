@@ -156,6 +156,8 @@ export function label(request: EffectRequest): string {
       return `file.write ${request.params.file}`;
     case 'commit.create':
       return `commit.create #${request.params.iteration}`;
+    case 'story.pass':
+      return `story.pass ${request.params.story}`;
     case 'file.inspect':
     case 'file.read':
     case 'notes.reset':
@@ -297,6 +299,8 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { now: 0 };
       case 'wait.until':
         return { waitedMs: 0 };
+      case 'story.pass':
+        return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
     }
   };
 }
