@@ -29,6 +29,7 @@ describe('handlers', () => {
       'clock.read': 'retry',
       'wait.until': 'retry',
       'commit.create': 'reconcile',
+      'story.pass': 'reconcile',
     });
   });
 });
