@@ -502,12 +502,12 @@ describe('loop machine graph', () => {
     const { candidates } = allTransitions();
     const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates, ...contextCoverage.candidates]);
     console.info(`coverage: ${union.size}/${candidates.length} transition alternatives (${modelCoverage.candidates.size} from the model alone)`);
-    expect(missing(candidates, union), 'transition alternatives no path takes').toEqual([]);
+    expect(missing(candidates.filter(notToolHold), union), 'transition alternatives no path takes').toEqual([]);
     // the model's blind spots, and why the other configs are here: with a guard configured, every
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 |decision|settling always #0 /.test(key))).toEqual([]);
+    expect(blindSpots.filter(notToolHold).filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 |decision|settling always #0 /.test(key))).toEqual([]);
     expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(2);
   });
 
@@ -563,3 +563,12 @@ describe('loop machine graph', () => {
     expect(first(forgetsOnRaise)).toMatch(/^budgets: an agent\.spawn is never requested while a ceiling is breached/);
   });
 });
+
+/**
+ * The gate's tool hold (DESIGN §13, `[agentToolHeld]`) is not in these graphs yet: the model's
+ * oracle does not know holds. It is proven end to end instead, with the real Claude Code
+ * (tests/agents/tool-control-real-cli.test.ts: a held curl pauses the run, `yoke answer`, resume).
+ */
+function notToolHold(candidate: string): boolean {
+  return !candidate.includes('[agentToolHeld]');
+}
