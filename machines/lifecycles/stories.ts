@@ -21,7 +21,7 @@ import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { renderGuardReport } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS, turnStates } from '../work/iteration-states.js';
 import { judgeStates } from '../work/judge-states.js';
-import { startRun } from '../work/start-run.js';
+import { preparingState } from '../work/start-run.js';
 import { freshIteration, headParams, initialContext, notesSayDone, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
 import type { WorkLoopOptions } from '../work/work-loop-options.js';
 import { externalInputs, workSetup } from '../work/work-setup.js';
@@ -116,18 +116,7 @@ export const storiesMachine = workSetup.createMachine({
   },
   initial: 'preparing',
   states: {
-    preparing: {
-      ...startRun,
-      on: {
-        BASELINE_CAPTURED: {
-          target: 'selecting',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            enqueue.assign({ baseline: event.result });
-            enqueueHooks(enqueue, context.config, 'iteration-start', context.iteration);
-          }),
-        },
-      },
-    },
+    preparing: preparingState('selecting'),
     selecting: {
       always: [
         { guard: ({ context }) => selectStory(prdOf(context)).kind === 'all-passed', target: 'done' },
