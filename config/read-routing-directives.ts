@@ -1,9 +1,8 @@
 // Reads the routing directives (DESIGN §15): `profile` candidates, `routing` and `max-tier`.
-import { withSuggestion } from './closest-match.js';
 import { setScalar } from './config-draft.js';
-import type { Token } from './config-line.js';
 import { oneArgument, reportAt, reportMissing, usageHint, type DirectiveContext } from './directive-context.js';
 import { readAgentSpec } from './read-agent-directive.js';
+import { oneOf } from './read-tool-directives.js';
 import { BUILT_IN_AGENT_KINDS, TIERS, type Routing, type Tier } from './types.js';
 
 const PROFILE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
@@ -12,13 +11,6 @@ const OBJECTIVES = ['cost', 'speed', 'balanced'] as const;
 export const DEFAULT_MIN_SAMPLES = 20;
 /** A smaller window says nothing: the seed's floor. */
 export const MIN_SAMPLES_FLOOR = 10;
-
-function oneOf<T extends string>(ctx: DirectiveContext, token: Token, choices: readonly T[], what: string): T | null {
-  const value = choices.find((choice) => choice === token.text);
-  if (value !== undefined) return value;
-  reportAt(ctx, token, { message: `\`${token.text}\` is not a ${what}`, hint: withSuggestion(`use one of ${choices.join(', ')}`, token.text, choices) });
-  return null;
-}
 
 /** `profile <name> [tier T] [model M] <agent>`: the options in any order, the agent last. */
 export function readProfile(ctx: DirectiveContext): void {
