@@ -7,7 +7,7 @@ export const DIRECTIVE_NAMES = [
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked',
+  'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked', 'store',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -90,6 +90,8 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'review': spec('review on|off', 'review on', ['setting'], true, STORIES),
   'max-story-attempts': spec('max-story-attempts N', 'max-story-attempts 3', ['number'], true, STORIES),
   'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
+  // the fleet (DESIGN §14): where the journal is kept (YOKE_STORE wins over it)
+  'store': spec('store file|<postgres-url>', 'store postgres://yoke@db.example:5432/yoke', ['url'], true),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

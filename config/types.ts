@@ -142,6 +142,8 @@ export const configSchema = z.object({
   journeys: z.array(journeySchema).optional(),
   /** `base-url`: where journeys open their flows (required with a journey). */
   baseUrl: z.string().optional(),
+  /** `store`: `file`, or the PostgreSQL store as shown (`postgres://host:port/db`: never the user, password or query). */
+  store: z.string().optional(),
   /** `redact` directives: variables whose values are kept out of journaled output, besides those whose names look secret. */
   redact: z.array(z.string()).optional(),
   /**
