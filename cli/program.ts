@@ -2,6 +2,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AnswerFlags } from './commands/answer.js';
 import type { BudgetFlags } from './commands/budget.js';
+import type { QueueAddFlags } from './commands/queue-add.js';
+import type { WorkerFlags } from './commands/worker.js';
 import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
 import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
@@ -331,6 +333,44 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .action(async (flags: { json: boolean }) => {
       const { storeInitCommand } = await import('./commands/store-init.js');
       done(await storeInitCommand(flags));
+    });
+
+  const queue = program
+    .command('queue')
+    .description('the fleet\'s job queue on the shared store (docs/fleet.md)');
+  queue
+    .command('add')
+    .description('queue a workspace: a worker clones <git-url>, runs it against the shared store and pushes to refs/yoke/runs/<run>')
+    .argument('<git-url>', 'the repository to run (a local path is made absolute)')
+    .option('--ref <ref>', 'the branch (or tag) to clone; default: the remote\'s default branch')
+    .addOption(new Option('--mode <mode>', 'the mode the job expects (checked against the repository\'s yoke.conf)').choices(['goal', 'stories']))
+    .option('--name <name>', 'the workspace\'s name in the store (default: the repository\'s name)')
+    .option('--json', 'print the job as JSON', false)
+    .addHelpText('after', '\nOne job waits per workspace (pg-boss singletonKey): a second `queue add` for it queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')
+    .action(async (repository: string, flags: QueueAddFlags) => {
+      const { queueAddCommand } = await import('./commands/queue-add.js');
+      done(await queueAddCommand(repository, flags));
+    });
+
+  program
+    .command('worker')
+    .description('claim queued jobs and run them (yoke run in a fresh clone, against the shared store) until SIGTERM')
+    .option('--concurrency <n>', 'jobs run at once', positiveInt, 1)
+    .option('--workdir <dir>', 'where checkouts and job logs go (default: ~/.cache/yoke/worker)')
+    .addHelpText('after', '\nSIGTERM/SIGINT: each run stops resumably and its job goes back to the queue.\nExit codes: 0 stopped by a signal, 2 usage, 3 the store cannot be used or this worker was declared dead.')
+    .action(async (flags: WorkerFlags) => {
+      const { workerCommand } = await import('./commands/worker.js');
+      done(await workerCommand(flags));
+    });
+
+  program
+    .command('fleet')
+    .description('the shared store\'s workers (host, pid, heartbeat age), jobs (state, workspace, attempts) and runs (state, iteration, cost)')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 shown, 2 usage (no shared store), 3 the store cannot be used.')
+    .action(async (flags: { json: boolean }) => {
+      const { fleetCommand } = await import('./commands/fleet.js');
+      done(await fleetCommand(flags));
     });
 
   program

@@ -1,6 +1,7 @@
 // `yoke store init`: create or migrate the shared store's schema (DESIGN §14); the file journal needs none.
 import { initStore, STORE_SCHEMA_VERSION } from '../journal/postgres/store-schema.js';
 import { redactStoreUrl } from '../journal/postgres/store-url.js';
+import { initQueue } from '../fleet/fleet-queue.js';
 import { storeUrlOf } from './store-selection.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
@@ -16,6 +17,7 @@ export async function initSharedStore(env: NodeJS.ProcessEnv = process.env, root
   const url = storeUrlOf(root, env);
   if (url === null) throw new YokeError('usage', 'YOKE_STORE is not set (nor a `store` directive): the file journal needs no setup; set YOKE_STORE=postgres://… to initialize a shared store.');
   const done = await initStore(url);
+  await initQueue(url);
   return { store: redactStoreUrl(url), ...done };
 }
 
