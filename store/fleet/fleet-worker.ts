@@ -11,6 +11,7 @@ import { assertStoreReady } from '../journal/postgres/store-schema.js';
 import { closeBoss, DEAD_LETTER_QUEUE, hideSecrets, JOB_QUEUE, openBoss, type JobData } from './fleet-queue.js';
 import { CheckoutRefused, headIsRunCommit, prepareCheckout, pushRunRef, runRef } from './job-checkout.js';
 import { runPosition } from './journal-position.js';
+import { restoreBlobs, uploadBlobs } from './ship-blobs.js';
 import { beat, claimJob, reapDeadWorkers, registerWorker, releaseJob, stopWorker, type WorkerIdentity } from './worker-registry.js';
 
 /** How `yoke worker` is set up. */
@@ -44,6 +45,8 @@ export class FleetWorker {
   private stopping = false;
   private readonly running = new Map<string, Promise<void>>();
   private readonly children = new Set<ChildProcess>();
+  /** the checkouts of the jobs running now (workspace → dir), whose blobs each tick ships, and what was shipped */
+  private readonly checkouts = new Map<string, { dir: string; shipped: Set<string> }>();
   private readonly ttlMs: number;
   private readonly pollMs: number;
   private wake: (() => void) | null = null;
@@ -127,6 +130,7 @@ export class FleetWorker {
         this.stop();
         return;
       }
+      await this.shipBlobs();
       const lost = await withClient(url, (client) => reapDeadWorkers(client, this.identity.id));
       for (const claim of lost) {
         this.options.log(`worker ${claim.worker} (pid ${claim.pid} on ${claim.host}) stopped beating: job ${claim.job} goes back to the queue`);
@@ -134,6 +138,13 @@ export class FleetWorker {
       }
     } catch (error) {
       this.options.log(`heartbeat failed: ${hideSecrets(url, error)}`);
+    }
+  }
+
+  /** Upload the blobs the running jobs' checkouts wrote since the last tick (a run resumed elsewhere restores its spec files from them). */
+  private async shipBlobs(): Promise<void> {
+    for (const [workspace, checkout] of this.checkouts) {
+      await withClient(this.options.url, (client) => uploadBlobs(client, workspace, checkout.dir, checkout.shipped));
     }
   }
 
@@ -186,9 +197,19 @@ export class FleetWorker {
       throw error;
     }
     this.options.log(`job ${job.id}: ${data.workspace} checked out at ${checkout.head.slice(0, 12)} (tree ${checkout.tree.slice(0, 12)}${checkout.fromRef ? `, from ${checkout.fromRef}` : ''}) on ${checkout.branch}`);
+    const missing = await withClient(url, (client) => restoreBlobs(client, data.workspace, dir, before));
+    if (missing.length > 0) this.options.log(`job ${job.id}: ${missing.length} spec backup(s) of run ${before.open ?? '?'} are neither in the store nor in git; yoke run will refuse to resume it`);
     if (!(await this.leaseFree(data.workspace))) return { kind: 'retry', reason: `workspace ${data.workspace} is still leased by another yoke` };
     if (this.stopping) return { kind: 'retry', reason: 'the worker stopped before the run began' };
-    const exit = await this.runYoke(job.id, dir, data.workspace);
+    const shipped = new Set<string>();
+    this.checkouts.set(data.workspace, { dir, shipped });
+    let exit;
+    try {
+      exit = await this.runYoke(job.id, dir, data.workspace);
+    } finally {
+      this.checkouts.delete(data.workspace);
+    }
+    await withClient(url, (client) => uploadBlobs(client, data.workspace, dir, shipped));
     const after = await withClient(url, (client) => runPosition(client, data.workspace, afterSeq));
     const run = after.jobRun ?? after.open;
     if (run !== null && (await headIsRunCommit(dir, run))) {

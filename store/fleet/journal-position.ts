@@ -10,6 +10,9 @@ export interface RunPosition {
   /** the tree the unfinished run began on, and the ignored prefixes it hashed (its baseline) */
   baselineTree: string | null;
   ignoredUnder: string[];
+  /** the unfinished run's spec backups (file name under .loop/ → blob hash) and the commit it began on */
+  specBlobs: Record<string, string | null>;
+  baselineHead: string | null;
   /** the job's run: the first run started after the job was queued (null: not started yet) */
   jobRun: string | null;
   /** how the job's run finished (null: it has not) */
@@ -51,6 +54,8 @@ export async function runPosition(client: PoolClient, workspace: string, afterSe
   let lastCommit: string | null = null;
   let baselineTree: string | null = null;
   let ignoredUnder: string[] = [];
+  let specBlobs: Record<string, string | null> = {};
+  let baselineHead: string | null = null;
   for (const row of rows) {
     if (open === null || row.run !== open) continue;
     if (row.type === 'effect.completed' && row.kind === 'commit.create') {
@@ -62,11 +67,13 @@ export async function runPosition(client: PoolClient, workspace: string, afterSe
       ignoredUnder = Array.isArray(under) ? under.filter((item): item is string => typeof item === 'string') : [];
     }
     if (row.type === 'effect.completed' && row.kind === 'baseline.capture' && baselineTree === null) {
-      const tree = (row.payload.result as { tree?: unknown } | null)?.tree;
-      if (typeof tree === 'string') baselineTree = tree;
+      const result = row.payload.result as { tree?: unknown; specFiles?: unknown; head?: { sha?: unknown } | null } | null;
+      if (typeof result?.tree === 'string') baselineTree = result.tree;
+      if (result?.specFiles !== null && typeof result?.specFiles === 'object') specBlobs = result.specFiles as Record<string, string | null>;
+      if (typeof result?.head?.sha === 'string') baselineHead = result.head.sha;
     }
   }
-  return { open, lastCommit, baselineTree, ignoredUnder, jobRun, finished };
+  return { open, lastCommit, baselineTree, ignoredUnder, specBlobs, baselineHead, jobRun, finished };
 }
 
 /** The workspace's journal length now (0: no journal yet): a job queued now owns the first run after it. */
