@@ -201,6 +201,10 @@ export class FleetWorker {
     if (missing.length > 0) this.options.log(`job ${job.id}: ${missing.length} spec backup(s) of run ${before.open ?? '?'} are neither in the store nor in git; yoke run will refuse to resume it`);
     if (!(await this.leaseFree(data.workspace))) return { kind: 'retry', reason: `workspace ${data.workspace} is still leased by another yoke` };
     if (this.stopping) return { kind: 'retry', reason: 'the worker stopped before the run began' };
+    // a `yoke run` left behind by a worker killed alone may have finished the run while we waited for its lease
+    const settled = await withClient(url, (client) => runPosition(client, data.workspace, afterSeq));
+    if (settled.finished !== null && settled.jobRun !== null) return { kind: 'complete', output: { run: settled.jobRun, ...settled.finished, note: 'finished before this attempt' } };
+    if (settled.open !== before.open || settled.lastCommit !== before.lastCommit) return { kind: 'retry', reason: 'the journal moved while this worker prepared the checkout' };
     const shipped = new Set<string>();
     this.checkouts.set(data.workspace, { dir, shipped });
     let exit;
