@@ -34,6 +34,8 @@ export interface ConfigDraft {
   journeys: (Journey & { column: number })[];
   /** `redact` variable names */
   redact: Located<string>[];
+  /** `protect` patterns (`auto` included as written) */
+  protect: Located<string>[];
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -44,7 +46,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], protect: [], firstLines: new Map(), uses: [],
   };
 }
 
@@ -79,6 +81,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     ...(draft.artifacts.length === 0 ? {} : { artifacts: draft.artifacts.map((artifact) => ({ ...artifact, criteria: artifact.criteria.map((criterion) => criterion.value) })) }),
     ...(draft.journeys.length === 0 ? {} : { journeys: draft.journeys.map(({ column: _column, ...journey }) => journey) }),
     ...(draft.redact.length > 0 ? { redact: draft.redact.map((entry) => entry.value) } : {}),
+    ...(draft.protect.length > 0 ? { protect: draft.protect.map((entry) => ({ pattern: entry.value, line: entry.line })) } : {}),
   };
 }
 

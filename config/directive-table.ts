@@ -7,7 +7,7 @@ export const DIRECTIVE_NAMES = [
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact',
+  'journey', 'base-url', 'redact', 'protect',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -81,6 +81,8 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'journey': spec('journey <name> <flow.yaml>', 'journey smoke journeys/smoke.yaml', ['name', 'flow file'], false),
   'base-url': spec('base-url <url>', 'base-url http://127.0.0.1:3000', ['url'], true),
   'redact': spec('redact <VARIABLE>', 'redact DATABASE_URL', ['variable name'], false),
+  // protected acceptance (DESIGN §16): the files that decide "done", in every mode
+  'protect': spec('protect <path-or-glob>… | protect auto', 'protect auto', ['path or glob'], false),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

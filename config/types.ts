@@ -74,6 +74,10 @@ export const journeySchema = z.object({
 });
 export type Journey = z.infer<typeof journeySchema>;
 
+/** One `protect` argument: a normalized path, `folder/` or glob (or `auto`), and the line it was written on. */
+export const protectPatternSchema = z.object({ pattern: z.string(), line: z.number().int() });
+export type ProtectPattern = z.infer<typeof protectPatternSchema>;
+
 /** What one model costs, in US dollars per million tokens. */
 export const modelPriceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
 
@@ -126,6 +130,11 @@ export const configSchema = z.object({
    * runs keep not looking at ignored files.
    */
   ignoredProtected: z.array(z.string()).optional(),
+  /**
+   * `protect` directives (DESIGN §16): each pattern (a path, a `folder/` or a glob; `auto` for the
+   * inferred set) with its line. Absent when there are none, as in journals of older yokes.
+   */
+  protect: z.array(protectPatternSchema).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

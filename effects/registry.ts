@@ -13,6 +13,8 @@ import { runCheck } from './handlers/check-run.js';
 import { scanBoundary } from './handlers/boundary-scan.js';
 import { spawnAgent } from './handlers/agent-spawn.js';
 import { waitUntil } from './handlers/wait-until.js';
+import { restoreProtectedFiles } from './handlers/protect-restore.js';
+import { scanProtected } from './handlers/protect-scan.js';
 import { writeLoopFile } from './handlers/file-write.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
@@ -30,5 +32,7 @@ export const handlers: HandlerTable = {
   'notes.reset': resetNotes,
   'clock.read': readClock,
   'wait.until': waitUntil,
+  'protect.scan': scanProtected,
+  'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
 };

@@ -1,6 +1,7 @@
 // How effect outcomes become machine events: the only door through which facts enter a machine.
 import { z } from 'zod';
 import { budgetDimensionSchema } from '../config/types.js';
+import { protectionSchema } from './protect/protection.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from './effects.js';
 
 /** Event type fed to the machine when an effect of this kind completes; null = fire-and-forget. */
@@ -19,6 +20,8 @@ export const COMPLETION_EVENT = {
   'notes.reset': 'NOTES_RESET',
   'clock.read': 'CLOCK_READ',
   'wait.until': 'WAITED',
+  'protect.scan': 'PROTECT_SCANNED',
+  'protect.restore': 'PROTECT_RESTORED',
 } as const satisfies { [K in EffectKind]: string | null };
 
 /** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
@@ -43,6 +46,10 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('NOTES_RESET'), result: effectSchemas['notes.reset'].result }),
   z.object({ type: z.literal('CLOCK_READ'), result: effectSchemas['clock.read'].result }),
   z.object({ type: z.literal('WAITED'), result: effectSchemas['wait.until'].result }),
+  z.object({ type: z.literal('PROTECT_SCANNED'), result: effectSchemas['protect.scan'].result }),
+  z.object({ type: z.literal('PROTECT_RESTORED'), result: effectSchemas['protect.restore'].result }),
+  /** `yoke protect refresh` while this run was unfinished: from now on it protects the refreshed baseline. */
+  z.object({ type: z.literal('PROTECTION_REFRESHED'), protection: protectionSchema }),
   /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
   z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
   /** `yoke budget --<dimension> <value>`: raises (or sets) a ceiling of the unfinished run. */

@@ -9,6 +9,7 @@ import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun } from '../../store/fold/runner.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { gateProtection } from '../../store/session/protection-gate.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
@@ -78,7 +79,12 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     // A stash, clean or mode cut short by a crash was finished (or rolled back) before any run starts.
     if (session.settled) for (const line of settleLines(session.settled)) terminal.warn(line);
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
-    const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
+    // DESIGN §16: the first baseline is taken here; protected files the user changed since refuse the run.
+    const gate = await gateProtection(session.journal, paths, runConfig, resuming ? session.unfinished : null);
+    if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
+    const { plan, lifecycle, fold } = await beginRun(session.journal, {
+      fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
+    });
     announce(plan, flags, progress);
     const emit = recordPrinter(flags, progress, lifecycle.unit);
     if (flags.live || flags.livePort !== undefined) {

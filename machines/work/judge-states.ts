@@ -2,6 +2,7 @@
 // read the verdict → count a DONE-triggered FAIL and reset the notes' status line.
 import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
+import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { gateStates } from './gate-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
@@ -37,7 +38,7 @@ export function judgeStates(o: WorkLoopOptions) {
           ...(o.terminal ? {} : { chunk: context.chunk }),
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
-          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }),
+          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }) + protectionNote(context.protection, 'judge'),
           ...callLimits(context.config),
         }),
       },

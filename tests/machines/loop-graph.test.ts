@@ -21,6 +21,8 @@ import { effectSchemas, type EffectRequest, type EffectResult } from '../../mach
 import { checkPassed, gatesDone } from '../../machines/work/guard-report.js';
 import { loopMachine, notesSayDone, type LoopInput } from '../../machines/lifecycles/loop.js';
 import { budgetBreached } from '../../machines/work/work-context.js';
+import { makeProtection } from '../../machines/protect/protection.js';
+import { PROTECTED_FILE } from './support/work-samples.js';
 import { makeCheckResult, makeConfig, makeInput, requestsOf, requestsOfKind, type LoopSnapshot } from './support/loop-driver.js';
 import { admissionProblem, bookEvent, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './support/budget-book.js';
 import { replayAll } from './support/replay-paths.js';
@@ -89,10 +91,20 @@ const BUDGET_SAMPLES: Record<string, MachineEvent> = {
   'BUDGET_RAISED(cost-usd 50)': { type: 'BUDGET_RAISED', dimension: 'cost-usd', value: 50 },
   'BUDGET_RAISED(wall-minutes 10)': { type: 'BUDGET_RAISED', dimension: 'wall-minutes', value: 10 },
 };
-const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES)].map(([name, event]) => [event, name]));
+/** DESIGN §16: the protected config's samples: its one test file as it was, edited, restored; and a refresh. */
+const PROTECT_EVENTS: Record<string, MachineEvent> = {
+  'PROTECT_SCANNED(clean)': { type: 'PROTECT_SCANNED', result: { files: [PROTECTED_FILE] } },
+  'PROTECT_SCANNED(edited)': { type: 'PROTECT_SCANNED', result: { files: [{ ...PROTECTED_FILE, sha256: 'b'.repeat(64) }] } },
+  'PROTECT_RESTORED': { type: 'PROTECT_RESTORED', result: { restored: [PROTECTED_FILE.path] } },
+  // the same baseline again: the graph takes the root handler without growing
+  'PROTECTION_REFRESHED': { type: 'PROTECTION_REFRESHED', protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+};
+const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES), ...Object.entries(PROTECT_EVENTS)].map(([name, event]) => [event, name]));
 const ALL_EVENTS = Object.values(SAMPLES);
 const WITHOUT_OPERATOR = ALL_EVENTS.filter((event) => event.type !== 'SET_MAX_ITERATIONS');
 /** The budget model: no boundary rules and no operator cap changes, so the graph stays about budgets. */
+/** The protected model: no boundary violations or cap changes, so the graph stays about protected files. */
+const PROTECTED_EVENTS = [...WITHOUT_OPERATOR.filter((e) => e.type !== 'BOUNDARY_SCANNED'), SAMPLES['BOUNDARY_SCANNED(clean)'] as MachineEvent, ...Object.values(PROTECT_EVENTS)];
 const BUDGET_EVENTS = [...ALL_EVENTS.filter((e) => e.type !== 'SET_MAX_ITERATIONS' && e.type !== 'BOUNDARY_SCANNED'), SAMPLES['BOUNDARY_SCANNED(clean)'] as MachineEvent, ...Object.values(BUDGET_SAMPLES)];
 
 /**
@@ -341,7 +353,7 @@ function answer(ledger: Ledger, event: MachineEvent): string | null {
     ledger.maxIterations = event.max;
     return null;
   }
-  if (event.type === 'BUDGET_RAISED') return null;
+  if (event.type === 'BUDGET_RAISED' || event.type === 'PROTECTION_REFRESHED') return null;
   if (event.type === 'AGENT_RETRY') return ledger.lastAgentExit === 'auth-error' ? null : 'AGENT_RETRY accepted although no agent call failed to authenticate';
   const index = ledger.awaited.findIndex((r) => (event.type === 'AGENT_INTERRUPTED' ? r.kind === 'agent.spawn' : COMPLETION_EVENT[r.kind] === event.type));
   const answered = ledger.awaited[index];
@@ -420,6 +432,9 @@ describe('loop machine graph', () => {
   const modelInput = makeInput(makeConfig(MODEL_CONF));
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
   const budgetInput = makeInput(makeConfig(BUDGET_CONF));
+  const protectedInput = makeInput(makeConfig(['max-iterations 2', 'protect tests/', 'commit off']), { protection: makeProtection(['tests/'], [PROTECTED_FILE]) });
+  let protectedPaths: TransitionPaths;
+  let protectedCoverage: Coverage;
   let model: TransitionPaths;
   let guardless: TransitionPaths;
   let budget: TransitionPaths;
@@ -434,6 +449,8 @@ describe('loop machine graph', () => {
     histories = simplePaths(modelInput, WITHOUT_OPERATOR);
     modelCoverage = coverageOf(modelInput, model.paths);
     budgetCoverage = coverageOf(budgetInput, budget.paths);
+    protectedPaths = transitionPaths(protectedInput, PROTECTED_EVENTS);
+    protectedCoverage = coverageOf(protectedInput, protectedPaths.paths);
   });
 
   it('the bounded graph is finite and reaches both endings', () => {
@@ -451,26 +468,27 @@ describe('loop machine graph', () => {
   it('(a) every state node and every (state node, event type) transition is taken by some path (model ∪ budget config)', () => {
     const nodes = allStateNodes().map((n) => n.id);
     const { types } = allTransitions();
-    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes]);
-    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types]);
+    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes, ...protectedCoverage.nodes]);
+    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types, ...protectedCoverage.types]);
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(20);
-    // the budget states are what the budget config is for: the model without budgets never reaches them
-    expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold']);
+    expect(nodes).toHaveLength(22);
+    // the budget states are what the budget config is for: the model without budgets never reaches
+    // them; the protection states are the protected config's
+    expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold', 'loop.protecting', 'loop.unprotecting']);
   });
 
   it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless ∪ budget config)', () => {
     const { candidates } = allTransitions();
-    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates]);
+    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates, ...protectedCoverage.candidates]);
     console.info(`coverage: ${union.size}/${candidates.length} transition alternatives (${modelCoverage.candidates.size} from the model alone)`);
     expect(missing(candidates, union), 'transition alternatives no path takes').toEqual([]);
     // the model's blind spots, and why the other configs are here: with a guard configured, every
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 /.test(key))).toEqual([]);
+    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 |PROTECT|protecting/.test(key))).toEqual([]);
     expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(2);
   });
 
@@ -478,6 +496,7 @@ describe('loop machine graph', () => {
     const onModel = checkInvariants(modelInput, model.paths);
     const onGuardless = checkInvariants(guardlessInput, guardless.paths);
     const onBudget = checkInvariants(budgetInput, budget.paths);
+    expect(checkInvariants(protectedInput, protectedPaths.paths).failures.slice(0, 3)).toEqual([]);
     expect(onModel.failures.slice(0, 5)).toEqual([]);
     expect(onGuardless.failures.slice(0, 5)).toEqual([]);
     expect(onBudget.failures.slice(0, 5)).toEqual([]);

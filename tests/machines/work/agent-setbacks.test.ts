@@ -37,6 +37,8 @@ function world(script: Partial<Record<'worker' | 'judge', Array<AgentClassificat
       case 'clock.read': return { now: ENDED_AT };
       case 'wait.until': return { waitedMs: r.params.until - ENDED_AT };
       case 'commit.create': return { sha: null };
+      case 'protect.scan': return { files: [] };
+      case 'protect.restore': return { restored: [] };
     }
   };
 }
