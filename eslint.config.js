@@ -48,7 +48,7 @@ export const layeringRules = {
       { target: './store', from: './cli', message: 'store/ must not depend on cli/ (DESIGN §7).' },
       {
         target: ['./cli', './store/fold', './store/projections', './store/stash', './store/liveness'],
-        from: './store/journal/file',
+        from: ['./store/journal/file', './store/journal/postgres'],
         message: 'only store/session/ picks a journal backend: everything else talks to the JournalStore seam (store/journal/journal-store.ts, DESIGN §7).',
       },
       { target: './machines', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'machines/ imports only machines/, policy/ and config/ (DESIGN §7).' },

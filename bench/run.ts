@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
+import { gateBench } from './gate-bench.js';
 import { iterationBench } from './iteration-bench.js';
+import { postgresAppendBench } from './postgres-append-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
 import { resumeBench } from './resume-bench.js';
 import { stashBench } from './stash-bench.js';
@@ -45,13 +47,18 @@ async function journalAppend(): Promise<void> {
 
 try {
   process.stdout.write(`yoke benchmarks${quick ? ' (--quick: small sizes, to prove they run)' : ''}\n`);
-  await journalAppend();
-  iterationBench(work, yoke, quick, report);
-  stashBench(work, yoke, quick, report);
-  startupBench(work, yoke, quick, report);
-  await resumeBench(work, quick, report);
-  await verifyBench(work, quick, report);
-  await replayRssBench(work, yoke, quick, report);
+  // `npm run bench -- --only startup,iteration`: just those sections.
+  const only = process.argv.find((arg, i) => process.argv[i - 1] === '--only')?.split(',');
+  const wanted = (name: string): boolean => only === undefined || only.includes(name);
+  if (wanted('append')) await journalAppend();
+  if (wanted('postgres')) await postgresAppendBench(work, quick, report);
+  if (wanted('iteration')) iterationBench(work, yoke, quick, report);
+  if (wanted('stash')) stashBench(work, yoke, quick, report);
+  if (wanted('startup')) startupBench(work, yoke, quick, report);
+  if (wanted('gate')) await gateBench(work, yoke, quick, report);
+  if (wanted('resume')) await resumeBench(work, quick, report);
+  if (wanted('verify')) await verifyBench(work, quick, report);
+  if (wanted('rss')) await replayRssBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -25,12 +25,16 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { changed: ['src/a.ts'] };
     case 'check.run':
       return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 12, excerpt: 'ok' };
+    case 'acceptance.check':
+      return { outcome: 'completed', status: 'passed', exitCode: 0, report: { path: `proof/${request.params.label}/report.json`, sha256: SHA }, criteria: [], sourceMatches: true };
     case 'file.write':
       return { sha256: SHA };
     case 'hook.fire':
       return { started: true };
     case 'commit.create':
       return { sha: 'c'.repeat(40) };
+    case 'story.pass':
+      return { sha: 'c'.repeat(40), prdBlob: 'b'.repeat(64) };
     case 'file.inspect':
       return { exists: true, firstLine: 'VERDICT: PASS', blank: false, stamp: null };
     case 'file.read':

@@ -23,6 +23,13 @@ export function describeHold(run: string, context: WorkContext): string {
   if (context.heldFor === 'agent:auth-error') {
     return `run ${run} is held: ${context.holdDetail ?? 'its agent could not authenticate'}; fix the agent's credentials (API key or login), then run \`yoke run\` again to retry the call.`;
   }
+  if (context.heldFor?.startsWith('tool:') === true) {
+    const id = context.heldFor.slice('tool:'.length);
+    return `run ${run} is held: ${context.holdDetail ?? `a tool call (${id}) waits for the operator`}; answer it with \`yoke answer ${id} pass\` or \`yoke answer ${id} refuse\` (see \`yoke holds\`), then run \`yoke run\` again.`;
+  }
+  if (context.heldFor !== null && context.heldFor.startsWith('story:')) {
+    return `run ${run} is held: ${context.holdDetail ?? context.heldFor} (Stop-the-Line); add its acceptance criteria in .loop/prd.yaml and run \`yoke run\` again.`;
+  }
   const dimension = context.blockedOn;
   if (!dimension) return `run ${run} is waiting for an outside input; see \`yoke status\`.`;
   const ceiling = context.budgets[dimension];

@@ -6,6 +6,7 @@ export const EXIT = {
   unsuccessful: 1,
   usage: 2,
   workspace: 3,
+  sighup: 129,
   sigint: 130,
   sigterm: 143,
 } as const;
@@ -27,9 +28,19 @@ export function exitCodeFor(error: unknown): number {
   return EXIT.unsuccessful;
 }
 
-/** The exit status for a run stopped by a signal. */
+/** The signals a run stops on cleanly (group stopped, interruption journaled); a terminal hangup is one of them. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The exit status for a run stopped by a signal: 128 + the signal's number. */
 export function exitCodeForSignal(signal: string): number {
-  return signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+  switch (signal) {
+    case 'SIGTERM':
+      return EXIT.sigterm;
+    case 'SIGHUP':
+      return EXIT.sighup;
+    default:
+      return EXIT.sigint;
+  }
 }
 
 function isCommanderError(error: unknown): error is { exitCode: number; code: string } {

@@ -1,4 +1,5 @@
-// The commands that must start fast (`--version`, `status`), recognized without loading commander.
+// The commands that must start fast (`--version`, `status`, the `gate` hook), recognized without loading commander.
+import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
 
 /** A command ready to run, resolving to its exit code. */
@@ -6,8 +7,16 @@ export type FastCommand = () => Promise<number>;
 
 const STATUS_FLAGS = new Set(['--json', '--watch']);
 
+/** The hook command `yoke gate --agent <name>` (or `--agent=<name>`), run on every tool call: its agent, else null. */
+function gateAgent(args: readonly string[]): GateAgent | null {
+  if (args[0] !== 'gate') return null;
+  const rest = args.slice(1);
+  const name = rest.length === 2 && rest[0] === '--agent' ? rest[1] : rest.length === 1 && rest[0]?.startsWith('--agent=') ? rest[0].slice('--agent='.length) : undefined;
+  return name !== undefined && (GATE_AGENTS as readonly string[]).includes(name) ? (name as GateAgent) : null;
+}
+
 /**
- * `yoke --version` / `-V` and `yoke status [--json] [--watch]` exactly as commander would parse
+ * `yoke --version` / `-V`, `yoke gate --agent <name>` and `yoke status [--json] [--watch]` exactly as commander would parse
  * them; anything else (help, unknown or repeated flags, other commands) → null, and the full
  * commander program handles it. The program defines the same flags: `tests/cli/fast-path.test.ts`
  * checks both agree.
@@ -17,6 +26,13 @@ export function fastPath(args: readonly string[]): FastCommand | null {
     return () => {
       process.stdout.write(`${yokeVersion()}\n`);
       return Promise.resolve(0);
+    };
+  }
+  const gate = gateAgent(args);
+  if (gate !== null) {
+    return async () => {
+      const { gateCommand } = await import('./commands/gate.js');
+      return gateCommand(gate);
     };
   }
   if (args[0] !== 'status') return null;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // yoke's entry point: run one command, map any error to its exit code in exactly one place.
+import { environmentFault } from '../errors/environment-fault.js';
 import { exitCodeFor } from './exit-codes.js';
 import { fastPath } from './fast-path.js';
 import { reportError } from './report-error.js';
@@ -17,7 +18,9 @@ async function main(argv: string[]): Promise<number> {
       code = result;
     }, lifecycles);
     await program.parseAsync(argv);
-  } catch (error) {
+  } catch (caught) {
+    // A full disk or a read-only mount is the environment's fault, whichever file it hit: exit 3, what to do.
+    const error = environmentFault(caught) ?? caught;
     const status = exitCodeFor(error);
     if (!isCommanderMessage(error)) reportError(error);
     return status;
@@ -32,9 +35,12 @@ function isCommanderMessage(error: unknown): boolean {
 }
 
 // `yoke runs | head`: a closed pipe is the reader's choice, not an error worth a stack trace.
+// A terminal that hung up fails writes with EIO: the SIGHUP that came with it stops the run cleanly
+// (cli/stop-signals.ts), so nothing may crash yoke before the agent is stopped and that is journaled.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'EIO') return;
     throw error;
   });
 }

@@ -9,6 +9,8 @@ export function describePhase(kind: string, params: unknown): string {
       return `${p.role ?? 'agent'}${p.role === 'scoper' && p.chunk !== undefined ? ` (chunk ${p.chunk})` : ''} agent`;
     case 'check.run':
       return `${p.kind ?? 'check'} ${p.name ?? '?'}`;
+    case 'acceptance.check':
+      return 'acceptance check';
     case 'commit.create':
       return 'committing';
     case 'boundary.scan':

@@ -1,7 +1,9 @@
 // The commander program: parses argv and dispatches to one lazily loaded command module.
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { AnswerFlags } from './commands/answer.js';
 import type { BudgetFlags } from './commands/budget.js';
 import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
+import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
 
 /** Parse a positive whole number flag value. */
@@ -49,13 +51,14 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('run')
     .description('start a run, or resume the unfinished one exactly where it stopped')
     .option('--fresh', 'abandon the unfinished run (journaled) and start a new one', false)
+    .option('--discard-history', 'with --fresh: start over although the journal is empty and transcripts, blobs or Yoke-Run commits show earlier runs', false)
     .addOption(new Option('--max-iterations <n>', 'override max-iterations (on resume: raise or lower the cap)').argParser(positiveInt))
     .option('--quiet', 'no agent output and no progress lines', false)
     .option('--json', 'print journal records as NDJSON on stdout; agent output goes to stderr', false)
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
-    .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 130 SIGINT, 143 SIGTERM.')
-    .action(async (flags: { fresh: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
+    .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 129 SIGHUP, 130 SIGINT, 143 SIGTERM.')
+    .action(async (flags: { fresh: boolean; discardHistory: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
       const { runCommand } = await import('./commands/run.js');
       done(await runCommand(flags, argv.slice(2)));
     });
@@ -65,16 +68,54 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('show where the latest run stands and whether it is alive: running, silent, possibly stuck or dead')
     .option('--json', 'print as JSON', false)
     .option('--watch', 'refresh every second until Ctrl-C (in place on a terminal)', false)
-    .action(async (flags: { json: boolean; watch: boolean }) => {
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .action(async (flags: { json: boolean; watch: boolean; workspace?: string }) => {
       const { statusCommand } = await import('./commands/status.js');
       done(await statusCommand(flags));
+    });
+
+  program
+    .command('gate')
+    .description('the tool-call hook each agent CLI runs before a tool call: reads the hook JSON on stdin and prints the ruling in that CLI\'s format (docs/tool-control.md)')
+    .requiredOption('--agent <name>', `the CLI whose hook calls it: ${GATE_AGENTS.join(', ')}`, (value: string) => {
+      if (!(GATE_AGENTS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${GATE_AGENTS.join(', ')}.`);
+      return value as GateAgent;
+    })
+    .action(async (flags: { agent: GateAgent }) => {
+      const { gateCommand } = await import('./commands/gate.js');
+      done(await gateCommand(flags.agent));
+    });
+
+  program
+    .command('holds')
+    .description('list the tool calls held for the operator: id, agent, tool, input, class, time (docs/tool-control.md)')
+    .option('--json', 'print as JSON', false)
+    .option('--all', 'also list the held calls already answered', false)
+    .action(async (flags: { json: boolean; all: boolean }) => {
+      const { holdsCommand } = await import('./commands/holds.js');
+      done(await holdsCommand(flags));
+    });
+
+  program
+    .command('answer')
+    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer')
+    .argument('[id]', 'the hold id `yoke holds` shows')
+    .argument('[ruling]', 'pass or refuse')
+    .addOption(new Option('--scope <scope>', 'how far the answer stands: this call, the same tool at the same class for the run, or for the workspace (destructive and secret: call only)').choices(['call', 'run', 'workspace']).default('call'))
+    .option('--why <text>', 'why, kept in the journal with the answer')
+    .option('--revoke <answer>', 'end a standing answer (its answer id, e.g. 1a2b3c4d-a1)')
+    .option('--json', 'print the journaled answer as JSON', false)
+    .action(async (id: string | undefined, ruling: string | undefined, flags: AnswerFlags) => {
+      const { answerCommand } = await import('./commands/answer.js');
+      done(await answerCommand(id, ruling, flags));
     });
 
   program
     .command('runs')
     .description('list every run in the journal')
     .option('--json', 'print as JSON', false)
-    .action(async (flags: { json: boolean }) => {
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .action(async (flags: { json: boolean; workspace?: string }) => {
       const { runsCommand } = await import('./commands/runs.js');
       done(await runsCommand(flags));
     });
@@ -92,8 +133,9 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--journal <file>', "read this journal file instead of the workspace's .loop/.journal/journal.jsonl")
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
     .addHelpText('after', '\nExit codes: 0 success (with --verify: every run agrees), 1 --verify found a divergence,\n2 usage error, 3 journal corrupt or recorded by a machine version this yoke cannot fold.')
-    .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string; live: boolean; livePort?: number }) => {
+    .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string; live: boolean; livePort?: number; workspace?: string }) => {
       const { replayCommand } = await import('./commands/replay.js');
       done(await replayCommand(run, flags));
     });
@@ -137,7 +179,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       '',
       'Exit codes: 0 every criterion, binding and journey passed with evidence and the source tree did not',
       'change; 1 something failed or the source changed during the check; 2 usage, config or a missing',
-      'prerequisite (no browser, bad flow file, unset value-env variable, base URL not answering); 130 SIGINT.',
+      'prerequisite (no browser, bad flow file, unset value-env variable, base URL not answering); 130 SIGINT, 143 SIGTERM, 129 SIGHUP.',
       'See docs/check.md.',
     ].join('\n'))
     .action(async (flags: { label?: string; json: boolean }) => {
@@ -272,9 +314,33 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('tokens, cost and agent time by run, role and model, from the journal (unknown stays unknown)')
     .option('--run <prefix>', 'only this run')
     .option('--json', 'print totals and every call as JSON', false)
-    .action(async (flags: { json: boolean; run?: string }) => {
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .action(async (flags: { json: boolean; run?: string; workspace?: string }) => {
       const { usageCommand } = await import('./commands/usage.js');
       done(await usageCommand(flags));
+    });
+
+  const store = program
+    .command('store')
+    .description('the shared PostgreSQL store YOKE_STORE names (docs/fleet.md)');
+  store
+    .command('init')
+    .description('create the schema, or migrate it to this yoke\'s version (safe to run again)')
+    .option('--json', 'print what was done as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 done, 2 YOKE_STORE not set, 3 the store cannot be reached, refuses the credentials, or has a newer schema.')
+    .action(async (flags: { json: boolean }) => {
+      const { storeInitCommand } = await import('./commands/store-init.js');
+      done(await storeInitCommand(flags));
+    });
+
+  program
+    .command('routing')
+    .description('which profile the next attempt would use, and why: the escalation ladder, or the evidence per profile (DESIGN §15)')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\n`*` marks the baseline (the profile `agent` names). A profile with too few complete sequences, an unknown\ncost or a cut-short call in its window is not eligible; unknown is never counted as zero.\nExit codes: 0 shown, 2 usage or config error, 3 workspace refused.')
+    .action(async (flags: { json: boolean }) => {
+      const { routingCommand } = await import('./commands/routing.js');
+      done(await routingCommand(flags));
     });
 
   return program;

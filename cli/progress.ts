@@ -35,6 +35,13 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const verdict = status.request.request.params.kind === 'periodic' ? `exit ${result.exitCode ?? result.outcome}` : passed ? 'pass' : 'FAIL';
         return `${where} ${status.request.request.params.kind} ${status.request.request.params.name}: ${verdict} (${seconds(result.durationMs)})`;
       }
+      if (kind === 'acceptance.check') {
+        const result = record.payload.result as EffectResult<'acceptance.check'>;
+        if (result.outcome === 'refused') return `${where} acceptance could not run (${result.reason}): ${result.message}`;
+        const failed = result.criteria.filter((criterion) => criterion.status === 'failed').map((criterion) => criterion.name);
+        const verdict = result.status === 'passed' ? 'pass' : `FAIL${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`;
+        return `${where} acceptance: ${verdict}; evidence .loop/${result.report.path}`;
+      }
       if (kind === 'commit.create') {
         const result = record.payload.result as EffectResult<'commit.create'>;
         return result.sha ? `${where} committed ${result.sha.slice(0, 10)}` : `${where} nothing to commit`;

@@ -32,12 +32,15 @@ export async function loadStatusReport(paths: WorkspacePaths, now: number = Date
     view = folded.view;
     tornTail = folded.tornTail;
   }
+  const lock = await store.lease.holder();
+  // A lease that expires (a shared store, possibly held on another machine) is live while it beats.
+  const leased = (pid: number, startTime: string | null): boolean => lock?.expiresAt !== undefined && lock.pid === pid && lock.startTime === startTime;
   const liveness = judgeLiveness({
     summary: view.summary,
-    lock: await store.lease.holder(),
+    lock,
     heartbeat: readHeartbeat(heartbeatPath(paths.journalDir)),
     now,
-    isAlive: isSameProcess,
+    isAlive: (pid, startTime) => (lock !== null && leased(pid, startTime) ? store.lease.isLive(lock) : isSameProcess(pid, startTime)),
   });
   return { run: view.summary.run, view, liveness, tornTail, fromView: trusted !== null };
 }

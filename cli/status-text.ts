@@ -13,6 +13,9 @@ export function statusText(report: StatusReport): string {
   lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
   lines.push(`  state     ${summary.state}${phase && isLive(liveness) ? ` (${phase})` : ''}`);
   if (usage.calls > 0) lines.push(`  usage     ${usageText(usage)}`);
+  // a status view cached by an older yoke has no `acceptance`
+  const proof = summary.acceptance ?? null;
+  if (proof !== null) lines.push(`  evidence  acceptance ${proof.status} (attempt ${proof.iteration}): ${proof.path} sha256 ${proof.sha256.slice(0, 16)}`);
   switch (liveness.state) {
     case 'finished':
       lines.push(`  finished  ${summary.lastRecordAt}: ${summary.exitCode === 0 ? 'success' : summary.reason ?? 'unsuccessful'} (exit ${summary.exitCode ?? '?'})`);

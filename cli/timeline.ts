@@ -1,5 +1,6 @@
 // A replayed run as text: a header, one line per step, and the outcome (`yoke replay`, `yoke demo`).
 import type { ReplayedRun, ReplayOutcome, ReplayStep } from '../store/projections/replay-steps.js';
+import { groupDigits } from './group-digits.js';
 
 /** Render a replayed run as aligned lines. */
 export function renderTimeline(replayed: ReplayedRun): string[] {
@@ -53,7 +54,7 @@ export function renderOutcome(outcome: ReplayOutcome): string {
 }
 
 function tokens(input: number | null, output: number | null): string {
-  return `${input === null ? '?' : input.toLocaleString('en-US')} in / ${output === null ? '?' : output.toLocaleString('en-US')} out tokens`;
+  return `${input === null ? '?' : groupDigits(input)} in / ${output === null ? '?' : groupDigits(output)} out tokens`;
 }
 
 function dollars(value: number): string {

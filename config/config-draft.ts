@@ -1,12 +1,14 @@
 // The config as it is being read, line by line, before cross-line checks and defaults.
 import type { DirectiveName } from './directive-table.js';
-import { CONFIG_DEFAULTS, type Artifact, type BudgetDimension, type Config, type Journey, type NamedCommand, type ToolClass, type ToolRule } from './types.js';
+import { CONFIG_DEFAULTS, type Artifact, type BudgetDimension, type Config, type Journey, type NamedCommand, type Profile, type ToolClass, type ToolRule } from './types.js';
 
 /** The Config fields set by single-value directives. */
 export type ScalarKey =
   | 'mode' | 'agent' | 'judgeAgent' | 'scoperAgent' | 'model' | 'judgeModel' | 'scoperModel'
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
-  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl';
+  | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl'
+  | 'agentProfile' | 'judgeProfile' | 'scoperProfile' | 'routing' | 'maxTier'
+  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -36,6 +38,10 @@ export interface ConfigDraft {
   redact: Located<string>[];
   /** `protect` patterns (`auto` included as written) */
   protect: Located<string>[];
+  /** `profile` lines, in file order */
+  profiles: Profile[];
+  /** `agent`/`judge-agent`/`scoper-agent` lines that name a profile, resolved once every `profile` line is read */
+  profileRefs: Partial<Record<'agent' | 'judgeAgent' | 'scoperAgent', Located<string>>>;
   /** First line of each single-valued directive (and of `budget <dimension>`), to name it in duplicate errors. */
   firstLines: Map<string, number>;
   /** Every directive line, in file order, for the mode-applicability check. */
@@ -46,7 +52,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], protect: [], firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], protect: [], profiles: [], profileRefs: {}, firstLines: new Map(), uses: [],
   };
 }
 
@@ -82,6 +88,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     ...(draft.journeys.length === 0 ? {} : { journeys: draft.journeys.map(({ column: _column, ...journey }) => journey) }),
     ...(draft.redact.length > 0 ? { redact: draft.redact.map((entry) => entry.value) } : {}),
     ...(draft.protect.length > 0 ? { protect: draft.protect.map((entry) => ({ pattern: entry.value, line: entry.line })) } : {}),
+    ...(draft.profiles.length > 0 ? { profiles: draft.profiles } : {}),
   };
 }
 

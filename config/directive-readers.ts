@@ -9,12 +9,18 @@ import { readPrice } from './read-price-directive.js';
 import { readToolControl, readToolRule } from './read-tool-directives.js';
 import { readProtect } from './read-protect-directive.js';
 import { readRedact } from './read-redact-directive.js';
+import { readMaxTier, readProfile, readRouting } from './read-routing-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
-import { readCommit, readCount, readMode, readModel, readRateLimitWait, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
-  return (ctx) => setScalar(ctx.draft, key, readAgentSpec(ctx) ?? undefined);
+  return (ctx) => {
+    const spec = readAgentSpec(ctx, 1, true);
+    if (spec !== null && 'profile' in spec) {
+      ctx.draft.profileRefs[key] ??= { value: spec.profile.text, line: ctx.line.number, column: spec.profile.column };
+    } else setScalar(ctx.draft, key, spec ?? undefined);
+  };
 }
 
 /** Reads one directive line into the draft, reporting what is wrong with it. */
@@ -51,4 +57,10 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'base-url': readBaseUrl,
   'redact': readRedact,
   'protect': readProtect,
+  'profile': readProfile,
+  'routing': readRouting,
+  'max-tier': readMaxTier,
+  'review': readReview,
+  'max-story-attempts': readCount('maxStoryAttempts'),
+  'on-story-blocked': readOnStoryBlocked,
 };

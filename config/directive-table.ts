@@ -1,13 +1,13 @@
 // Every yoke.conf directive: how it is written, what its arguments are called, where it applies.
 import { lifecycleNames, type AgentRole, type LifecycleCatalog, type LifecycleFeature, type LifecycleTraits } from './lifecycle-catalog.js';
-import { BUILT_IN_AGENT_KINDS, RULINGS, TOOL_CLASSES } from './types.js';
+import { BUILT_IN_AGENT_KINDS, RULINGS, TIERS, TOOL_CLASSES } from './types.js';
 
 export const DIRECTIVE_NAMES = [
   'mode', 'agent', 'judge-agent', 'scoper-agent', 'model', 'judge-model', 'scoper-model',
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact', 'protect',
+  'journey', 'base-url', 'redact', 'protect', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -40,6 +40,7 @@ export type DirectiveTable = { readonly [K in DirectiveName]: DirectiveSpec };
 const JUDGE: Applicability = { role: 'judge' };
 const SCOPER: Applicability = { role: 'scoper' };
 const JUDGED: Applicability = { feature: 'judged' };
+const STORIES: Applicability = { feature: 'stories' };
 
 function spec(usage: string, example: string, args: string[], single: boolean, appliesTo: Applicability = 'every'): DirectiveSpec {
   return { usage, example, args, single, appliesTo };
@@ -49,7 +50,7 @@ const AGENT = `${BUILT_IN_AGENT_KINDS.join('|')}|cmd <command>`;
 
 /** The table of every directive but `mode`, whose written form depends on the catalog. */
 const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpec } = {
-  'agent': spec(`agent ${AGENT}`, 'agent claude', ['agent kind'], true),
+  'agent': spec(`agent ${AGENT}|<profile>`, 'agent claude', ['agent kind'], true),
   'judge-agent': spec(`judge-agent ${AGENT}`, 'judge-agent codex', ['agent kind'], true, JUDGE),
   'scoper-agent': spec(`scoper-agent ${AGENT}`, 'scoper-agent claude', ['agent kind'], true, SCOPER),
   'model': spec('model <name>', 'model sonnet', ['model name'], true),
@@ -83,6 +84,14 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'redact': spec('redact <VARIABLE>', 'redact DATABASE_URL', ['variable name'], false),
   // protected acceptance (DESIGN §16): the files that decide "done", in every mode
   'protect': spec('protect <path-or-glob>… | protect auto', 'protect auto', ['path or glob'], false),
+  // routing (DESIGN §15): candidates for the worker, and how the next attempt picks one
+  'profile': spec(`profile <name> [tier ${TIERS.join('|')}] [model <m>] ${AGENT}`, 'profile fast tier light model haiku claude', ['name', 'agent kind'], false),
+  'routing': spec('routing fixed|escalate|economic [objective cost|speed|balanced] [min-samples N]', 'routing economic objective cost min-samples 20', ['setting'], true),
+  'max-tier': spec(`max-tier ${TIERS.join('|')}`, 'max-tier strong', ['tier'], true),
+  // stories (DESIGN §8)
+  'review': spec('review on|off', 'review on', ['setting'], true, STORIES),
+  'max-story-attempts': spec('max-story-attempts N', 'max-story-attempts 3', ['number'], true, STORIES),
+  'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -11,9 +11,10 @@ export type AgentRole = (typeof AGENT_ROLES)[number];
  * What a lifecycle does beyond the iteration every lifecycle has; the directives that shape it
  * apply only where it exists. `judged`: a judge must say PASS to a DONE (`judge-every`,
  * `max-judge-failures`). `chunks`: the work is cut into chunks (`max-chunks`). `acceptance`: yoke's
- * own `accept` criteria decide success, so at least one is required.
+ * own `accept` criteria decide success, so at least one is required. `stories`: the work is a story
+ * list in prd.yaml (`review`, `max-story-attempts`, `on-story-blocked`).
  */
-export const LIFECYCLE_FEATURES = ['judged', 'chunks', 'acceptance'] as const;
+export const LIFECYCLE_FEATURES = ['judged', 'chunks', 'acceptance', 'stories'] as const;
 export type LifecycleFeature = (typeof LIFECYCLE_FEATURES)[number];
 
 /** One lifecycle as config validation sees it. */

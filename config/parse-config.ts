@@ -6,6 +6,7 @@ import { DIRECTIVE_NAMES, directiveTable, isDirectiveName, type DirectiveTable }
 import { withSuggestion } from './closest-match.js';
 import { createIssueCollector, type IssueCollector } from './issue-collector.js';
 import type { LifecycleCatalog } from './lifecycle-catalog.js';
+import { resolveProfiles } from './resolve-profiles.js';
 import { validateConfig } from './validate-config.js';
 import type { Config, ConfigIssue } from './types.js';
 
@@ -59,6 +60,7 @@ export function parseConfig(text: string, file: string, catalog: LifecycleCatalo
   const draft = createConfigDraft();
   const grammar: Grammar = { table: directiveTable(catalog), catalog };
   for (const line of splitConfigLines(text)) readLine(line, draft, issues, grammar);
+  resolveProfiles(draft, issues);
   validateConfig(draft, issues, catalog);
   const config = issues.hasErrors() ? null : finishConfig(draft);
   return { config, issues: issues.sorted() };

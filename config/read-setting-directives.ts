@@ -38,9 +38,9 @@ export function readModel(key: 'model' | 'judgeModel' | 'scoperModel'): (ctx: Di
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parsed));
 }
 
-const COUNT_EXAMPLES = { maxIterations: '50', judgeEvery: '5', maxJudgeFailures: '3', maxChunks: '20' } as const;
+const COUNT_EXAMPLES = { maxIterations: '50', judgeEvery: '5', maxJudgeFailures: '3', maxChunks: '20', maxStoryAttempts: '3' } as const;
 
-/** `max-iterations`, `judge-every`, `max-judge-failures`, `max-chunks`: a whole number ≥ 1. */
+/** `max-iterations`, `judge-every`, `max-judge-failures`, `max-chunks`, `max-story-attempts`: a whole number ≥ 1. */
 export function readCount(key: keyof typeof COUNT_EXAMPLES): (ctx: DirectiveContext) => void {
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, COUNT_EXAMPLES[key])));
 }
@@ -61,4 +61,15 @@ export function readRateLimitWait(ctx: DirectiveContext): void {
 /** `commit off|done|each`. */
 export function readCommit(ctx: DirectiveContext): void {
   setScalar(ctx.draft, 'commit', readValue(ctx, oneOf(['off', 'done', 'each'] as const, 'commit setting')));
+}
+
+/** `review on|off` (stories: a judge reviews each story the worker says is done). */
+export function readReview(ctx: DirectiveContext): void {
+  const setting = readValue(ctx, oneOf(['on', 'off'] as const, 'review setting'));
+  setScalar(ctx.draft, 'review', setting === undefined ? undefined : setting === 'on');
+}
+
+/** `on-story-blocked stop|skip`. */
+export function readOnStoryBlocked(ctx: DirectiveContext): void {
+  setScalar(ctx.draft, 'onStoryBlocked', readValue(ctx, oneOf(['stop', 'skip'] as const, 'on-story-blocked setting')));
 }

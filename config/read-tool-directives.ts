@@ -6,7 +6,7 @@ import type { Token } from './config-line.js';
 import { RULINGS, TOOL_CLASSES, TOOL_CONTROL_MODES, type Ruling, type ToolClass, type ToolControl } from './types.js';
 
 /** The word `token` names from `choices`, or null with the problem reported (and the closest choice suggested). */
-function oneOf<T extends string>(ctx: DirectiveContext, token: Token, choices: readonly T[], what: string): T | null {
+export function oneOf<T extends string>(ctx: DirectiveContext, token: Token, choices: readonly T[], what: string): T | null {
   const value = choices.find((choice) => choice === token.text);
   if (value !== undefined) return value;
   const hint = withSuggestion(`use one of ${choices.join(', ')}`, token.text, choices);

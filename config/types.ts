@@ -77,6 +77,29 @@ export type Journey = z.infer<typeof journeySchema>;
 /** One `protect` argument: a normalized path, `folder/` or glob (or `auto`), and the line it was written on. */
 export const protectPatternSchema = z.object({ pattern: z.string(), line: z.number().int() });
 export type ProtectPattern = z.infer<typeof protectPatternSchema>;
+/** Model tiers a `profile` may name, cheapest first: `escalate` climbs them in this order (DESIGN §15). */
+export const TIERS = ['light', 'standard', 'strong', 'frontier'] as const;
+export const tierSchema = z.enum(TIERS);
+export type Tier = z.infer<typeof tierSchema>;
+
+/** `profile <name> [tier T] [model M] <agent>`: a named candidate for a role. */
+export const profileSchema = z.object({
+  name: z.string(),
+  /** absent = `standard` */
+  tier: tierSchema,
+  model: z.string().optional(),
+  agent: agentSpecSchema,
+  line: z.number().int(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** `routing fixed|escalate|economic …`: how the worker's profile is chosen. */
+export const routingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fixed') }),
+  z.object({ kind: z.literal('escalate') }),
+  z.object({ kind: z.literal('economic'), objective: z.enum(['cost', 'speed', 'balanced']), minSamples: z.number().int().min(10) }),
+]);
+export type Routing = z.infer<typeof routingSchema>;
 
 /** What one model costs, in US dollars per million tokens. */
 export const modelPriceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
@@ -135,6 +158,21 @@ export const configSchema = z.object({
    * inferred set) with its line. Absent when there are none, as in journals of older yokes.
    */
   protect: z.array(protectPatternSchema).optional(),
+  /** `profile` directives, in file order (absent when there are none, as in older journals). */
+  profiles: z.array(profileSchema).optional(),
+  /** the profile `agent` names, when it names one (its agent and model are in `agent` / `model`) */
+  agentProfile: z.string().optional(),
+  judgeProfile: z.string().optional(),
+  scoperProfile: z.string().optional(),
+  /** `routing` (absent = fixed) and `max-tier` (absent = no cap) */
+  routing: routingSchema.optional(),
+  maxTier: tierSchema.optional(),
+  /** stories: `review on` asks a judge about every story the worker says is done (absent = off) */
+  review: z.boolean().optional(),
+  /** stories: DONE claims a story may fail before it is blocked (absent = 3) */
+  maxStoryAttempts: z.number().int().positive().optional(),
+  /** stories: what a blocked story does to the run (absent = stop) */
+  onStoryBlocked: z.enum(['stop', 'skip']).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

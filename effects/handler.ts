@@ -33,6 +33,18 @@ export interface EffectContext {
   recordProcess(info: { pid: number; startTime: string | null }): void;
   /** a one-line warning for stderr (never written to agent-visible files) */
   warn(message: string): void;
+  /** the tool-call gate of the run (DESIGN §13), for agent calls with tool control on or advisory; absent = none */
+  toolGate?: ToolGateLink;
+}
+
+/** How an agent call reaches the run's tool-call gate. */
+export interface ToolGateLink {
+  /** the private socket `yoke gate` asks ($YOKE_GATE_SOCKET) */
+  socketPath: string;
+  /** the hook command line for `agent` (the running yoke's own `gate --agent <agent>`), shell-quoted */
+  command(agent: string): string;
+  /** the hold ids the gate ruled during this call, in order */
+  heldInCall(): string[];
 }
 
 /** One effect kind's I/O half. */

@@ -1,5 +1,6 @@
 // The executor for every effect kind a machine can request (completeness checked by the compiler).
 import type { HandlerTable } from './handler.js';
+import { checkAcceptance } from './handlers/acceptance-check.js';
 import { captureBaseline } from './handlers/baseline-capture.js';
 import { createCommit } from './handlers/commit-create.js';
 import { fireHook } from './handlers/hook-fire.js';
@@ -12,6 +13,7 @@ import { restoreSpec } from './handlers/spec-restore.js';
 import { runCheck } from './handlers/check-run.js';
 import { scanBoundary } from './handlers/boundary-scan.js';
 import { spawnAgent } from './handlers/agent-spawn.js';
+import { passStory } from './handlers/story-pass.js';
 import { waitUntil } from './handlers/wait-until.js';
 import { restoreProtectedFiles } from './handlers/protect-restore.js';
 import { scanProtected } from './handlers/protect-scan.js';
@@ -25,6 +27,7 @@ export const handlers: HandlerTable = {
   'notes.read': readNotes,
   'boundary.scan': scanBoundary,
   'check.run': runCheck,
+  'acceptance.check': checkAcceptance,
   'file.write': writeLoopFile,
   'hook.fire': fireHook,
   'file.inspect': inspectFile,
@@ -35,4 +38,5 @@ export const handlers: HandlerTable = {
   'protect.scan': scanProtected,
   'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
+  'story.pass': passStory,
 };

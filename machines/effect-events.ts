@@ -1,5 +1,6 @@
 // How effect outcomes become machine events: the only door through which facts enter a machine.
 import { z } from 'zod';
+import { storySchema } from '../config/prd/story.js';
 import { budgetDimensionSchema } from '../config/types.js';
 import { protectionSchema } from './protect/protection.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from './effects.js';
@@ -12,6 +13,7 @@ export const COMPLETION_EVENT = {
   'notes.read': 'NOTES_READ',
   'boundary.scan': 'BOUNDARY_SCANNED',
   'check.run': 'CHECK_FINISHED',
+  'acceptance.check': 'ACCEPTANCE_CHECKED',
   'file.write': 'FILE_WRITTEN',
   'hook.fire': null,
   'commit.create': 'COMMITTED',
@@ -22,6 +24,7 @@ export const COMPLETION_EVENT = {
   'wait.until': 'WAITED',
   'protect.scan': 'PROTECT_SCANNED',
   'protect.restore': 'PROTECT_RESTORED',
+  'story.pass': 'STORY_PASSED',
 } as const satisfies { [K in EffectKind]: string | null };
 
 /** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
@@ -39,6 +42,7 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('NOTES_READ'), result: effectSchemas['notes.read'].result }),
   z.object({ type: z.literal('BOUNDARY_SCANNED'), result: effectSchemas['boundary.scan'].result }),
   z.object({ type: z.literal('CHECK_FINISHED'), result: effectSchemas['check.run'].result }),
+  z.object({ type: z.literal('ACCEPTANCE_CHECKED'), result: effectSchemas['acceptance.check'].result }),
   z.object({ type: z.literal('FILE_WRITTEN'), result: effectSchemas['file.write'].result }),
   z.object({ type: z.literal('COMMITTED'), result: effectSchemas['commit.create'].result }),
   z.object({ type: z.literal('FILE_INSPECTED'), result: effectSchemas['file.inspect'].result }),
@@ -50,6 +54,21 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PROTECT_RESTORED'), result: effectSchemas['protect.restore'].result }),
   /** `yoke protect refresh` while this run was unfinished: from now on it protects the refreshed baseline. */
   z.object({ type: z.literal('PROTECTION_REFRESHED'), protection: protectionSchema }),
+  z.object({ type: z.literal('STORY_PASSED'), result: effectSchemas['story.pass'].result }),
+  /**
+   * Stories: `yoke run` found `.loop/prd.yaml` changed since the run last saw it (the user edited it
+   * between runs): the new list, the blob restored from now on, and what changed. `reopened` are
+   * passed stories whose criteria changed: they are not passed any more.
+   */
+  z.object({
+    type: z.literal('STORIES_CHANGED'),
+    stories: z.array(storySchema),
+    prdBlob: z.string().nullable(),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    edited: z.array(z.string()),
+    reopened: z.array(z.string()),
+  }),
   /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
   z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
   /** `yoke budget --<dimension> <value>`: raises (or sets) a ceiling of the unfinished run. */

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { agentSpecSchema } from '../config/types.js';
 import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
 import { protectedFileSchema } from './protect/protection.js';
+import { acceptanceCheckEffect } from './acceptance/acceptance-check.js';
+import { storySchema } from '../config/prd/story.js';
 
 /** Usage an agent reported for one call. Any field may be unknown (null), never silently zero. */
 export const usageSchema = z.object({
@@ -30,6 +32,8 @@ export const processOutcomeSchema = z.enum(['exited', 'timed-out', 'idle-timeout
 /** How an agent call ended, decided by its adapter from the CLI's own fields (never the exit code alone). */
 export const agentClassificationSchema = z.enum([
   'ok', 'auth-error', 'server-error', 'rate-limited', 'permission-denied', 'max-turns', 'idle-timeout', 'timed-out', 'crashed',
+  /** a tool call was held for the operator (DESIGN §13): the run pauses until it is answered */
+  'tool-held',
 ]);
 export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 
@@ -72,14 +76,20 @@ export const effectSchemas = {
       chunk: z.number().int().optional(),
       /** goal: the attempt this call belongs to */
       attempt: z.number().int().optional(),
+      /** stories: the story this call works on */
+      story: z.string().optional(),
       agent: agentSpecSchema,
       model: z.string().nullable(),
+      /** the `profile` this call runs as (absent when the config declares none) */
+      profile: z.string().optional(),
       prompt: z.string(),
       idleTimeoutMs: z.number().int().nonnegative(),
       /** hard limit for the whole call (`agent-timeout`); absent = none */
       timeoutMs: z.number().int().positive().optional(),
       /** `redact` variables whose values are kept out of `detail`, besides secret-looking names; absent = none */
       redact: z.array(z.string()).optional(),
+      /** the agent session to resume (after a held tool call was answered); absent = a fresh session */
+      resume: z.string().optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
@@ -97,6 +107,8 @@ export const effectSchemas = {
       retryAfterMs: z.number().nonnegative().nullable().optional(),
       /** epoch ms when the call ended: lets the machine schedule a rate-limit wait without a clock */
       endedAt: z.number().optional(),
+      /** tool-held: the first held call's hold id, and the session to resume (null: the CLI cannot) */
+      toolHold: z.object({ id: z.string(), session: z.string().nullable() }).optional(),
     }),
   },
   /** Read the first line of notes.md. */
@@ -142,6 +154,12 @@ export const effectSchemas = {
       excerpt: z.string(),
     }),
   },
+  /**
+   * Goal acceptance (DESIGN §12): run the criteria (`accept` commands and `journey` flows), hash the
+   * bound artifacts before and after, and write `.loop/proof/<label>/report.json`. The result names
+   * the report's path and digest; it never holds a fill value, a selector or an expected text.
+   */
+  'acceptance.check': acceptanceCheckEffect,
   /** Write a file under .loop/ (guard-results.md and other yoke-owned views). */
   'file.write': {
     params: z.object({ file: z.string(), content: z.string() }),
@@ -200,11 +218,39 @@ export const effectSchemas = {
       iteration: z.number().int(),
       /** where HEAD must be for yoke to commit: the run's branch, containing this commit; absent = not checked */
       head: headSchema.optional(),
+      /**
+       * The DECISIONS.md entry that lands in this commit (DESIGN §9), decided by the machine; absent
+       * when the run has no context layer. Appended only when `.yoke/context/` exists, and taken out
+       * again when the commit fails.
+       */
+      decision: z.object({ entry: z.string() }).optional(),
     }),
     result: z.object({
       sha: z.string().nullable(),
       /** the branch the commit went onto (absent in journals from before yoke watched HEAD) */
       branch: z.string().nullable().optional(),
+    }),
+  },
+  /**
+   * Stories: the journaled decision that a story passed, materialized in one commit: `passes: true`
+   * in `.loop/prd.yaml`, the `DECISIONS.md` entry (only when `.yoke/context/` exists) and the work,
+   * with Yoke-Run / Yoke-Effect / Yoke-Story trailers (no commit with `commit: false`).
+   */
+  'story.pass': {
+    params: z.object({
+      story: storySchema.shape.id,
+      message: z.string(),
+      iteration: z.number().int(),
+      /** the decision entry's text (decisionEntry), appended to .yoke/context/DECISIONS.md when that folder exists */
+      decision: z.string(),
+      commit: z.boolean(),
+      head: headSchema.optional(),
+    }),
+    result: z.object({
+      sha: z.string().nullable(),
+      branch: z.string().nullable().optional(),
+      /** the blob of prd.yaml as written: the spec backup restored from now on */
+      prdBlob: z.string(),
     }),
   },
 } as const;

@@ -12,6 +12,7 @@ import { planAcceptanceCheck } from '../../machines/acceptance/plan-acceptance-c
 import { YokeError } from '../../errors/yoke-error.js';
 import { checkSummary } from '../check-summary.js';
 import { exitCodeForSignal } from '../exit-codes.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
 import { processOutput, warn } from '../terminal.js';
@@ -46,8 +47,7 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
     if (controller.signal.aborted) process.exit(exitCodeForSignal(signal));
     controller.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = listenForStopSignals(onSignal);
   try {
     const result = await runAcceptanceCheck(params, {
       root: paths.root,
@@ -74,8 +74,7 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
     if (error instanceof EffectAborted) return exitCodeForSignal(String(controller.signal.reason ?? 'SIGINT'));
     throw error;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
 }
 

@@ -3,12 +3,12 @@ import { formatIssue } from '../../config/format-issue.js';
 import { checkAgentAvailability, type AgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { checkConfig } from '../load-config.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
 export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
-  const paths = findProject(process.cwd());
+  const paths = await findProjectQuick(process.cwd());
   const checked = checkConfig(paths);
   const { file, config } = checked;
   // Only the check command asks the file system about the commands' files (yoke run does not).

@@ -4,7 +4,8 @@
 import { findRun } from '../../store/fold/journal-runs.js';
 import type { JournalReader, RecordPage, TornTail } from '../../store/journal/journal-store.js';
 import type { StartedRecord } from '../../store/journal/record.js';
-import { RunVerifier, type Verification } from '../../store/projections/verify-run.js';
+import { RoutingLedger, routingDivergence } from '../../store/projections/routing-sequences.js';
+import { RunVerifier, type Divergence, type Verification } from '../../store/projections/verify-run.js';
 import { EXIT } from '../exit-codes.js';
 
 /**
@@ -16,12 +17,14 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
   const starts: StartedRecord[] = [];
   const verifiers = new Map<string, RunVerifier>();
   const wanted = prefix?.toUpperCase();
+  const routing = new RoutingLedger();
   for await (const page of journal) {
     for (const record of page.records) {
+      routing.feed(record);
       if (record.type === 'run.started') {
         starts.push(record);
         if (!flags.all && wanted === undefined) verifiers.clear();
-        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record));
+        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, record)));
         continue;
       }
       for (const verifier of verifiers.values()) verifier.feed(record);
@@ -36,6 +39,16 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
   if (verdicts.some((verdict) => verdict.status === 'diverged')) return EXIT.unsuccessful;
   if (verdicts.some((verdict) => verdict.status === 'refused')) return EXIT.workspace;
   return EXIT.ok;
+}
+
+/** The routing decision in a run's start, checked against the sequences before it (the ledger has just folded the start, which adds none). */
+function startDivergence(routing: RoutingLedger, started: StartedRecord): Divergence | null {
+  const difference = routingDivergence(routing.list().filter((sequence) => sequence.run !== started.run), started);
+  if (!difference) return null;
+  return {
+    seq: started.seq, record: 'run.started', key: null, path: 'payload.input.routing',
+    what: "the journaled routing decision is not the one today's rules derive from the runs before it", ...difference,
+  };
 }
 
 /** `yoke replay --verify` on a store, streamed (a torn tail is left alone and `warnTorn` hears of it). */

@@ -11,8 +11,9 @@ import { RunFold, type FoldStep } from '../../store/fold/run-fold.js';
 import { stateText } from '../../store/fold/state-text.js';
 import { journalReaderAt, openJournalReader } from '../../store/session/open-reader.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
 import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** Flags of `yoke replay`. */
 export interface ReplayFlags {
@@ -26,6 +27,8 @@ export interface ReplayFlags {
   /** also stream the replayed steps to the Stately inspector, then exit (issue 5) */
   live?: boolean;
   livePort?: number;
+  /** a workspace of the shared store (`--workspace`) */
+  workspace?: string;
 }
 
 /** Print the timeline, the state at `--at`, a verification, or write the `--html` page. */
@@ -35,7 +38,8 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   const modes = [flags.verify && '--verify', flags.at !== undefined && '--at', flags.html !== undefined && '--html'].filter(Boolean);
   if (modes.length > 1) throw new YokeError('usage', `${modes.join(' and ')} cannot be combined; use one at a time.`);
   if ((flags.live || flags.livePort !== undefined) && modes.length > 0) throw new YokeError('usage', `--live streams the step-by-step replay; it cannot be combined with ${modes.join(' or ')}.`);
-  const store = journalStore(flags.journal);
+  if (flags.journal !== undefined && flags.workspace !== undefined) throw new YokeError('usage', 'give --journal <file> or --workspace <name>, not both.');
+  const store = await journalStore(flags.journal, flags.workspace);
   if (flags.verify) {
     const { verifyStore } = await import('./replay-verify.js');
     return verifyStore(store, prefix, flags, warnIfTorn);
@@ -171,9 +175,9 @@ async function readWhole(store: JournalReader): Promise<JournalRead> {
   return read;
 }
 
-/** The workspace's journal, or `--journal <file>`, to read. */
-function journalStore(file: string | undefined): JournalReader {
-  return file === undefined ? openJournalReader(findProject(process.cwd())) : journalReaderAt(file);
+/** The workspace's journal (the project's, or `--workspace <name>` of the shared store), or `--journal <file>`, to read. */
+async function journalStore(file: string | undefined, workspace: string | undefined): Promise<JournalReader> {
+  return file === undefined ? openJournalReader(await workspaceTarget(workspace, () => findProjectQuick(process.cwd()))) : journalReaderAt(file);
 }
 
 function warnIfTorn(torn: TornTail | null): void {

@@ -1,18 +1,26 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
+import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
 import { handlers } from '../../effects/registry.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
-import { driveRun } from '../../store/fold/runner.js';
+import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
+import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
+import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
+import { refuseLostHistory } from '../../store/session/lost-history.js';
+import { settleBeforeRun } from '../../store/session/settle-before-run.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -23,12 +31,15 @@ import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
 import { describeProgress } from '../progress.js';
 import { settleLines } from '../stash-format.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { RunMonitor } from '../run-monitor.js';
 import { runTerminal } from '../run-terminal.js';
 import { warn, type OutputMode } from '../terminal.js';
 
 export interface RunFlags extends OutputMode {
   fresh: boolean;
+  /** with --fresh: start over although the journal is empty and the workspace shows it has run before */
+  discardHistory?: boolean;
   maxIterations?: number;
   /** stream each record's fold snapshot to the Stately inspector (issue 5) */
   live?: boolean;
@@ -39,9 +50,22 @@ export interface RunFlags extends OutputMode {
 export async function runCommand(flags: RunFlags, argv: string[]): Promise<number> {
   const paths = findProject(process.cwd());
   // Validate everything that can be validated before touching the workspace.
-  const before = await readWorkspace(paths);
+  if (flags.discardHistory === true && !flags.fresh) {
+    throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
+  }
+  let before = await readWorkspace(paths);
+  // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
+  await refuseLostHistory(paths, before.records, flags.discardHistory === true);
+  // A stash command at work refuses; one cut short is finished first, so yoke.conf is back before it is read.
+  const settledStash = await settleBeforeRun(paths, before.records, warn);
+  if (settledStash) {
+    for (const line of settleLines(settledStash)) warn(line);
+    before = await readWorkspace(paths);
+  }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   const config = resuming ? null : loadConfig(paths, warn);
+  // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
+  if (config) checkLifecycleFiles(config, paths);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
   if (runConfig) {
@@ -59,8 +83,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (controller.signal.aborted) process.exit(exitCodeForSignal(signal));
     controller.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = listenForStopSignals(onSignal);
   let session: WorkspaceSession | null = null;
   let live: LiveInspector | null = null;
   let monitor: RunMonitor | null = null;
@@ -86,6 +109,22 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
     });
     announce(plan, flags, progress);
+    if (plan.kind === 'resume' && lifecycle.validate) {
+      // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
+      const readLoop = loopFileReader(paths);
+      const errors = lifecycle.validate(readLoop).filter((issue) => issue.severity === 'error');
+      const [first, ...rest] = errors;
+      if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
+      const change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
+      if (change) {
+        for (const id of change.reopened) terminal.warn(`story ${id} passed before, but its acceptance criteria changed: it is not passed any more`);
+        const parts: Array<[string, string[]]> = [['added', change.added], ['removed', change.removed], ['edited', change.edited]];
+        progress(`prd.yaml changed: ${parts.filter(([, ids]) => ids.length > 0).map(([what, ids]) => `${what} ${ids.join(', ')}`).join('; ')}`);
+        const record = session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } });
+        fold.apply(record);
+        await session.journal.flush();
+      }
+    }
     const emit = recordPrinter(flags, progress, lifecycle.unit);
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
@@ -111,6 +150,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
       guardAgentCall: () => open.guardAgentCall(),
+      ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
     });
     await settleHooks(10_000);
     terminal.stop();
@@ -123,18 +163,42 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   } finally {
     terminal.stop();
     await live?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     // the final status view is written after the last flush, before the lease is given up
     await session?.close(() => monitor?.finish());
   }
+}
+
+/** The run's tool-call gate (DESIGN §13), unless `tool-control off`. */
+function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
+  if ((config.toolControl ?? 'on') === 'off') return {};
+  return { openToolGate: (host) => openRunToolGate({ run, root, config, journal: session.journal }, host) };
 }
 
 /** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */
 function newRun(config: Config, paths: WorkspacePaths, argv: string[]): NewRun {
   const lifecycle = LIFECYCLES[config.mode];
   if (!lifecycle) throw new YokeError('usage', `mode ${config.mode} is not available in this version of yoke yet.`);
-  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir), argv };
+  return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir, loopFileReader(paths)), argv, contextLayer: contextLayerExists(paths.root) };
+}
+
+/** Reads a file under .loop/ (null when absent). */
+function loopFileReader(paths: WorkspacePaths): (name: string) => string | null {
+  return (name) => {
+    try {
+      return readFileSync(join(paths.loopDir, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  };
+}
+
+/** A `usage` error listing every problem the lifecycle finds in its own files (prd.yaml), before anything runs. */
+function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
+  const errors = (LIFECYCLES[config.mode]?.validate?.(loopFileReader(paths)) ?? []).filter((issue) => issue.severity === 'error');
+  const [first, ...rest] = errors;
+  if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
 /** Tell the user what the plan did: abandoned, started, or resumed. */

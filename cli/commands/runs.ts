@@ -3,11 +3,12 @@ import { foldRun, runStarts } from '../../store/fold/journal-runs.js';
 import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../../store/projections/run-summary.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** One line (or one JSON object) per run. */
-export async function runsCommand(flags: { json: boolean }): Promise<number> {
-  const { records } = await readWorkspace(findProject(process.cwd()));
+export async function runsCommand(flags: { json: boolean; workspace?: string }): Promise<number> {
+  const { records } = await readWorkspace(await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd())));
   const summaries = runStarts(records).map((started): RunSummary => {
     try {
       return summarizeRun(foldRun(records, started), records);

@@ -1,12 +1,12 @@
 // `yoke stash list`: the stash index, newest first, folded from the journal (never changes anything).
 import { foldStashIndex, type IndexEntry } from '../../store/stash/stash-index.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
 import { entryJson, humanBytes, shortId } from '../stash-format.js';
 
 /** Print every stash entry (and an interrupted operation, if one waits to be finished). */
 export async function stashListCommand(flags: { json: boolean }): Promise<number> {
-  const { records, store } = await readWorkspace(findProject(process.cwd()));
+  const { records, store } = await readWorkspace(await findProjectQuick(process.cwd()));
   const index = foldStashIndex(records, (seq) => store.recordLocation(seq));
   const newestFirst = [...index.entries].reverse();
   const interrupted = index.open ? { op: index.open.begun.op, seq: index.open.seq, time: index.open.time } : null;

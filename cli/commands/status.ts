@@ -2,16 +2,20 @@
 import { findProjectQuick } from '../find-project-quick.js';
 import { loadStatusReport } from '../status-report.js';
 import { statusJson, statusText } from '../status-text.js';
+import { listenForStopSignals } from '../stop-signals.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** Flags of `yoke status`. */
 export interface StatusFlags {
   json: boolean;
   watch?: boolean;
+  /** a workspace of the shared store (`--workspace`) */
+  workspace?: string;
 }
 
 /** Print the latest run's summary and liveness; with --watch, every second until Ctrl-C. */
 export async function statusCommand(flags: StatusFlags): Promise<number> {
-  const paths = await findProjectQuick(process.cwd());
+  const paths = await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd()));
   const render = async (): Promise<string> => {
     const report = await loadStatusReport(paths);
     return flags.json ? JSON.stringify(statusJson(report)) : statusText(report);
@@ -35,8 +39,7 @@ async function watch(render: () => Promise<string>, json: boolean): Promise<numb
     stopped = true;
     wake?.();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stopListening = listenForStopSignals(stop);
   let shown = 0;
   try {
     while (!stopped) {
@@ -57,8 +60,7 @@ async function watch(render: () => Promise<string>, json: boolean): Promise<numb
       wake = null;
     }
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stopListening();
   }
   return 0;
 }

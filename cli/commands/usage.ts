@@ -1,11 +1,13 @@
 // `yoke usage`: what the agents spent, by run, role and model (unknown stays unknown).
 import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } from '../../store/projections/usage-ledger.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
-import { findProject } from '../find-project.js';
+import { findProjectQuick } from '../find-project-quick.js';
+import { groupDigits } from '../group-digits.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** Print totals, or with --json the totals plus every call. */
-export async function usageCommand(flags: { json: boolean; run?: string }): Promise<number> {
-  const all = readLedger((await readWorkspace(findProject(process.cwd()))).records);
+export async function usageCommand(flags: { json: boolean; run?: string; workspace?: string }): Promise<number> {
+  const all = readLedger((await readWorkspace(await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd())))).records);
   const entries = flags.run ? all.filter((entry) => entry.run.startsWith(flags.run?.toUpperCase() ?? '')) : all;
   const by = (key: (entry: LedgerEntry) => string) => Object.fromEntries([...groupBy(entries, key)].map(([name, group]) => [name, totalUsage(group)]));
   const report = {
@@ -37,7 +39,7 @@ export async function usageCommand(flags: { json: boolean; run?: string }): Prom
 }
 
 function num(value: number | null): string {
-  return value === null ? '?' : value.toLocaleString('en-US');
+  return value === null ? '?' : groupDigits(value);
 }
 
 function money(value: number | null): string {

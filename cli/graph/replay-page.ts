@@ -1,6 +1,7 @@
 // `yoke replay --html`: one offline page with the machine diagram and the run's path drawn on it,
 // the figures per state, and the event timeline.
 import type { ReplayedRun, ReplayStep } from '../../store/projections/replay-steps.js';
+import { groupDigits } from '../group-digits.js';
 import { renderOutcome } from '../timeline.js';
 import { renderDot } from './dot.js';
 import { escapeHtml, htmlPage } from './html-page.js';
@@ -32,7 +33,7 @@ export async function replayPage(graph: MachineGraph, replayed: ReplayedRun): Pr
 function stateTable(states: readonly StateStats[]): string {
   const rows = states.map((s) => `<tr><td>${escapeHtml(s.name)}</td>${[
     String(s.visits), duration(s.timeMs), String(s.effects), duration(s.effectMs), String(s.agentCalls),
-    s.inputTokens + s.outputTokens > 0 ? `${s.inputTokens.toLocaleString('en-US')} / ${s.outputTokens.toLocaleString('en-US')}` : '',
+    s.inputTokens + s.outputTokens > 0 ? `${groupDigits(s.inputTokens)} / ${groupDigits(s.outputTokens)}` : '',
     s.costUsd > 0 ? `$${s.costUsd.toFixed(4)}` : '',
   ].map((cell) => `<td class="num">${escapeHtml(cell)}</td>`).join('')}</tr>`);
   return [

@@ -1,6 +1,6 @@
 // Choosing the adapter for an agent spec: how to start the call and how to read its output.
 import type { AgentSpec } from '../../config/types.js';
-import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { claudeInvocation, createClaudeParser } from './claude.js';
 import { cmdInvocation, createCmdParser } from './cmd.js';
@@ -17,12 +17,12 @@ export interface AgentCall {
 }
 
 /** The invocation and parser for `agent` with `model` (the `model`/`judge-model`/`scoper-model` already resolved). */
-export function agentCall(agent: AgentSpec, model: string | null): AgentCall {
+export function agentCall(agent: AgentSpec, model: string | null, gate: AgentGate | null = null): AgentCall {
   switch (agent.kind) {
     case 'cmd':
       return { invocation: cmdInvocation(agent, model), parser: createCmdParser() };
     case 'claude':
-      return { invocation: claudeInvocation(model), parser: createClaudeParser() };
+      return { invocation: claudeInvocation(model, gate), parser: createClaudeParser() };
     case 'codex':
       return { invocation: codexInvocation(model), parser: createCodexParser(model) };
     case 'gemini':

@@ -7,3 +7,11 @@ export interface AgentInvocation {
   /** adapter-specific environment added to the call's environment */
   env: Record<string, string>;
 }
+
+/** The tool-call gate a built-in agent call is wired to (DESIGN §13). */
+export interface AgentGate {
+  /** the hook command line (shell words) */
+  command: string;
+  /** the session to resume, or null for a fresh one */
+  resume: string | null;
+}

@@ -21,4 +21,6 @@ export interface OutputParser {
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
   finish(end: ProcessEnd): AgentOutcome;
+  /** the CLI's session id, when it reports one (Claude Code): a held tool call resumes it */
+  session?(): string | null;
 }

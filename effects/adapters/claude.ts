@@ -1,6 +1,6 @@
 // The Claude Code adapter: `claude -p` with stream-json output, judged by its final `result` object.
 import type { AgentClassification, Usage } from '../../machines/effects.js';
-import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText, httpVerdict } from './classify-api-error.js';
@@ -17,9 +17,16 @@ import { TextTail, oneLine } from './text-tail.js';
  * prompt on stdin. stream-json needs --verbose; acceptEdits lets it write files without prompting
  * (bypassPermissions is refused when running as root, so it is never used).
  */
-export function claudeInvocation(model: string | null): AgentInvocation {
+export function claudeInvocation(model: string | null, gate: AgentGate | null = null): AgentInvocation {
   const args = ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'];
   if (model !== null) args.push('--model', shellQuote(model));
+  if (gate !== null) {
+    // The run's own hook settings (never the project's .claude/): every tool call asks yoke's gate
+    // first, skills' inline shell commands too (PreSkillShellCommand; PreToolUse does not see them).
+    const group = { matcher: '*', hooks: [{ type: 'command', command: gate.command, timeout: 30 }] };
+    args.push('--settings', shellQuote(JSON.stringify({ hooks: { PreToolUse: [group], PreSkillShellCommand: [group] } })));
+    if (gate.resume !== null) args.push('--resume', shellQuote(gate.resume));
+  }
   return { command: `exec ${BUILT_IN_AGENTS.claude.binary} ${args.join(' ')}`, env: {} };
 }
 
@@ -29,8 +36,10 @@ export function createClaudeParser(): OutputParser {
   const stderr = new TextTail(4000);
   let result: Record<string, unknown> | null = null;
   let initModel: string | null = null;
+  let session: string | null = null;
   const take = (objects: Record<string, unknown>[]): void => {
     for (const object of objects) {
+      session = stringField(object, 'session_id') ?? session;
       if (object.type === 'result') result = object;
       else if (object.type === 'system' && object.subtype === 'init') initModel = stringField(object, 'model');
     }
@@ -38,6 +47,7 @@ export function createClaudeParser(): OutputParser {
   return {
     stdout: (chunk) => take(lines.push(chunk)),
     stderr: (chunk) => stderr.push(chunk),
+    session: () => session,
     finish(end) {
       take(lines.end());
       if (result === null) {
@@ -100,6 +110,11 @@ function claudeVerdict(result: Record<string, unknown>, end: ProcessEnd): Verdic
     const known = classification === 'crashed' && /^API Error/i.test(said) ? 'server-error' : classification;
     if (known !== 'crashed') return { classification: known, detail, retryAfterMs: known === 'rate-limited' ? retryAfterMs(said) : null };
     return verdict('crashed', `claude reported an error: ${oneLine(said)}`);
+  }
+  // A hook's `defer` (yoke's hold) ends the call with the deferred tool use: the run pauses on it.
+  if (result.stop_reason === 'tool_deferred' || result.terminal_reason === 'tool_deferred') {
+    const deferred = objectField(result, 'deferred_tool_use');
+    return verdict('tool-held', `claude deferred its ${stringField(deferred, 'name') ?? 'tool'} call ${stringField(deferred, 'id') ?? ''} for the operator`.trimEnd());
   }
   const denials = Array.isArray(result.permission_denials) ? result.permission_denials.filter(isRecord) : [];
   if (denials.length > 0) return verdict('permission-denied', describeDenials(denials));

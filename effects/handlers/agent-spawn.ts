@@ -10,6 +10,10 @@ import { processVerdict } from '../adapters/process-verdict.js';
 import { readAgentReport } from '../adapters/usage-file.js';
 import { journalEntry } from '../../config/workspace-layout.js';
 import { redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { GATE_SOCKET_ENV } from '../gate/gate-protocol.js';
+
+/** The agents whose CLI hook yoke wires to the run's gate (Claude Code: PreToolUse via --settings). */
+const GATED_AGENTS: readonly string[] = ['claude'];
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
@@ -23,7 +27,10 @@ import { redactSecrets, secretValues } from '../process/redact-secrets.js';
 export const spawnAgent: EffectHandler<'agent.spawn'> = {
   policy: 'surface',
   async execute(params, ctx) {
-    const { invocation, parser } = agentCall(params.agent, params.model);
+    // Tool-call control: the built-in agents whose CLI yoke wires to the run's gate (DESIGN §13).
+    const gated = ctx.toolGate !== undefined && GATED_AGENTS.includes(params.agent.kind) ? ctx.toolGate : null;
+    const gate = gated === null ? null : { command: gated.command(params.agent.kind), resume: params.resume ?? null };
+    const { invocation, parser } = agentCall(params.agent, params.model, gate);
     const timeoutMs = params.timeoutMs ?? 0;
     const loopDir = resolve(ctx.loopDir);
     const key = safeKey(ctx.key);
@@ -44,6 +51,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       YOKE_CALL: ctx.key,
       YOKE_LOOP_DIR: loopDir,
       YOKE_USAGE_FILE: usageFile,
+      ...(gated === null ? {} : { [GATE_SOCKET_ENV]: gated.socketPath }),
     };
     let run;
     try {
@@ -51,7 +59,8 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
         command: invocation.command,
         cwd: ctx.root,
         env,
-        stdin: params.prompt,
+        // A resumed session goes on where it stopped (the held call first): no new prompt.
+        stdin: gate?.resume == null ? params.prompt : '',
         onStdout(chunk) {
           ctx.output.stdout(chunk);
           transcript.write(chunk);
@@ -88,6 +97,11 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       usage = report.usage;
       if (report.outcome !== null && processVerdict(run, limits) === null) outcome = { ...outcome, ...report.outcome };
     }
+    const held = gated?.heldInCall() ?? [];
+    const toolHold = held[0] === undefined ? undefined : { id: held[0], session: params.agent.kind === 'claude' ? parser.session?.() ?? null : null };
+    if (toolHold !== undefined && processVerdict(run, limits) === null) {
+      outcome = { ...outcome, classification: 'tool-held', detail: `${held.length} tool call(s) held for the operator (${held.join(', ')})`, retryAfterMs: null };
+    }
     return {
       outcome: run.outcome,
       exitCode: run.exitCode,
@@ -100,6 +114,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       detail: outcome.detail === null ? null : redactSecrets(outcome.detail, secretValues(env, params.redact)),
       retryAfterMs: outcome.retryAfterMs,
       endedAt,
+      ...(toolHold === undefined || outcome.classification !== 'tool-held' ? {} : { toolHold }),
     };
   },
 };

@@ -6,7 +6,8 @@ import { gitError, gitExitCode, runGit, spawnGitScript } from '../git/run-git.js
 import { PRIVATE_FOLDERS } from '../../config/workspace-layout.js';
 import { checkHead, REV_PARSE_HEAD } from '../git/head-state.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import type { EffectParams } from '../../machines/effects.js';
+import type { EffectParams, EffectResult } from '../../machines/effects.js';
+import { appendPendingDecision, settleDecision } from '../context/decision-ledger.js';
 
 /** Identity used when git has none configured, so a run never fails for lack of `user.name`. */
 const FALLBACK_NAME = 'yoke';
@@ -23,46 +24,26 @@ const FALLBACK_EMAIL = 'yoke@localhost';
  * detached), or no longer containing the run's last commit, refuses the workspace (exit 3) with
  * the way back; after the fix, `yoke run` reconciles and commits. A commit found by `reconcile`
  * must be on the run's branch too, or the same refusal names it.
+ *
+ * With `decision` (DESIGN §9), the entry is appended to `.yoke/context/DECISIONS.md` first (only
+ * when that folder exists) so that it is staged with the work; when the commit fails or commits
+ * nothing, the ledger is put back as it was, so no entry is ever left without its commit.
  */
 export const createCommit: EffectHandler<'commit.create'> = {
   policy: 'reconcile',
   async execute(params, ctx) {
-    // Asked once per project, alongside the first `git add`.
-    const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
-    known.catch(() => undefined);
-    // HEAD exactly where yoke left it is checked inside the commit's own script; anything else
-    // (no commit yet, commits added on top, a real move) gets the full check here.
-    let precheck = params.head === undefined ? null : expectedRevParse(params.head);
-    if (params.head !== undefined && precheck === null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
-    const message = `${params.message.trimEnd()}\n\nYoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
-    // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
-    // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
-    const unstage = !(await loopIgnoresPrivateFolders(ctx.loopDir));
-    const [git, identity] = await known;
-    // --cleanup=whitespace keeps lines starting with '#' (markdown headings in messages).
-    // core.abbrev=no makes the summary line `[branch <full sha>] subject` name the commit.
-    const args = [...(git.fullAbbrev ? ['-c', 'core.abbrev=no'] : []), 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
-    // With a merge in progress `git commit` would conclude it even with nothing staged: ask first.
-    if (await exists(git.mergeHead)) {
-      if (params.head !== undefined && precheck !== null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
-      precheck = null;
-      await runGit(ctx.root, ['add', '-A']);
-      if (unstage) await runGit(ctx.root, UNSTAGE_PRIVATE);
-      if (await nothingStaged(ctx.root)) return onBranch(params, null);
+    // DESIGN §9: the decision entry goes in with the work, or not at all.
+    const pending = params.decision === undefined ? null : await appendPendingDecision(ctx.root, ctx.loopDir, ctx.key, params.decision.entry);
+    let result: EffectResult<'commit.create'>;
+    try {
+      result = await commitProject(params, ctx);
+    } catch (error) {
+      await pending?.undo();
+      throw error;
     }
-    const commit = (expected: string | null): ReturnType<typeof spawnGitScript> =>
-      spawnGitScript(ctx.root, ADD_THEN_COMMIT, [expected ?? '-', unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
-    let result = await commit(precheck);
-    if (result.exitCode === HEAD_NOT_AS_LEFT && params.head !== undefined) {
-      await refuseMovedHead(ctx.root, params.head, params.head.sha);
-      result = await commit(null); // only commits added on top: nothing is lost, commit on them
-    }
-    if (result.exitCode === STAGING_FAILED) throw gitError(ctx.root, ['add', '-A'], result);
-    if (result.exitCode !== 0) {
-      if (result.exitCode !== null && (await nothingStaged(ctx.root))) return onBranch(params, null);
-      throw gitError(ctx.root, args, result);
-    }
-    return onBranch(params, summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim());
+    if (result.sha === null) await pending?.undo();
+    else await pending?.settle();
+    return result;
   },
   async reconcile(params, ctx) {
     // null means "it never happened": the runner then executes the commit. `{ sha: null }` would
@@ -71,12 +52,67 @@ export const createCommit: EffectHandler<'commit.create'> = {
     if (sha === null) return null;
     // The commit happened before a crash; it counts only if it is still on the run's branch.
     if (params.head !== undefined) await refuseMovedHead(ctx.root, params.head, sha);
+    if (params.decision !== undefined) await settleDecision(ctx.loopDir, ctx.key);
     return onBranch(params, sha);
   },
 };
 
+/** Where a commit must go, and its message (the trailers are added). */
+export type CommitRequest = Pick<EffectParams<'commit.create'>, 'message' | 'head'>;
+
+/**
+ * Stage everything and commit it as `commit.create` does (without the decision entry's bookkeeping);
+ * `trailers` (`Yoke-Story: S1`) go before Yoke-Run and Yoke-Effect.
+ */
+export async function commitProject(params: CommitRequest, ctx: EffectContext, trailers: readonly string[] = []): Promise<{ sha: string | null; branch?: string | null }> {
+  // Asked once per project, alongside the first `git add`.
+  const known = Promise.all([gitFacts(ctx.root), fallbackIdentity(ctx.root)]);
+  known.catch(() => undefined);
+  // HEAD exactly where yoke left it is checked inside the commit's own script; anything else
+  // (no commit yet, commits added on top, a real move) gets the full check here.
+  let precheck = params.head === undefined ? null : expectedRevParse(params.head);
+  if (params.head !== undefined && precheck === null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
+  const message = `${params.message.trimEnd()}\n\n${trailers.map((line) => `${line}\n`).join('')}Yoke-Run: ${ctx.run}\nYoke-Effect: ${ctx.key}\n`;
+  // `.loop/.gitignore` normally keeps yoke's folders out; if it no longer does, unstage them.
+  // (An exclude pathspec would not do: git refuses one that names an ignored folder.)
+  const unstage = !(await loopIgnoresPrivateFolders(ctx.loopDir));
+  const [git, identity] = await known;
+  // --cleanup=whitespace keeps lines starting with '#' (markdown headings in messages).
+  // core.abbrev=no makes the summary line `[branch <full sha>] subject` name the commit.
+  const args = [...(git.fullAbbrev ? ['-c', 'core.abbrev=no'] : []), 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
+  // With a merge in progress `git commit` would conclude it even with nothing staged: ask first.
+  if (await exists(git.mergeHead)) {
+    if (params.head !== undefined && precheck !== null) await refuseMovedHead(ctx.root, params.head, params.head.sha);
+    precheck = null;
+    await runGit(ctx.root, ['add', '-A']);
+    if (unstage) await runGit(ctx.root, UNSTAGE_PRIVATE);
+    if (await nothingStaged(ctx.root)) return onBranch(params, null);
+  }
+  const commit = (expected: string | null): ReturnType<typeof spawnGitScript> =>
+    spawnGitScript(ctx.root, ADD_THEN_COMMIT, [expected ?? '-', unstage ? 'unstage' : 'keep', ...args], { input: message, env: identity });
+  let result = await commit(precheck);
+  if (result.exitCode === HEAD_NOT_AS_LEFT && params.head !== undefined) {
+    await refuseMovedHead(ctx.root, params.head, params.head.sha);
+    result = await commit(null); // only commits added on top: nothing is lost, commit on them
+  }
+  if (result.exitCode === STAGING_FAILED) throw gitError(ctx.root, ['add', '-A'], result);
+  if (result.exitCode !== 0) {
+    if (result.exitCode !== null && (await nothingStaged(ctx.root))) return onBranch(params, null);
+    throw gitError(ctx.root, args, result);
+  }
+  return onBranch(params, summarySha(result.stdout) ?? (await runGit(ctx.root, ['rev-parse', 'HEAD'])).trim());
+}
+
+/** The commit this effect made before a crash (on the run's branch), or null when it never happened. */
+export async function reconcileCommit(params: CommitRequest, ctx: EffectContext): Promise<{ sha: string | null; branch?: string | null } | null> {
+  const sha = await findEffectCommit(ctx);
+  if (sha === null) return null;
+  if (params.head !== undefined) await refuseMovedHead(ctx.root, params.head, sha);
+  return onBranch(params, sha);
+}
+
 /** The result, naming the run's branch when the params say which it is. */
-function onBranch(params: EffectParams<'commit.create'>, sha: string | null): { sha: string | null; branch?: string | null } {
+function onBranch(params: CommitRequest, sha: string | null): { sha: string | null; branch?: string | null } {
   return params.head === undefined ? { sha } : { sha, branch: params.head.branch };
 }
 

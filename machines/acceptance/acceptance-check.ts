@@ -1,10 +1,11 @@
 // The acceptance check as an effect (DESIGN §12): journalable parameters decided purely from the
-// config, and the result a machine would receive. `yoke check` runs it directly; goal acceptance
-// will request it as `acceptance.check` by adding `acceptanceCheckEffect` to machines/effects.ts.
+// config, and the result a machine receives. `yoke check` runs it directly; goal acceptance
+// requests it as the `acceptance.check` effect (machines/effects.ts).
 //
 // Nothing secret is in either schema: a journey is named by its flow file, never by its selectors,
 // texts or fill values, and environment variables are read by the executor, never journaled.
 import { z } from 'zod';
+import { journeyCategorySchema } from './check-report.js';
 
 /** Labels name a proof folder: `.loop/proof/<label>/` (a run id fits). */
 export const CHECK_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -60,10 +61,20 @@ export const acceptanceCheckResultSchema = z.discriminatedUnion('outcome', [
     /** each criterion's verdict, with the (redacted) end of a command's output for feedback */
     criteria: z.array(z.object({
       name: z.string(),
+      /** absent in results from before goal acceptance used the check (none were journaled) */
+      kind: z.enum(['command', 'journey']).optional(),
       status: z.enum(['passed', 'failed']),
       exitCode: z.number().int().nullable(),
+      /** how a command ended (null for a journey) */
+      outcome: z.enum(['exited', 'timed-out', 'spawn-failed']).nullable().optional(),
+      durationMs: z.number().nonnegative().optional(),
       excerpt: z.string(),
+      /** a failed journey: why, and its first failing step (1-based index and action), null when the page never opened */
+      category: journeyCategorySchema.nullable().optional(),
+      failedStep: z.object({ index: z.number().int().positive(), action: z.string() }).nullable().optional(),
     })),
+    /** artifact bindings that failed, with why */
+    failedArtifacts: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
     sourceMatches: z.boolean(),
   }),
   z.object({

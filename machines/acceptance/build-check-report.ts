@@ -77,9 +77,24 @@ export function checkResultOf(report: CheckReport, path: string, sha256: string)
     status: report.status,
     exitCode: report.status === 'passed' ? 0 : 1,
     report: { path, sha256 },
-    criteria: report.criteria.map((criterion) => ({
-      name: criterion.name, status: criterion.status, exitCode: criterion.exitCode, excerpt: criterion.outputTail ?? '',
-    })),
+    criteria: report.criteria.map((criterion) => {
+      const journey = criterion.kind === 'journey' ? report.journeys.find((candidate) => candidate.name === criterion.name) : undefined;
+      const failedStep = journey?.steps.find((step) => step.status === 'failed');
+      return {
+        name: criterion.name,
+        kind: criterion.kind,
+        status: criterion.status,
+        exitCode: criterion.exitCode,
+        outcome: criterion.outcome,
+        durationMs: criterion.durationMs,
+        excerpt: criterion.outputTail ?? '',
+        ...(journey === undefined ? {} : {
+          category: journey.category,
+          failedStep: failedStep === undefined ? null : { index: failedStep.index, action: failedStep.action },
+        }),
+      };
+    }),
+    failedArtifacts: report.artifacts.flatMap((artifact) => (artifact.status === 'failed' ? [{ path: artifact.path, reason: artifact.reason ?? 'failed' }] : [])),
     sourceMatches: report.source.matches,
   };
 }

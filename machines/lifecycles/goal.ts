@@ -1,7 +1,8 @@
 // The goal lifecycle (DESIGN §2): an objective in goal.md, `accept` criteria yoke runs itself after
 // every attempt, and budgets checked before every agent call.
 //
-// Each attempt: admission → worker → boundary check → acceptance (accept commands, then guards) →
+// Each attempt: admission → worker → boundary check → acceptance (one `acceptance.check`: the
+// accept commands, artifact bindings and journeys, with a report under .loop/proof/<run>/; then guards) →
 // complete (exit 0) | retry with the failure as feedback in guard-results.md | blocked (exit 1):
 // `no-progress` when three attempts in a row fail with the same fingerprint (the second asks the
 // worker for a focused diagnosis first), `attempts` at max-iterations. A breached budget holds the
@@ -25,6 +26,7 @@ export const goalLifecycle = workLifecycle({
   version: GOAL_MACHINE_VERSION,
   prompts: { worker: ['prompts/goal.md'] },
   diagnosePrompt: 'prompts/goal-diagnose.md',
+  acceptanceEngine: 'check',
   features: ['acceptance'],
   init: {
     files: {

@@ -6,7 +6,7 @@
 // their text passes a CanonReader in.
 import type { AnyStateMachine } from 'xstate';
 import type { AgentRole, LifecycleTraits } from '../../config/lifecycle-catalog.js';
-import type { Config } from '../../config/types.js';
+import type { Config, ConfigIssue } from '../../config/types.js';
 import type { WorkInput } from '../work/work-context.js';
 
 /** A lifecycle machine and the version journaled with its runs: all that replaying a run needs. */
@@ -42,6 +42,11 @@ export interface LifecycleDescriptor extends Lifecycle, LifecycleTraits {
   /** what one pass is called in progress lines and commit messages: `iteration`, `attempt` */
   readonly unit: string;
   readonly init: InitTemplates;
-  /** The machine input journaled in a new run's `run.started`: the config, the prompts read through `canon`, and `.loop/`'s absolute path. */
-  input(config: Config, canon: CanonReader, loopDir: string): WorkInput;
+  /** The machine input journaled in a new run's `run.started`: the config, the prompts read through `canon`, `.loop/`'s absolute path, and (stories) what `readLoopFile` finds. */
+  input(config: Config, canon: CanonReader, loopDir: string, readLoopFile?: LoopFileReader): WorkInput;
+  /** The lifecycle's own files checked before anything runs (stories: prd.yaml), each problem located; absent = nothing to check. */
+  readonly validate?: (readLoopFile: LoopFileReader) => ConfigIssue[];
 }
+
+/** Reads a file under .loop/ by its name there, null when absent (the caller's I/O). */
+export type LoopFileReader = (name: string) => string | null;

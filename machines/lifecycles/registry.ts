@@ -4,6 +4,7 @@ import { goalLifecycle } from './goal.js';
 import type { LifecycleDescriptor } from './lifecycle-descriptor.js';
 import { loopLifecycle } from './loop.js';
 import { sagaLifecycle } from './saga.js';
+import { storiesLifecycle } from './stories.js';
 
 export type { Lifecycle, LifecycleDescriptor } from './lifecycle-descriptor.js';
 
@@ -13,6 +14,7 @@ export const LIFECYCLE_REGISTRY: readonly LifecycleDescriptor[] = [
   bruteLifecycle,
   sagaLifecycle,
   goalLifecycle,
+  storiesLifecycle,
 ];
 
 /**

@@ -65,7 +65,7 @@ export const sagaMachine = workSetup.createMachine({
           agent: context.config.scoperAgent ?? context.config.agent,
           model: context.config.scoperModel ?? context.config.model ?? null,
           prompt: renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir }),
-          ...callLimits(context.config),
+          ...callLimits(context.config, context.resumeSession),
         }),
       },
       on: {
@@ -108,7 +108,7 @@ export const sagaMachine = workSetup.createMachine({
           actions: enqueueActions(({ context, event, enqueue }) => {
             const chunk = context.chunk + 1;
             enqueue.assign({
-              chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null,
+              chunk, iteration: 1, ...freshIteration(), verdict: null, verdictProblem: null, consecutiveFailures: 0, outcome: null, routeStep: 0,
               chunkSpecFiles: event.result.specFiles,
             });
             enqueueHooks(enqueue, context.config, 'iteration-start', 1);

@@ -9,6 +9,8 @@ import type { CanonReader, LifecycleDescriptor } from './lifecycle-descriptor.js
 export interface WorkLifecycleSpec extends Omit<LifecycleDescriptor, 'roles' | 'rolesCalled' | 'input'> {
   /** goal: the canon file appended to the worker's prompt after a second identical failure */
   readonly diagnosePrompt?: string;
+  /** goal: new runs check acceptance with the check engine (journaled in their input, DESIGN §12) */
+  readonly acceptanceEngine?: 'check';
 }
 
 /** The descriptor of a work lifecycle: every role with a prompt is called, in the order worker, judge, scoper. */
@@ -34,5 +36,6 @@ function workInput(spec: WorkLifecycleSpec, config: Config, canon: CanonReader, 
     ...(scoper !== undefined ? { scoperPrompt: template(scoper) } : {}),
     loopDir,
     specFiles: [...spec.init.spec],
+    ...(spec.acceptanceEngine !== undefined ? { acceptanceEngine: spec.acceptanceEngine } : {}),
   };
 }

@@ -46,3 +46,17 @@ export function holdForAgent(context: WorkContext, result: EffectResult<'agent.s
     spent: spentOnSetback(context, result, role),
   };
 }
+
+/**
+ * A call that ended on a held tool call: the run is held until the operator answers it
+ * (`heldFor: tool:<hold id>`); the next call resumes the agent's session where the CLI can.
+ */
+export function holdForTool(context: WorkContext, result: EffectResult<'agent.spawn'>, role: SetbackRole): Partial<WorkContext> {
+  const held = result.toolHold;
+  return {
+    heldFor: `tool:${held?.id ?? 'unknown'}`,
+    holdDetail: `the ${role} agent's tool call ${held?.id ?? ''} is held for the operator: ${result.detail ?? 'no detail given'}`,
+    resumeSession: held?.session ?? null,
+    spent: spentOnSetback(context, result, role),
+  };
+}

@@ -1,5 +1,7 @@
 // A failure's fingerprint: what failed and how, with volatile text normalized away (goal no-progress).
+import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import type { Violation } from '../boundary.js';
+import { acceptanceFailureParts } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome } from './guard-report.js';
 
 /**
@@ -18,9 +20,10 @@ export function normalizeVolatile(text: string): string {
     .trim();
 }
 
-/** The fingerprint of an attempt that did not pass: failing checks and boundary violations, normalized. */
-export function failureFingerprint(checks: readonly CheckOutcome[], violations: readonly Violation[]): string {
+/** The fingerprint of an attempt that did not pass: boundary violations, the acceptance check's failures and failing checks, normalized. */
+export function failureFingerprint(checks: readonly CheckOutcome[], violations: readonly Violation[], acceptance: AcceptanceCheckResult | null = null): string {
   const parts = violations.map((v) => `boundary ${v.path}`);
+  if (acceptance !== null) parts.push(...acceptanceFailureParts(acceptance).map(normalizeVolatile));
   for (const check of checks) {
     if (!gatesDone(check) || checkPassed(check)) continue;
     parts.push(`${check.kind} ${check.name} ${check.result.outcome} ${normalizeVolatile(check.result.excerpt)}`);

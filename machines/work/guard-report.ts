@@ -1,5 +1,7 @@
 // Renders `.loop/guard-results.md`: what the boundary check and every check said this iteration.
+import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import type { HeadMove, Violation } from '../boundary.js';
+import { renderAcceptance } from './goal-acceptance.js';
 import type { EffectResult } from '../effects.js';
 
 /** A check planned for this iteration (guards first, then each due periodic followed by its guard-afters). */
@@ -32,6 +34,8 @@ export interface GuardReportInput {
   changed: readonly string[];
   violations: readonly Violation[];
   checks: readonly CheckOutcome[];
+  /** goal (check engine): this attempt's acceptance check; absent otherwise */
+  acceptance?: AcceptanceCheckResult;
 }
 
 /** The markdown the worker reads on its next turn (spec 1.3: nothing is swallowed). */
@@ -55,6 +59,7 @@ export function renderGuardReport(input: GuardReportInput): string {
     return lines.join('\n');
   }
   lines.push(`## Boundary check: passed (${input.changed.length} changed path${input.changed.length === 1 ? '' : 's'} since the run started)`, '');
+  if (input.acceptance !== undefined) lines.push(...renderAcceptance(input.acceptance));
   if (input.checks.length === 0) {
     lines.push('No guards are configured.', '');
     return lines.join('\n');

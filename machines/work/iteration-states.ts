@@ -7,15 +7,18 @@ import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { protectViolations } from '../protect/protect-violations.js';
 import { request, type EffectResult } from '../effects.js';
+import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
+import { goalAcceptanceParams, proofOf, usesCheckEngine } from './goal-acceptance.js';
 import { gateStates } from './gate-states.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
+import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, expectedHead, freshIteration, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -36,15 +39,22 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
 }
 
 /** What a boundary scan tells the iteration: the changed paths, the boundary's violations, and the checks to run. */
-function scannedBy(accepts: boolean) {
+function scannedBy(o: WorkLoopOptions, goal: boolean) {
   return ({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> => {
     if (event.type !== 'BOUNDARY_SCANNED') return {};
     return {
       changed: event.result.changed,
       violations: boundaryViolations(event.result, context.config, expectedHead(context)),
-      plan: planChecks(context.config, context.iteration, { accepts }),
+      // With the check engine, the `accept` commands run inside `acceptance.check` instead.
+      plan: [...planChecks(context.config, context.iteration, { accepts: goal && !usesCheckEngine(context) }), ...(o.extraChecks?.(context) ?? [])],
     };
   };
+}
+
+/** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
+export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: string } {
+  const story = o.storyOf?.(context) ?? null;
+  return story === null ? {} : { story };
 }
 
 /** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
@@ -52,7 +62,7 @@ export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
-  const scanned = scannedBy(rule.goal);
+  const scanned = scannedBy(o, rule.goal);
   return {
     restoring: S({
       entry: {
@@ -70,9 +80,9 @@ export function turnStates(o: WorkLoopOptions) {
           role: 'worker',
           iteration: context.iteration,
           ...(o.terminal ? {} : { chunk: context.chunk }),
-          agent: context.config.agent,
-          model: context.config.model ?? null,
+          ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
           ...(o.goal ? { attempt: context.iteration } : {}),
+          ...storyParam(o, context),
           prompt: renderTemplate(
             // Goal: the second identical failure in a row asks for a focused diagnosis first.
             o.goal && context.fingerprintRepeats === NO_PROGRESS_REPEATS - 1 ? `${context.workerPrompt}${context.diagnosePrompt ?? ''}` : context.workerPrompt,
@@ -83,9 +93,10 @@ export function turnStates(o: WorkLoopOptions) {
               planFile: o.planFile,
               attempt: context.iteration,
               maxAttempts: context.maxIterations,
+              ...o.promptValues?.(context),
             },
           ) + protectionNote(context.protection, 'worker'),
-          ...callLimits(context.config),
+          ...callLimits(context.config, context.resumeSession),
         }),
       },
       on: {
@@ -141,10 +152,33 @@ export function turnStates(o: WorkLoopOptions) {
       always: [
         // Spec 1.4: a boundary violation skips every guard.
         { guard: 'boundaryBroken', target: 'reporting' },
+        // Goal (check engine): acceptance first, then the guards.
+        ...(rule.goal ? [{
+          guard: ({ context }: { context: WorkContext }) => usesCheckEngine(context) && context.acceptance === null && goalAcceptanceParams(context) !== null,
+          target: 'accepting',
+        }] : []),
         { guard: ({ context }) => context.plan.length === 0, target: 'reporting' },
         { target: 'checking' },
       ],
     }),
+    ...(rule.goal ? {
+      accepting: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const params = goalAcceptanceParams(context);
+            if (params === null) throw new Error('accepting entered with no acceptance criterion');
+            return request('acceptance.check', params);
+          },
+        },
+        on: {
+          ACCEPTANCE_CHECKED: {
+            target: 'routingChecks',
+            actions: assign(({ context, event }) => ({ acceptance: event.result, lastProof: proofOf(event.result, context.iteration) ?? context.lastProof })),
+          },
+        },
+      }),
+    } : {}),
     checking: S({
       entry: {
         type: 'request',
@@ -178,10 +212,19 @@ export function turnStates(o: WorkLoopOptions) {
             changed: context.changed,
             violations: context.violations,
             checks: context.checks,
+            ...(context.acceptance === null ? {} : { acceptance: context.acceptance }),
           }),
         }),
       },
-      on: { FILE_WRITTEN: 'deciding' },
+      on: {
+        FILE_WRITTEN: {
+          target: 'deciding',
+          // escalate: an attempt that failed its gates moves the next one up a tier (setbacks never reach here).
+          actions: assign({
+            routeStep: ({ context }) => context.config.routing?.kind === 'escalate' && !(iterationPassed(context) && (!o.goal || success(context))) ? context.routeStep + 1 : context.routeStep,
+          }),
+        },
+      },
     }),
     deciding: S({
       always: o.goal ? [
@@ -189,7 +232,7 @@ export function turnStates(o: WorkLoopOptions) {
         {
           target: 'settling',
           actions: assign(({ context }) => {
-            const fingerprint = failureFingerprint(context.checks, context.violations);
+            const fingerprint = failureFingerprint(context.checks, context.violations, context.acceptance);
             return { lastFingerprint: fingerprint, fingerprintRepeats: fingerprint === context.lastFingerprint ? context.fingerprintRepeats + 1 : 1 };
           }),
         },
@@ -212,16 +255,17 @@ export function settleStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
+  const commitsNow = (context: WorkContext) => context.config.commit === 'each' ? iterationPassed(context) : context.config.commit === 'done' && success(context);
   return {
     settling: S({
       always: [
-        {
-          guard: ({ context }) => context.config.commit === 'each' ? iterationPassed(context) : context.config.commit === 'done' && success(context),
-          target: 'committing',
-        },
+        // DESIGN §9: with the context layer, the success's commit carries its DECISIONS.md entry.
+        { guard: ({ context }) => commitsNow(context) && success(context) && hasContextLayer(context), target: 'decisionClock' },
+        { guard: ({ context }) => commitsNow(context), target: 'committing' },
         { target: 'advancing' },
       ],
     }),
+    ...decisionStates(o),
     committing: S({
       entry: {
         type: 'request',
@@ -231,9 +275,10 @@ export function settleStates(o: WorkLoopOptions) {
             : `yoke: ${o.unit} ${context.iteration}`,
           iteration: context.iteration,
           ...headParams(context),
+          ...decisionParams(context),
         }),
       },
-      on: { COMMITTED: { target: 'advancing', actions: 'noteCommit' } },
+      on: { COMMITTED: { target: 'advancing', actions: ['noteCommit', assign({ decisionNow: null, decisionNotes: null, decisionEntry: null })] } },
     }),
     advancing: S({
       always: [

@@ -5,6 +5,7 @@ import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { gateStates } from './gate-states.js';
+import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import { callLimits, spendCall } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -38,8 +39,9 @@ export function judgeStates(o: WorkLoopOptions) {
           ...(o.terminal ? {} : { chunk: context.chunk }),
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
-          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir }) + protectionNote(context.protection, 'judge'),
-          ...callLimits(context.config),
+          ...storyParam(o, context),
+          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge'),
+          ...callLimits(context.config, context.resumeSession),
         }),
       },
       on: {

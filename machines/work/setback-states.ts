@@ -19,6 +19,8 @@ export function setbackTransitions(role: SetbackRole) {
   return [
     { guard: 'agentRateLimited', target: `${role}RateLimited`, actions: { type: 'noteRateLimit', params: { role } } },
     { guard: 'agentAuthFailed', target: `${role}AgentHold`, actions: { type: 'holdForAgent', params: { role } } },
+    // A tool call held for the operator (DESIGN §13): the same hold; `yoke run` goes on once it is answered.
+    { guard: 'agentToolHeld', target: `${role}AgentHold`, actions: { type: 'holdForTool', params: { role } } },
   ] as const;
 }
 

@@ -12,3 +12,19 @@ export const startRun = workSetup.createStateConfig({
     enqueue({ type: 'request', params: request('baseline.capture', { specFiles: context.specFiles, ...ignoredParams(context.config) }) });
   }),
 });
+
+/** The first state of a run that goes on to `target` once the baseline is captured (the first iteration's hooks fire then). */
+export function preparingState(target: string) {
+  return workSetup.createStateConfig({
+    ...startRun,
+    on: {
+      BASELINE_CAPTURED: {
+        target,
+        actions: enqueueActions(({ context, event, enqueue }) => {
+          enqueue.assign({ baseline: event.result });
+          enqueueHooks(enqueue, context.config, 'iteration-start', context.iteration);
+        }),
+      },
+    },
+  });
+}

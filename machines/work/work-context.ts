@@ -1,12 +1,17 @@
 // The context shared by the loop, brute and saga machines, and the pure rules that read it.
+import type { Story } from '../../config/prd/story.js';
 import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
+import type { PrdState } from '../stories/story-progress.js';
 import type { Violation } from '../boundary.js';
 import type { RestorePlan } from '../protect/protection-drift.js';
 import type { Protection } from '../protect/protection.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
+import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
+import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
+import type { RoutingDecision } from '../routing/economic-choice.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
 export interface WorkInput {
@@ -25,13 +30,31 @@ export interface WorkInput {
   specFiles: string[];
   /** the protection baseline when the run started (DESIGN §16); absent without `protect` (and in older journals) */
   protection?: Protection;
+  /**
+   * Present when `.yoke/context/` existed as the run started (DESIGN §9): then every agent prompt
+   * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
+   * entry. `run` is the run's id (a loop/brute entry is named after its first 8 characters).
+   * Absent in journals from before the context layer, whose runs therefore fold as they did.
+   */
+  contextLayer?: { run: string };
+  /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
+  run?: string;
+  /**
+   * goal: `check` runs acceptance as one `acceptance.check` (criteria, artifact bindings, journeys,
+   * a report); absent in runs recorded before, which run `accept` commands as `check.run`s.
+   */
+  acceptanceEngine?: 'check';
+  /** `routing economic`: the profile this run starts with, decided from the ledger when it started (DESIGN §15) */
+  routing?: RoutingDecision;
+  /** stories: prd.yaml's stories when the run started */
+  stories?: Story[];
 }
 
 /** How a run ended; the CLI turns `exitCode` into the process status. */
 export interface RunOutput {
   exitCode: 0 | 1;
   reason: 'done' | 'judge-pass' | 'max-iterations' | 'judge-bailout' | 'saga-done' | 'empty-sub-plan' | 'max-chunks'
-    | 'goal-complete' | 'no-progress' | 'attempts';
+    | 'goal-complete' | 'no-progress' | 'attempts' | 'stories-done' | 'story-blocked' | 'stories-blocked';
   iterations: number;
   /** the digest of the protection baseline the run ended under (absent without `protect`) */
   protection?: string;
@@ -64,6 +87,10 @@ export interface WorkContext extends WorkInput {
   protectRestore: RestorePlan | null;
   plan: PlannedCheck[];
   checks: CheckOutcome[];
+  /** goal (check engine): this attempt's acceptance check, null until it ran */
+  acceptance: AcceptanceCheckResult | null;
+  /** goal (check engine): the last report an acceptance check wrote, kept across attempts for `yoke status` */
+  lastProof: ProofRecord | null;
   /** completed worker calls (interrupted ones are not counted) */
   agentCalls: number;
   /** agent calls cut short by a crash or a signal */
@@ -89,6 +116,8 @@ export interface WorkContext extends WorkInput {
   /** why the run is held other than by a budget (`agent:auth-error`), and the agent's own words */
   heldFor: string | null;
   holdDetail: string | null;
+  /** the agent session to resume on the next call (a tool call held by `defer`, Claude Code); absent in older snapshots */
+  resumeSession?: string | null;
   /** rate-limited agent calls in a row, and when the current wait ends (epoch ms) */
   rateLimits: number;
   waitUntil: number | null;
@@ -107,6 +136,14 @@ export interface WorkContext extends WorkInput {
   /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
   lastFingerprint: string | null;
   fingerprintRepeats: number;
+  /** `routing escalate`: attempts of this sequence that failed their gates (the ladder's rung) */
+  routeStep: number;
+  /** the decision entry on its way into the next commit: the journaled clock, the notes, then the entry itself */
+  decisionNow: number | null;
+  decisionNotes: string | null;
+  decisionEntry: string | null;
+  /** stories: the story list and where each story stands */
+  prd?: PrdState;
 }
 
 /** The context a machine starts with. */
@@ -135,6 +172,7 @@ export function initialContext(input: WorkInput): WorkContext {
     blockedOn: null,
     heldFor: null,
     holdDetail: null,
+    resumeSession: null,
     rateLimits: 0,
     waitUntil: null,
     outcome: null,
@@ -146,12 +184,17 @@ export function initialContext(input: WorkInput): WorkContext {
     subPlanBlank: false,
     lastFingerprint: null,
     fingerprintRepeats: 0,
+    decisionNow: null,
+    decisionNotes: null,
+    decisionEntry: null,
+    lastProof: null,
+    routeStep: 0,
   };
 }
 
 /** Per-iteration fields, reset when an iteration starts. */
-export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'protectRestore' | 'plan' | 'checks' | 'judgeTrigger'> {
-  return { notesFirstLine: null, changed: [], violations: [], protectRestore: null, plan: [], checks: [], judgeTrigger: null };
+export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'protectRestore' | 'plan' | 'checks' | 'acceptance' | 'judgeTrigger'> {
+  return { notesFirstLine: null, changed: [], violations: [], protectRestore: null, plan: [], checks: [], acceptance: null, judgeTrigger: null };
 }
 
 /** `{ protection }` for a run's output: the digest of the baseline it ended under, absent without protection (as in older journals). */
@@ -164,9 +207,10 @@ export function notesSayDone(firstLine: string | null): boolean {
   return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
 }
 
-/** Did this iteration pass the boundary and every gating check? */
+/** Did this iteration pass the boundary, every gating check and (when it ran) the acceptance check? */
 export function iterationPassed(context: WorkContext): boolean {
-  return context.violations.length === 0 && context.checks.filter(gatesDone).every(checkPassed);
+  return context.violations.length === 0 && context.checks.filter(gatesDone).every(checkPassed)
+    && (context.acceptance === null || acceptancePassed(context.acceptance));
 }
 
 /** Worker says DONE and the iteration passed (the judge, if any, still has to agree). */
@@ -187,8 +231,14 @@ export interface SuccessRule {
  * count). Otherwise: the worker is done and, when judged, the judge said PASS.
  */
 export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
+  if (rule.goal && context.acceptanceEngine === 'check') return context.acceptance !== null && iterationPassed(context);
   if (rule.goal) return context.checks.some((check) => check.kind === 'accept') && iterationPassed(context);
   return workerDone(context) && (!rule.judged || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
+}
+
+/** Did `.yoke/context/` exist when the run started (a journaled fact of its input)? */
+export function hasContextLayer(context: Pick<WorkInput, 'contextLayer'>): boolean {
+  return context.contextLayer !== undefined;
 }
 
 /** Hook requests for an event, in declaration order. */
@@ -236,8 +286,14 @@ export function budgetBreached(context: WorkContext, countsAsAttempt = true): Bu
  * What every agent call takes from yoke.conf: `idle-timeout`, `agent-timeout` when set, and the
  * `redact` names when there are any (each absent otherwise, as in older journals).
  */
-export function callLimits(config: Config): { idleTimeoutMs: number; timeoutMs?: number; redact?: string[] } {
-  return { idleTimeoutMs: config.idleTimeoutMs, ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}), ...redactNames(config) };
+export function callLimits(config: Config, resumeSession?: string | null): { idleTimeoutMs: number; timeoutMs?: number; redact?: string[]; resume?: string } {
+  return {
+    idleTimeoutMs: config.idleTimeoutMs,
+    ...(config.agentTimeoutMs ? { timeoutMs: config.agentTimeoutMs } : {}),
+    ...redactNames(config),
+    // only a call after a held tool call resumes a session (older journals re-derive the same params)
+    ...(resumeSession ? { resume: resumeSession } : {}),
+  };
 }
 
 /** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */

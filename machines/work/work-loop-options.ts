@@ -1,4 +1,6 @@
 // How a work loop is built: the build-time options that are the only difference between lifecycles inside machines/.
+import type { PlannedCheck } from './guard-report.js';
+import type { WorkContext } from './work-context.js';
 
 /** How a work loop is built. */
 export interface WorkLoopOptions {
@@ -14,4 +16,10 @@ export interface WorkLoopOptions {
   planFile: string;
   /** goal: iterations are attempts, acceptance decides, repeated identical failures block */
   goal?: boolean;
+  /** stories: more template values for the worker's and the judge's prompts (the story, the progress, the feedback) */
+  promptValues?: (context: WorkContext) => Readonly<Record<string, string | number>>;
+  /** stories: checks run after the guards (the story's executable criteria) */
+  extraChecks?: (context: WorkContext) => PlannedCheck[];
+  /** stories: the story an agent call works on, journaled with the call */
+  storyOf?: (context: WorkContext) => string | null;
 }

@@ -1,7 +1,5 @@
 // Builds a whole-run machine (loop, brute or goal) from the shared work-loop states.
-import { enqueueActions } from 'xstate';
-import { enqueueHooks } from './enqueue-hooks.js';
-import { startRun } from './start-run.js';
+import { preparingState } from './start-run.js';
 import { workLoopStates, type WorkLoopOptions } from './work-loop.js';
 import { contextFromInput, externalInputs, workSetup } from './work-setup.js';
 
@@ -16,18 +14,7 @@ export function createWorkMachine(options: WorkMachineOptions) {
     on: externalInputs,
     initial: 'preparing',
     states: {
-      preparing: {
-        ...startRun,
-        on: {
-          BASELINE_CAPTURED: {
-            target: 'restoring',
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              enqueue.assign({ baseline: event.result });
-              enqueueHooks(enqueue, context.config, 'iteration-start', context.iteration);
-            }),
-          },
-        },
-      },
+      preparing: preparingState('restoring'),
       ...workLoopStates({ ...options, goal: options.goal ?? false, terminal: true }),
     },
     output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'max-iterations', iterations: context.iteration },

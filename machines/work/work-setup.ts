@@ -1,7 +1,7 @@
 // The XState setup shared by the loop, brute and saga machines: types, the `request` action, shared guards.
 import { assign, setup } from 'xstate';
 import type { MachineEvent } from '../effect-events.js';
-import { holdForAgent, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
+import { holdForAgent, holdForTool, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
 import type { EffectRequest } from '../effects.js';
 import { budgetBreached, initialContext, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
 
@@ -26,8 +26,10 @@ export const workSetup = setup({
     /** An agent call that could not authenticate: hold the run. */
     holdForAgent: assign(({ context, event }, params: { role: SetbackRole }) =>
       event.type === 'AGENT_EXITED' ? holdForAgent(context, event.result, params.role) : {}),
+    holdForTool: assign(({ context, event }, params: { role: SetbackRole }) =>
+      event.type === 'AGENT_EXITED' ? holdForTool(context, event.result, params.role) : {}),
     /** An agent call that did its work ends a rate-limit streak. */
-    clearRateLimits: assign({ rateLimits: 0 }),
+    clearRateLimits: assign({ rateLimits: 0, resumeSession: null }),
     /** yoke's commit is where HEAD must stay from now on (a commit with nothing staged changes nothing). */
     noteCommit: assign(({ context, event }) => ({ lastCommit: event.type === 'COMMITTED' && event.result.sha !== null ? event.result.sha : context.lastCommit })),
     /** `yoke protect refresh` while the run was unfinished: protect the refreshed baseline from now on. */
@@ -44,6 +46,7 @@ export const workSetup = setup({
     /** the agent call was refused by a rate limit / could not authenticate (its adapter says so) */
     agentRateLimited: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'rate-limited',
     agentAuthFailed: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'auth-error',
+    agentToolHeld: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'tool-held',
     overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
   },
 });

@@ -125,6 +125,12 @@ export class RunFold {
       case 'run.paused':
       case 'journal.repaired':
         return;
+      // Tool-call control records: shown and verified by replay, never events of the machine.
+      case 'tool.requested':
+      case 'tool.ruled':
+      case 'tool.answered':
+      case 'tool.revoked':
+        return;
       // Workspace records (run: null): never part of a run's fold.
       case 'stash.begun':
       case 'stash.cleared':

@@ -5,7 +5,7 @@
 // kind's recovery policy; (3) otherwise journal `effect.started` durably, execute, journal
 // `effect.completed`. Records are staged and flushed together right before the next effect runs,
 // so one durable append covers "completed + event + next started" and nothing executes un-journaled.
-import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink } from '../../effects/handler.js';
+import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink, type ToolGateLink } from '../../effects/handler.js';
 import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
@@ -14,6 +14,9 @@ import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
 import { YokeError } from '../../errors/yoke-error.js';
+
+/** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
+export const TAMPER_STOP = 'stopped by the tamper check';
 
 /** How a drive ended. */
 export type DriveResult =
@@ -37,6 +40,18 @@ export interface RunnerOptions {
   onRecord?: (record: JournalRecord) => void;
   /** checks run around every agent call: started before it, the returned check after; rejects when the journal or stash was touched */
   guardAgentCall?: () => Promise<() => Promise<void>>;
+  /**
+   * The run's tool-call gate (DESIGN §13), opened with the runner's own staging so yoke stays the
+   * only journal writer; absent = agents run without one.
+   */
+  openToolGate?: (host: { stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord; flush: () => Promise<void> }) => Promise<RunToolGate>;
+}
+
+/** The gate as the runner drives it: which agent call is in progress, the link handed to it, and close. */
+export interface RunToolGate {
+  setCall(key: string | null): void;
+  link: ToolGateLink;
+  close(): Promise<void>;
 }
 
 /** Drive a run until its machine reaches a final state or a signal stops it. */
@@ -53,10 +68,36 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     return record;
   };
 
-  if (fold.active && fold.snapshot.hasTag('paused') && heldFor(fold) !== null) {
+  const held = heldFor(fold);
+  if (fold.active && fold.snapshot.hasTag('paused') && held !== null && !unansweredToolHold(held, options.journal.records)) {
     // Held because its agent could not authenticate: being run again is the user's "try again".
+    // Held on a tool call: once the operator answered it, the next call goes on with the answer.
     stage({ type: 'event', payload: { cause: null, event: { type: 'AGENT_RETRY' } } });
   }
+  let gate: RunToolGate | null = null;
+  try {
+    return await drive(fold, options, stage, async () => {
+      gate ??= (await options.openToolGate?.({ stage, flush: () => options.journal.flush() })) ?? null;
+      return gate;
+    });
+  } finally {
+    await (gate as RunToolGate | null)?.close();
+  }
+}
+
+/** True when `heldFor` names a tool hold (`tool:<id>`) the journal has no answer to. */
+function unansweredToolHold(heldFor: string, records: readonly JournalRecord[]): boolean {
+  if (!heldFor.startsWith('tool:')) return false;
+  const id = heldFor.slice('tool:'.length);
+  return !records.some((record) => record.type === 'tool.answered' && record.payload.id === id);
+}
+
+async function drive(
+  fold: RunFold,
+  options: RunnerOptions,
+  stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord,
+  toolGate: () => Promise<RunToolGate | null>,
+): Promise<DriveResult> {
   for (;;) {
     if (options.signal.aborted) return await interrupted(options, stage);
     const next = fold.outstanding[0];
@@ -97,7 +138,8 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     }
 
     const handler = options.handlers[next.request.kind];
-    const context = effectContext(next, fold, options, stage);
+    const gate = next.request.kind === 'agent.spawn' ? await toolGate() : null;
+    const context = { ...effectContext(next, fold, options, stage), ...(gate === null ? {} : { toolGate: gate.link }) };
     if (status.attempts > 0) {
       // Started before a crash or a signal, never completed: the kind's recovery policy decides.
       if (handler.policy === 'surface') {
@@ -118,9 +160,11 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
     await options.journal.flush();
     const release = next.request.kind === 'agent.spawn' ? await options.guardAgentCall?.() : undefined;
     let result: unknown;
+    gate?.setCall(next.key);
     try {
       result = await (handler as { execute(params: unknown, context: EffectContext): Promise<unknown> }).execute(next.request.params, context);
     } catch (error) {
+      gate?.setCall(null);
       if (error instanceof EffectAborted || options.signal.aborted) return await interrupted(options, stage);
       const message = error instanceof Error ? error.message : String(error);
       stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message } });
@@ -129,7 +173,18 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
       if (error instanceof YokeError) throw error;
       throw new YokeError('effect', `${next.request.kind} failed: ${message}; fix the cause and run \`yoke run\` again to retry it.`, [], { cause: error });
     }
-    await release?.();
+    gate?.setCall(null);
+    try {
+      await release?.();
+    } catch (error) {
+      // The tamper check stopped the run: journal why (and which copy was kept), so `yoke status`
+      // says so instead of calling it a crash. The call's result is not journaled; `yoke run`
+      // surfaces it as interrupted and calls the agent again.
+      if (!(error instanceof YokeError)) throw error;
+      stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message: `${TAMPER_STOP}: ${error.message}` } });
+      await options.journal.flush();
+      throw error;
+    }
     const checked = effectSchemas[next.request.kind].result.safeParse(result);
     if (!checked.success) throw new Error(`${next.request.kind} returned a result that does not match its schema: ${checked.error.message}`);
     stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: checked.data } });

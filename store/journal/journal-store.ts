@@ -61,6 +61,10 @@ export interface LeaseHolder {
   startTime: string | null;
   /** `yoke run`, `yoke stash`, … */
   command: string;
+  /** the machine it runs on (backends shared between machines: PostgreSQL) */
+  host?: string;
+  /** when the lease lapses unless its heartbeat renews it (ISO time; backends whose leases expire) */
+  expiresAt?: string;
 }
 
 /** The lease, held by this process. */

@@ -1,7 +1,8 @@
 // The journal record: envelope schema and per-type payload schemas (DESIGN §6).
 import { z } from 'zod';
-import { modeSchema } from '../../config/types.js';
+import { modeSchema, rulingSchema, toolClassSchema } from '../../config/types.js';
 import { protectionSchema } from '../../machines/protect/protection.js';
+import { ANSWER_SCOPES } from '../../policy/ruling/tool-answer.js';
 import { modeTagSchema, stashEntrySchema, stashIdSchema, stashOpSchema } from '../stash/stash-entry.js';
 
 /** Bump when the record envelope or a payload changes incompatibly. */
@@ -43,6 +44,56 @@ export const payloadSchemas = {
     z.object({ offset: z.number().int().nonnegative(), droppedBytes: z.number().int() }),
     z.object({ line: z.number().int(), droppedBytes: z.number().int() }),
   ]),
+  // Tool-call control (DESIGN §13, docs/tool-control.md): what the gate was asked, how yoke ruled,
+  // and the operator's answers. The machines never see them; replay shows and verifies them.
+  /** an agent's tool call reached the gate: the hook's fields, and the scope it was classified in */
+  'tool.requested': z.object({
+    /** the hold id `yoke answer` names (short, stable for the call) */
+    id: z.string().min(1),
+    /** the CLI's id for the call (Claude's tool_use_id), else one derived from the tool and input */
+    callId: z.string().min(1),
+    /** the agent.spawn effect the call belongs to (null: no run) */
+    key: z.string().nullable(),
+    agent: z.string(),
+    /** null: the hook's JSON could not be read */
+    tool: z.string().nullable(),
+    input: z.unknown(),
+    /** the ToolScope the call was classified in (policy/tool-scope.ts) */
+    scope: z.unknown(),
+    /** the hook text when it could not be read (cut to 2000 characters) */
+    unreadable: z.string().optional(),
+  }),
+  /** the ruling on a requested call: what, on which class, from which source, and the model's sentence */
+  'tool.ruled': z.object({
+    id: z.string().min(1),
+    ruling: rulingSchema,
+    class: toolClassSchema.nullable(),
+    classes: z.array(toolClassSchema),
+    source: z.union([
+      z.object({ kind: z.literal('table') }),
+      z.object({ kind: z.literal('conf'), line: z.number().int() }),
+      z.object({ kind: z.literal('answer'), id: z.string(), scope: z.enum(ANSWER_SCOPES) }),
+      z.object({ kind: z.literal('unreadable') }),
+    ]),
+    message: z.string(),
+    /** `advisory`: recorded, not enforced (the CLI was told to let the call run) */
+    enforced: z.boolean(),
+  }),
+  /** the operator's answer to a held call (`yoke answer`) */
+  'tool.answered': z.object({
+    /** the answer's own id (what `--revoke` names) */
+    answer: z.string().min(1),
+    /** the hold it answers */
+    id: z.string().min(1),
+    callId: z.string().min(1),
+    tool: z.string(),
+    class: toolClassSchema,
+    ruling: z.enum(['pass', 'refuse']),
+    scope: z.enum(ANSWER_SCOPES),
+    why: z.string().nullable(),
+  }),
+  /** a standing answer ended (`yoke answer --revoke`) */
+  'tool.revoked': z.object({ answer: z.string().min(1) }),
   // Stash records (run: null) are the stash index; docs/stash.md describes the protocol.
   /** a stash command's intent, durable before `.loop/` changes; `work` names its folder in `.loop/.stash/work/` */
   'stash.begun': z.object({
@@ -133,6 +184,7 @@ export type RecordDraft = {
  */
 export function checkRecord(value: unknown): { record: JournalRecord } | { error: string } {
   if (wellFormedEnvelope(value)) {
+    if (wellFormedPayload(value.type, value.payload)) return { record: value as JournalRecord };
     const payload = payloadSchemas[value.type].safeParse(value.payload);
     if (!payload.success) return { error: `${value.type} payload: ${describe(payload.error)}` };
     value.payload = payload.data;
@@ -175,6 +227,34 @@ function wellFormedEnvelope(value: unknown): value is Envelope {
     && typeof r.type === 'string' && KNOWN_TYPES.has(r.type)
     && 'payload' in r && r.payload !== undefined
     && typeof r.prev === 'string' && HASH_PATTERN.test(r.prev);
+}
+
+const isKey = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+const isInt = (value: unknown): boolean => Number.isSafeInteger(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` has exactly these keys (none missing, none extra), so the schema would neither strip nor refuse one. */
+function exactKeys(value: Record<string, unknown>, count: number): boolean {
+  return Object.keys(value).length === count;
+}
+
+/**
+ * The payloads of the records every run writes most (events, effects, spawns) exactly as yoke
+ * writes them: the schema's keys, no others, valid values. Here `payloadSchemas` would return the
+ * same value, so parsing it again is skipped; false means "ask the schema", not "invalid".
+ */
+const WELL_FORMED_PAYLOAD: Partial<Record<RecordType, (payload: Record<string, unknown>) => boolean>> = {
+  event: (p) => exactKeys(p, 2) && (p.cause === null || isKey(p.cause)) && isPlainObject(p.event) && typeof p.event.type === 'string',
+  'effect.started': (p) => exactKeys(p, 4) && isKey(p.key) && typeof p.kind === 'string' && p.params !== undefined
+    && isInt(p.attempt) && (p.attempt as number) > 0,
+  'effect.completed': (p) => exactKeys(p, 3) && isKey(p.key) && typeof p.kind === 'string' && p.result !== undefined,
+  'process.spawned': (p) => exactKeys(p, 3) && isKey(p.key) && isInt(p.pid) && (p.startTime === null || typeof p.startTime === 'string'),
+};
+
+function wellFormedPayload(type: RecordType, payload: unknown): boolean {
+  const check = WELL_FORMED_PAYLOAD[type];
+  return check !== undefined && isPlainObject(payload) && check(payload);
 }
 
 /** A real instant in the form `TIME_PATTERN` matched (no 30 February, no hour 24, no second 60). */

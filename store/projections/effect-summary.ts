@@ -10,6 +10,8 @@ export function describeRequest(request: EffectRequest): string {
       return `agent.spawn ${request.params.role} #${request.params.iteration}`;
     case 'check.run':
       return `check.run ${request.params.kind} ${request.params.name}`;
+    case 'acceptance.check':
+      return `acceptance.check ${request.params.criteria.map((criterion) => criterion.name).join(', ')}`;
     case 'file.write':
       return `file.write ${request.params.file}`;
     case 'hook.fire':
@@ -41,6 +43,12 @@ export function describeResult(request: EffectRequest, result: EffectResult<Effe
       const passed = r.outcome === 'exited' && r.exitCode === 0;
       const how = r.outcome === 'exited' ? `exit ${r.exitCode ?? '?'}` : r.outcome;
       return request.params.kind === 'periodic' ? how : passed ? 'pass' : `FAIL (${how})`;
+    }
+    case 'acceptance.check': {
+      const r = result as EffectResult<'acceptance.check'>;
+      if (r.outcome === 'refused') return `could not run (${r.reason})`;
+      const failed = r.criteria.filter((criterion) => criterion.status === 'failed').map((criterion) => criterion.name);
+      return `${r.status === 'passed' ? 'pass' : `FAIL${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`}, report ${r.report.sha256.slice(0, 10)}`;
     }
     case 'notes.read':
       return (result as EffectResult<'notes.read'>).firstLine ?? '(no notes)';

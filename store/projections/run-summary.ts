@@ -1,6 +1,6 @@
 // A run's headline facts, folded from the journal (used by `yoke status` and `yoke runs`).
 import type { LoopContext } from '../../machines/lifecycles/loop.js';
-import { describeState } from '../fold/runner.js';
+import { describeState, TAMPER_STOP } from '../fold/runner.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RunFold } from '../fold/run-fold.js';
 
@@ -23,6 +23,8 @@ export interface RunSummary {
   interruptions: number;
   /** how the last invocation ended when the run is unfinished: interrupted by a signal, failed, or crashed */
   lastStop: string | null;
+  /** goal: the last acceptance report (path relative to the project root, its SHA-256, its verdict, the attempt); null before one */
+  acceptance: { path: string; sha256: string; status: 'passed' | 'failed'; iteration: number } | null;
 }
 
 /** Summarize a folded run; `records` is the whole journal. */
@@ -30,6 +32,7 @@ export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): 
   const mine = records.filter((record) => record.run === fold.run);
   const last = mine[mine.length - 1] ?? fold.started;
   const context = fold.snapshot.context as Partial<LoopContext>;
+  const proof = context.lastProof ?? null;
   return {
     run: fold.run,
     mode: fold.started.payload.mode,
@@ -46,6 +49,7 @@ export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): 
     agentCalls: context.agentCalls ?? 0,
     interruptions: context.interruptions ?? 0,
     lastStop: fold.finished ? null : lastStopOf(last),
+    acceptance: proof === null ? null : { ...proof, path: `.loop/${proof.path}` },
   };
 }
 
@@ -74,6 +78,7 @@ export function summarizeUnfoldable(started: Extract<JournalRecord, { type: 'run
     agentCalls: 0,
     interruptions: 0,
     lastStop: finished || abandoned ? null : lastStopOf(last),
+    acceptance: null,
   };
 }
 
@@ -84,7 +89,8 @@ function lastStopOf(record: JournalRecord): string | null {
       ? `held: ${record.payload.reason} (raise it with \`yoke budget\`)`
       : `held: ${record.payload.reason} (fix the agent's credentials, then \`yoke run\` retries)`;
   }
-  if (record.type === 'effect.failed') return `failed: ${record.payload.message}`;
+  // the tamper check's stop names itself and the kept copy (store/fold/runner.ts)
+  if (record.type === 'effect.failed') return record.payload.message.startsWith(TAMPER_STOP) ? record.payload.message : `failed: ${record.payload.message}`;
   if (record.type === 'run.abandoned') return null;
   return 'stopped without a trace (crash or kill -9)';
 }

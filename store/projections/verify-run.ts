@@ -68,10 +68,11 @@ export class RunVerifier {
   private readonly fold: RunFold | null = null;
   private readonly startedKeys = new Set<string>();
 
-  constructor(readonly started: StartedRecord) {
+  /** `startDivergence`: what is wrong with the start itself (a routing decision today's rules would not make). */
+  constructor(readonly started: StartedRecord, startDivergence: Divergence | null = null) {
     this.result = {
       run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
-      status: 'verified', effects: 0, events: 0, finished: false, divergence: null, refusal: null,
+      status: startDivergence ? 'diverged' : 'verified', effects: 0, events: 0, finished: false, divergence: startDivergence, refusal: null,
     };
     try {
       // Settled effects are forgotten: a streamed verification keeps only what is still open.
@@ -92,7 +93,7 @@ export class RunVerifier {
   feed(record: JournalRecord): void {
     const { fold, started, startedKeys } = this;
     if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
-    let divergence = check(fold, record, startedKeys);
+    let divergence = checkRecord(fold, record, startedKeys);
     if (!divergence) {
       try {
         fold.apply(record);
@@ -119,8 +120,11 @@ export class RunVerifier {
   }
 }
 
-/** Check one record against the fold of everything before it; null when it agrees. */
-function check(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<string>): Divergence | null {
+/**
+ * Check one record against the fold of everything before it; null when it agrees. `startedKeys`
+ * holds the keys of the effects journaled as started so far (the caller adds each one after it agrees).
+ */
+export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: ReadonlySet<string>): Divergence | null {
   const at = (what: string, journal: unknown, machine: unknown, key: string | null = keyOf(record)): Divergence => {
     const difference = machine === null ? null : firstDifference(journal, machine);
     return {

@@ -3,10 +3,14 @@
 import { resolve } from 'node:path';
 import { FileJournalReader } from '../journal/file/file-journal-reader.js';
 import type { JournalReader } from '../journal/journal-store.js';
+import { PostgresJournalReader } from '../journal/postgres/postgres-journal-reader.js';
+import { selectStore } from './store-selection.js';
 import type { WorkspacePaths } from './workspace-paths.js';
 
 /** The journal of the workspace at `paths`, to read. */
 export function openJournalReader(paths: WorkspacePaths): JournalReader {
+  const selection = selectStore(paths.root, paths.name);
+  if (selection.kind === 'postgres') return new PostgresJournalReader(selection.url, selection.workspace);
   return new FileJournalReader(paths.journal);
 }
 

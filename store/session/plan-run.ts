@@ -4,10 +4,12 @@ import type { Config } from '../../config/types.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
 import type { Protection } from '../../machines/protect/protection.js';
 import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
-import { foldRun, lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
+import { lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
 import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
+import { checkLastRun, foldCheckedRun, type LocateRecord } from './fold-checked-run.js';
+import { routingDecisionFor } from '../projections/routing-sequences.js';
 
 /** A run to start: its lifecycle and the machine's input (parsed config, prompts, spec files). */
 export interface NewRun {
@@ -15,6 +17,8 @@ export interface NewRun {
   input: WorkInput;
   /** how it was started (`run`, `--fresh`, …) */
   argv: string[];
+  /** `.yoke/context/` exists (looked at by the caller): journaled in the input as `contextLayer` (DESIGN §9) */
+  contextLayer?: boolean;
 }
 
 /** What the user asked for, and the inputs the plan may not read itself (ids, the process). */
@@ -31,6 +35,8 @@ export interface RunRequest {
   pid: number;
   /** the protection baseline in force (DESIGN §16): a new run protects it; a resumed run that protects an older one is told (`PROTECTION_REFRESHED`) */
   protection?: Protection | null;
+  /** where a record is, for a refusal's message (default `record <seq>`) */
+  locate?: LocateRecord;
 }
 
 /** The decision, and the records that carry it out, in order. */
@@ -61,14 +67,17 @@ export type RunPlan =
  * `run.resumed`, and `SET_MAX_ITERATIONS` when `--max-iterations` changes its cap), or start a new
  * one (`run.abandoned` for an unfinished run under `--fresh`, then `run.started` with the
  * `--max-iterations` override applied to its config). A run recorded by a machine version this
- * yoke lacks refuses the workspace (a `workspace` YokeError), as folding it would.
+ * yoke lacks refuses the workspace (a `workspace` YokeError), as folding it would. So does a record
+ * of the run built on (the one resumed, or without `--fresh` the last one) that `--verify` would
+ * call a divergence: a forged, re-chained record is never built on.
  */
 export function planRun(records: readonly JournalRecord[], request: RunRequest): RunPlan {
   const open = unfinishedRun(records);
+  const locate = request.locate ?? ((seq: number) => `record ${seq}`);
   if (open !== null && !request.fresh) {
     const started = startOf(records, open);
     const lifecycle = lifecycleOf(started);
-    const fold = foldRun(records, started);
+    const fold = foldCheckedRun(records, started, locate);
     const context = fold.snapshot.context as WorkContext;
     const meta = { run: open, machine: started.machine, mv: started.mv };
     const drafts: RecordDraft[] = [{ ...meta, type: 'run.resumed', payload: { pid: request.pid } }];
@@ -83,15 +92,25 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   }
   const start = request.start;
   if (!start) throw new Error('a new run needs its lifecycle and input');
+  // `--fresh` leaves the last run behind deliberately; otherwise a new run must not follow a forged ending
+  if (!request.fresh) checkLastRun(records, locate);
   const drafts: RecordDraft[] = [];
   if (open !== null) {
     const old = startOf(records, open);
     drafts.push({ type: 'run.abandoned', run: open, machine: old.machine, mv: old.mv, payload: { reason: 'yoke run --fresh' } });
   }
   const config: Config = request.maxIterations === undefined ? start.input.config : { ...start.input.config, maxIterations: request.maxIterations };
+  // The run id is part of the input: goal acceptance labels its proof folder with it; the context layer is a fact of it too.
+  // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
+  const routing = routingDecisionFor(records, config);
   const protection = request.protection ?? null;
   // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
-  const input: WorkInput = { ...start.input, config, ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection } : {}) };
+  const input: WorkInput = {
+    ...start.input, config, run: request.runId,
+    ...(start.contextLayer === true ? { contextLayer: { run: request.runId } } : {}),
+    ...(routing ? { routing } : {}),
+    ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection } : {}),
+  };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },

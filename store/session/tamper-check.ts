@@ -20,6 +20,11 @@ export function watchForTampering(paths: WorkspacePaths, journal: JournalWriter,
   const blobs = join(paths.journalDir, 'blobs');
   const before = { blobs: listTree(blobs), stash: listTree(paths.stashDir) };
   return Promise.resolve(async () => {
+    // A lease that expires (a shared store) and is no longer this run's lapsed, and another yoke may
+    // have taken the workspace over (and finished): the journal is not this run's to put back. Stop.
+    if (lease.holder.expiresAt !== undefined && !(await lease.held())) {
+      throw tampered(journal.store.lease.location, 'the lease lapsed and may have been taken over, so this run stops and leaves the journal as it is');
+    }
     if (!(await journal.untouched())) {
       const { keptAs } = await journal.rescue();
       const kept = keptAs ? `; the changed version is kept as ${keptAs}` : '';

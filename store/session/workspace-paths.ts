@@ -11,10 +11,12 @@ export interface WorkspacePaths {
   journal: string;
   lock: string;
   stashDir: string;
+  /** the workspace's name in a shared store (`--workspace`; null: YOKE_WORKSPACE or the folder's name) */
+  name: string | null;
 }
 
-/** Paths for the project rooted at `root`. */
-export function workspacePaths(root: string): WorkspacePaths {
+/** Paths for the project rooted at `root` (`name`: the workspace's name in a shared store, when given). */
+export function workspacePaths(root: string, name: string | null = null): WorkspacePaths {
   const loopDir = join(root, '.loop');
   return {
     root,
@@ -24,5 +26,6 @@ export function workspacePaths(root: string): WorkspacePaths {
     journal: journalEntry(loopDir, 'journal'),
     lock: journalEntry(loopDir, 'lock'),
     stashDir: stashDirOf(loopDir),
+    name,
   };
 }

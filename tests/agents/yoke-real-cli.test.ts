@@ -258,8 +258,9 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
 
     if (cli === 'claude') {
       // acceptEdits lets claude 2.1.332 run plain file commands (`echo ran > ran.txt` ran); running a program is refused.
+      // With tool control on, yoke's gate rules instead (an `exec` passes): this is the CLI's own refusal, so it is off.
       it.sequential('a denied tool call: Bash running node under acceptEdits is refused → permission-denied, the files decide', async () => {
-        const ws = await project(cli, 'loop', ['max-iterations 1']);
+        const ws = await project(cli, 'loop', ['max-iterations 1', 'tool-control off']);
         const ranCommand = `node -e "require('fs').writeFileSync('ran.txt', 'ran')"`;
         const { run, records, calls } = await yokeRun(cli, 'denied', ws, [{ runCommand: { command: ranCommand } }, { text: 'I could not run it.' }]);
         expect(run.exitCode, run.stderr).toBe(1);

@@ -62,8 +62,10 @@ describe('fastPath', () => {
     const program = buildProgram(['node', 'yoke'], () => undefined);
     const status = program.commands.find((command) => command.name() === 'status');
     const longs = status?.options.map((option) => option.long).sort();
-    expect(longs).toEqual(['--json', '--watch']);
-    for (const long of longs ?? []) expect(fastPath(['status', long ?? ''])).not.toBeNull();
+    expect(longs).toEqual(['--json', '--watch', '--workspace']);
+    for (const long of ['--json', '--watch']) expect(fastPath(['status', long])).not.toBeNull();
+    // a shared store's workspace (docs/fleet.md) goes through commander, which parses its value
+    expect(fastPath(['status', '--workspace', 'alpha'])).toBeNull();
   });
 });
 
@@ -77,7 +79,7 @@ describe('start-up cost (the bundled CLI, real processes)', () => {
     const init = loadedModules(repo, ['init', '--help']);
     expect(init.status).toBe(0);
     expect(sourcesOf(init.urls)).toContain('machines/lifecycles/registry.ts');
-    expect(init.stdout).toMatch(/^ {2}loop {3}\S/m);
+    expect(init.stdout).toMatch(/^ {2}loop {3,}\S/m);
   });
 
   it('yoke --version and yoke status load none of commander, xstate, zod, execa, yaml, ws or the viewers', () => {

@@ -256,7 +256,7 @@ describe('arguments', () => {
     }
     expect(seen).toEqual(expect.arrayContaining(['', 'init', 'run', 'status', 'runs', 'config', 'config check', 'check', 'demo']));
     expect(await snapshotTree(ws.path)).toEqual(before);
-  }, TIMEOUT);
+  }, TIMEOUT * 3); // one yoke process per command (about 20 now), on a loaded machine
 
   it('an unknown flag, an unknown command or a bad flag value exits 2 without touching the workspace', async () => {
     const { ws, env } = await setup({ default: { notes: 'DONE' } });
@@ -281,17 +281,17 @@ describe('arguments', () => {
     expect((await agentCalls(env.FAKE_AGENT_LOG)).length).toBe(0);
   }, TIMEOUT);
 
-  it('YOKE_DEBUG=1 adds a stack trace to an unexpected error; without it the error is one line', async () => {
+  it('YOKE_DEBUG=1 adds a stack trace to an error; without it the error is one line', async () => {
     const { ws } = await setup({});
-    // a folder where the journal file should be: reading it fails in a way yoke does not expect
+    // a folder where the journal file should be: an environment fault (issue 20 item 4), exit 3
     await mkdir(journalPath(ws.path), { recursive: true });
 
     const plain = await runYoke(ws, ['status']);
-    expectRefusal(plain, 1, /^yoke: unexpected error: EISDIR.*rerun with YOKE_DEBUG=1/);
+    expectRefusal(plain, 3, /^yoke: .*journal\.jsonl is a directory where yoke needs a file/);
 
     const debug = await runYoke(ws, ['status'], { env: { YOKE_DEBUG: '1' } });
-    expect(debug.exitCode).toBe(1);
-    expect(debug.stderr).toMatch(/^yoke: unexpected error: EISDIR/);
+    expect(debug.exitCode).toBe(3);
+    expect(debug.stderr).toMatch(/is a directory where yoke needs a file/);
     expect(stackLines(debug.stderr).length).toBeGreaterThan(0);
   }, TIMEOUT);
 });

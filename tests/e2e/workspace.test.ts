@@ -231,7 +231,10 @@ describe('tamper evidence: .loop/.journal and .loop/.stash changed during an age
     const journal = journalPath(ws.path);
     const contents = readJournalFile(journal);
     expect(contents.torn).toBeNull();
-    expect(contents.records.at(-1)?.type).toBe('process.spawned');
+    // …and then journaled why it stopped (issue 20 item 11): the agent call failed by the tamper check
+    expect(contents.records.at(-1)?.type).toBe('effect.failed');
+    expect((contents.records.at(-1)?.payload as { message: string }).message).toMatch(/^stopped by the tamper check: .*kept as .*journal\.jsonl\.tampered-\d+/);
+    expect(contents.records.at(-2)?.type).toBe('process.spawned');
     const aside = (await readdir(dirname(journal))).filter((name) => name.startsWith('journal.jsonl.tampered-'));
     expect(aside).toHaveLength(1);
     expect((await readFile(join(dirname(journal), aside[0] ?? ''), 'utf8')).endsWith(forged)).toBe(true);

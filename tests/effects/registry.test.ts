@@ -20,6 +20,7 @@ describe('handlers', () => {
       'notes.read': 'retry',
       'boundary.scan': 'retry',
       'check.run': 'retry',
+      'acceptance.check': 'retry',
       'file.write': 'retry',
       'hook.fire': 'surface',
       'file.inspect': 'retry',
@@ -28,6 +29,7 @@ describe('handlers', () => {
       'clock.read': 'retry',
       'wait.until': 'retry',
       'commit.create': 'reconcile',
+      'story.pass': 'reconcile',
     });
   });
 });

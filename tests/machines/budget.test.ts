@@ -23,6 +23,7 @@ import type { WorkContext, WorkInput } from '../../machines/work/work-context.js
 import { admissionProblem, bookEvent, bookRequests, openBook, tokensOf, type BudgetBook } from './support/budget-book.js';
 import { feed, refold, runOn, type FoldState, type World } from './support/fold-driver.js';
 import { makeJudgedInput, makeModeConfig } from './support/judged-input.js';
+import { makeAcceptanceResult } from './support/loop-driver.js';
 
 const NUM_RUNS = Number(process.env.YOKE_PROPERTY_RUNS ?? 100);
 const T0 = 1_750_000_000_000;
@@ -123,6 +124,8 @@ function worldOf(s: Scenario): World {
           return { firstLine: (countOf(journal, 'NOTES_READ') + 1) % s.doneEvery === 0 ? 'STATUS: DONE' : 'STATUS: IN_PROGRESS' };
         case 'boundary.scan':
           return { changed: [] };
+        case 'acceptance.check':
+          return makeAcceptanceResult(request.params);
         case 'check.run':
           return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 1, excerpt: '' };
         case 'file.write':
@@ -131,6 +134,8 @@ function worldOf(s: Scenario): World {
           return { started: true };
         case 'commit.create':
           return { sha: null };
+        case 'story.pass':
+          return { sha: null, prdBlob: 'b'.repeat(64) };
         case 'file.inspect': {
           const line = request.params.file === 'verdict.md' ? 'VERDICT: FAIL' : request.params.file === 'saga-notes.md' ? 'STATUS: IN_PROGRESS' : '# the next chunk';
           return { exists: true, firstLine: line, blank: false, stamp: null };

@@ -67,10 +67,10 @@ describe('a lifecycle added with its own files and one registry line', () => {
     expect(parse('mode sprint\nagent claude\n', LIFECYCLE_REGISTRY).issues[0]?.message).toBe('`sprint` is not a mode');
     // a typo is matched against it, and the lists in messages name it
     expect(parse('mode sprnt\nagent claude\n').issues[0]?.hint).toMatch(/did you mean `sprint`\?/);
-    expect(parse('agent claude\n').issues[0]?.hint).toBe('add `mode loop` (or brute, saga, goal, sprint) as the first line');
+    expect(parse('agent claude\n').issues[0]?.hint).toBe('add `mode loop` (or brute, saga, goal, stories, sprint) as the first line');
     const [chunks] = parse('mode sprint\nagent claude\nmax-chunks 3\n').issues;
     expect(chunks).toMatchObject({ severity: 'warning', message: '`max-chunks` has no effect in sprint mode', hint: 'it applies in saga mode; remove it or change the mode' });
-    expect(parse('mode loop\nagent claude\njudge-model opus\n').issues[0]?.hint).toBe('it applies in brute, saga and sprint modes; remove it or change the mode');
+    expect(parse('mode loop\nagent claude\njudge-model opus\n').issues[0]?.hint).toBe('it applies in brute, saga, stories and sprint modes; remove it or change the mode');
   });
 
   it('has init templates that make a workspace of its mode', () => {
@@ -110,9 +110,9 @@ describe('a lifecycle added with its own files and one registry line', () => {
       let help = '';
       command?.configureOutput({ writeOut: (text) => { help += text; } });
       command?.outputHelp();
-      expect(help).toMatch(/^ {2}mode +loop \| brute \| saga \| goal \| sprint$/m);
+      expect(help).toMatch(/^ {2}mode +loop \| brute \| saga \| goal \| stories \| sprint$/m);
       expect(help).toContain(lifecyclesHelp(REGISTRY));
-      expect(help).toMatch(/^ {2}sprint {2}rounds over backlog\.md, each DONE reviewed by a judge$/m);
+      expect(help).toMatch(/^ {2}sprint +rounds over backlog\.md, each DONE reviewed by a judge$/m);
     }
   }, 20_000);
 });

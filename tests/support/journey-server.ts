@@ -1,6 +1,9 @@
 // A small real web application for journey tests, on 127.0.0.1: a form that saves a name to a
-// second page. `/console-error` logs an error; anything unknown answers 404.
+// second page. `/console-error` logs an error; `/site/<file>` serves a file of `siteDir` as it is
+// on disk at that moment (an agent's edits show at once); anything unknown answers 404.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { basename, join } from 'node:path';
 
 /** The running server: its base URL, what it received, and how to stop it. */
 export interface JourneyServer {
@@ -25,8 +28,8 @@ function escape(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
-/** Start the application on a free port of 127.0.0.1. */
-export async function startJourneyServer(): Promise<JourneyServer> {
+/** Start the application on a free port of 127.0.0.1; `siteDir` is the folder `/site/` serves (none without it). */
+export async function startJourneyServer(options: { siteDir?: string } = {}): Promise<JourneyServer> {
   const received: URLSearchParams[] = [];
   let saved = '';
   const server: Server = createServer((request, response) => {
@@ -48,6 +51,15 @@ export async function startJourneyServer(): Promise<JourneyServer> {
       return;
     }
     if (path === '/') return html(200, FORM);
+    if (path.startsWith('/site/') && options.siteDir !== undefined) {
+      let file: string | null;
+      try {
+        file = readFileSync(join(options.siteDir, basename(path)), 'utf8');
+      } catch {
+        file = null;
+      }
+      return file === null ? html(404, page('Not found', '<p>Not found</p>')) : html(200, file);
+    }
     if (path === '/saved') return html(200, page('Saved', `<p id="saved">Saved ${escape(saved)}</p><a id="back" href="/">Back</a>`));
     if (path === '/console-error') return html(200, page('Oops', '<p id="ok">Looks fine</p><script>console.error("the widget failed")</script>'));
     html(404, page('Not found', '<p>Not found</p>'));

@@ -2,6 +2,7 @@
 import { EMPTY_HEAD } from '../journal-head.js';
 import type { JournalReader, ReadRange, RecordPage, StoredHead } from '../journal-store.js';
 import type { JournalRecord } from '../record.js';
+import { environmentFault } from '../../../errors/environment-fault.js';
 import { readFileTail } from './journal-tail.js';
 
 /** Records per page of a read. */
@@ -21,10 +22,18 @@ export class FileJournalReader implements JournalReader {
     return attempt(() => {
       const tail = readFileTail(this.location);
       return { ...tail.head, torn: tail.torn !== null, stamp: tail.stamp };
-    });
+    }, this.location);
   }
 
   async *read(range: ReadRange = {}): AsyncGenerator<RecordPage> {
+    try {
+      yield* this.pages(range);
+    } catch (error) {
+      throw environmentFault(error, this.location) ?? error;
+    }
+  }
+
+  private async *pages(range: ReadRange): AsyncGenerator<RecordPage> {
     // The reader and its schemas load only here: `yoke status` asks this store for its head alone.
     const { JournalStream } = await import('./journal-file.js');
     const from = range.fromSeq ?? 1;
@@ -50,7 +59,13 @@ export class FileJournalReader implements JournalReader {
   }
 }
 
-/** Run synchronous file work as a promise: a throw becomes a rejection. */
-export function attempt<T>(work: () => T): Promise<T> {
-  return new Promise((resolve) => resolve(work()));
+/**
+ * Run synchronous file work on the journal at `location` as a promise: a throw becomes a
+ * rejection, and a file system fault (a directory in its place, an immutable file, a full disk, a
+ * read-only mount) becomes the one-sentence refusal naming the file (errors/environment-fault.ts).
+ */
+export function attempt<T>(work: () => T, location: string): Promise<T> {
+  return new Promise<T>((resolve) => resolve(work())).catch((error: unknown) => {
+    throw environmentFault(error, location) ?? error;
+  });
 }

@@ -65,7 +65,7 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
         closeSync(fd);
         throw error;
       }
-    });
+    }, this.location);
   }
 
   append(batch: readonly SealedRecord[], expected: JournalHead): Promise<JournalHead> {
@@ -88,11 +88,11 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
       file.head = { seq: last.record.seq, hash: last.hash };
       this.rememberFile(file);
       return file.head;
-    });
+    }, this.location);
   }
 
   untouched(): Promise<boolean> {
-    return attempt(() => this.unchanged(this.writable()));
+    return attempt(() => this.unchanged(this.writable()), this.location);
   }
 
   rescue(own: readonly SealedRecord[]): Promise<{ keptAs: string | null }> {
@@ -122,14 +122,14 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
       file.head = last ? { seq: last.record.seq, hash: last.hash } : EMPTY_HEAD;
       this.rememberFile(file);
       return { keptAs };
-    });
+    }, this.location);
   }
 
   close(): Promise<void> {
     return attempt(() => {
       if (this.attached) closeSync(this.attached.fd);
       this.attached = null;
-    });
+    }, this.location);
   }
 
   private writable(): Attached {

@@ -1,6 +1,7 @@
 // The file backend's workspace lease: the lock file (store/journal/file/workspace-lock.ts).
 import type { HeldLease, LeaseHolder, WorkspaceLease } from '../journal-store.js';
 import { acquireLock, lockHeldError, lockIsLive, readLock } from './workspace-lock.js';
+import { environmentFault } from '../../../errors/environment-fault.js';
 import { YokeError } from '../../../errors/yoke-error.js';
 
 /**
@@ -12,8 +13,10 @@ export class FileLease implements WorkspaceLease {
   constructor(readonly location: string) {}
 
   acquire(command: string, onStale: (stale: LeaseHolder) => void): Promise<HeldLease> {
-    // the executor turns a refusal (a live holder) into a rejection
-    return new Promise((resolve) => resolve(this.take(command, onStale)));
+    // the executor turns a refusal (a live holder) into a rejection; a full or read-only disk names the lock
+    return new Promise<HeldLease>((resolve) => resolve(this.take(command, onStale))).catch((error: unknown) => {
+      throw environmentFault(error, this.location) ?? error;
+    });
   }
 
   private take(command: string, onStale: (stale: LeaseHolder) => void): HeldLease {

@@ -49,8 +49,8 @@ export function acquireLock(path: string, command: string, onStale: (owner: Lock
   mkdirSync(dirname(path), { recursive: true });
   const mine: LockOwner = { pid: process.pid, startTime: processStartTime(process.pid), command };
   const temporary = `${path}.${process.pid}.tmp`;
-  writeAndSync(openSync(temporary, 'w'), `${JSON.stringify(mine)}\n`);
   try {
+    writeAndSync(openSync(temporary, 'w'), `${JSON.stringify(mine)}\n`);
     for (let attempt = 0; attempt < 5; attempt += 1) {
       if (tryLink(temporary, path)) return () => releaseLock(path);
       const owner = readLock(path);
@@ -74,7 +74,16 @@ export function acquireLock(path: string, command: string, onStale: (owner: Lock
     }
     throw new YokeError('workspace', `${path}: could not take the workspace lock (other yoke processes keep racing for it); try again.`);
   } finally {
-    unlinkSync(temporary);
+    removeTemporary(temporary);
+  }
+}
+
+/** Remove this process's temp lock file; one that cannot be removed (a read-only disk) is harmless, and the error that matters is already on its way. */
+function removeTemporary(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // ENOENT (it was never written) or the disk refusing: never masks why the lock was not taken
   }
 }
 

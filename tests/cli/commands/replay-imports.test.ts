@@ -33,6 +33,8 @@ const FORBIDDEN = [
   /^store\/journal\/journal-writer\.ts$/,
   /^store\/journal\/file\/file-journal-store\.ts$/,
   /^store\/journal\/file\/workspace-lock\.ts$/,
+  /^store\/journal\/postgres\/postgres-journal-store\.ts$/,
+  /^store\/journal\/postgres\/postgres-lease\.ts$/,
   /^store\/session\/open-workspace\.ts$/,
 ];
 

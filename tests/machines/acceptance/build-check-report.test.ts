@@ -51,7 +51,11 @@ describe('buildCheckReport', () => {
     });
     expect(checkResultOf(report, 'proof/latest/report.json', 'e'.repeat(64))).toEqual({
       outcome: 'completed', status: 'passed', exitCode: 0, report: { path: 'proof/latest/report.json', sha256: 'e'.repeat(64) },
-      criteria: [{ name: 'tests', status: 'passed', exitCode: 0, excerpt: 'ok\n' }, { name: 'smoke', status: 'passed', exitCode: null, excerpt: '' }],
+      criteria: [
+        { name: 'tests', kind: 'command', status: 'passed', exitCode: 0, outcome: 'exited', durationMs: 300, excerpt: 'ok\n' },
+        { name: 'smoke', kind: 'journey', status: 'passed', exitCode: null, outcome: null, durationMs: 900, excerpt: '', category: null, failedStep: null },
+      ],
+      failedArtifacts: [],
       sourceMatches: true,
     });
   });

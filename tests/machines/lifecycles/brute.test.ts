@@ -13,11 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { bruteMachine } from '../../../machines/lifecycles/brute.js';
 import type { EffectRequest } from '../../../machines/effects.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
-import { drive, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
+import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
-import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
+import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 const MODEL: GraphModel = {
   input: makeJudgedInput(makeModeConfig('brute', [
@@ -51,8 +51,15 @@ const PROTECTED: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, protected: PROTECTED };
-const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES });
+/** The context layer: a passing run's commit carries its DECISIONS.md entry (DESIGN §9). */
+const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_FAIL } = VERDICT_SAMPLES;
+const CONTEXT: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'guard tests npm test', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
+  samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...CONTEXT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
+const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES, ...CONTEXT_SAMPLES });
 
 describe('brute machine graph', () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, model]) => [name, transitionPaths(bruteMachine, model)]));
@@ -71,7 +78,7 @@ describe('brute machine graph', () => {
     console.info(`coverage: ${union('nodes').size}/${nodes.length} state nodes, ${union('types').size}/${types.length} transitions, ${union('candidates').size}/${candidates.length} alternatives`);
     expect(missing(nodes, union('nodes')), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, union('types')), 'transitions no path takes').toEqual([]);
-    expect(missing(candidates, union('candidates')), 'transition alternatives no path takes').toEqual([]);
+    expect(missing(candidates.filter(notToolHold), union('candidates')), 'transition alternatives no path takes').toEqual([]);
     for (const judgeState of ['brute.judgeGate', 'brute.judgeClock', 'brute.judgeHold', 'brute.judging', 'brute.readingVerdict', 'brute.judged', 'brute.resettingNotes', 'brute.bailedOut']) {
       expect(nodes).toContain(judgeState);
     }
@@ -126,6 +133,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { firstLine: null };
       case 'boundary.scan':
         return { changed: [] };
+      case 'acceptance.check':
+        return makeAcceptanceResult(request.params);
       case 'check.run':
         return makeCheckResult(0, 'ok');
       case 'file.write':
@@ -134,6 +143,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { started: true };
       case 'commit.create':
         return { sha: null };
+      case 'story.pass':
+        return { sha: null, prdBlob: 'b'.repeat(64) };
       case 'file.inspect': {
         const line = verdict(judgments);
         return { exists: line !== null, firstLine: line, blank: line === null };
@@ -213,3 +224,12 @@ describe('brute machine, scripted', () => {
     expect(run.output).toEqual({ exitCode: 0, reason: 'judge-pass', iterations: 3 });
   });
 });
+
+/**
+ * The gate's tool hold (DESIGN §13, `[agentToolHeld]`) is not in these graphs yet: the model's
+ * oracle does not know holds. It is proven end to end instead, with the real Claude Code
+ * (tests/agents/tool-control-real-cli.test.ts: a held curl pauses the run, `yoke answer`, resume).
+ */
+function notToolHold(candidate: string): boolean {
+  return !candidate.includes('[agentToolHeld]');
+}

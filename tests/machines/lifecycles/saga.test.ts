@@ -11,12 +11,12 @@ import { makeProtection } from '../../../machines/protect/protection.js';
 import { describe, expect, it } from 'vitest';
 import type { EffectRequest } from '../../../machines/effects.js';
 import { sagaMachine } from '../../../machines/lifecycles/saga.js';
-import { drive, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
+import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 // the loop and brute models cover wall-clock breaches and raises that fall short; here a tokens hold
 // in front of each role's gate (and its clock reading) is enough
@@ -50,8 +50,14 @@ const PROTECTED: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, protected: PROTECTED };
-const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples });
+/** The context layer: each passing chunk's commit carries its DECISIONS.md entry (DESIGN §9). */
+const CONTEXT: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
+  samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
+const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples, ...CONTEXT_SAMPLES });
 
 describe('saga machine graph', () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, model]) => [name, transitionPaths(sagaMachine, model)]));
@@ -69,7 +75,7 @@ describe('saga machine graph', () => {
     console.info(`coverage: ${union('nodes').size}/${nodes.length} state nodes, ${union('types').size}/${types.length} transitions, ${union('candidates').size}/${candidates.length} alternatives`);
     expect(missing(nodes, union('nodes')), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, union('types')), 'transitions no path takes').toEqual([]);
-    expect(missing(candidates, union('candidates')), 'transition alternatives no path takes').toEqual([]);
+    expect(missing(candidates.filter(notToolHold), union('candidates')), 'transition alternatives no path takes').toEqual([]);
     expect(types).toContain('saga.chunk xstate.done.state.saga.chunk');
   });
 
@@ -123,6 +129,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { firstLine: script.notes(chunk, iteration) };
       case 'boundary.scan':
         return { changed: [] };
+      case 'acceptance.check':
+        return makeAcceptanceResult(request.params);
       case 'check.run':
         return makeCheckResult(0, 'ok');
       case 'file.write':
@@ -131,6 +139,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { started: true };
       case 'commit.create':
         return { sha: null };
+      case 'story.pass':
+        return { sha: null, prdBlob: 'b'.repeat(64) };
       case 'file.inspect': {
         inspecting = request.params.file === 'saga-notes.md' ? 'saga' : request.params.file === 'sub-plan.md' ? 'plan' : 'verdict';
         const line = inspecting === 'saga' ? script.sagaNotes(scoperCalls) : inspecting === 'plan' ? script.subPlan(scoperCalls) : script.verdict(chunk, iteration);
@@ -216,3 +226,12 @@ describe('saga machine, scripted', () => {
     expect(calls(run.requests).filter((c) => c === 'scoper')).toHaveLength(3);
   });
 });
+
+/**
+ * The gate's tool hold (DESIGN §13, `[agentToolHeld]`) is not in these graphs yet: the model's
+ * oracle does not know holds. It is proven end to end instead, with the real Claude Code
+ * (tests/agents/tool-control-real-cli.test.ts: a held curl pauses the run, `yoke answer`, resume).
+ */
+function notToolHold(candidate: string): boolean {
+  return !candidate.includes('[agentToolHeld]');
+}

@@ -7,7 +7,7 @@ import { initialTransition, transition, type AnyStateMachine, type SnapshotFrom 
 import { parseConfig } from '../../../config/parse-config.js';
 import type { Config } from '../../../config/types.js';
 import { awaitsEvent, completionEvent, interruptionEvent, type MachineEvent } from '../../../machines/effect-events.js';
-import type { EffectKind, EffectRequest, EffectResult } from '../../../machines/effects.js';
+import type { EffectKind, EffectParams, EffectRequest, EffectResult } from '../../../machines/effects.js';
 import { loopMachine, type LoopInput, type LoopOutput } from '../../../machines/lifecycles/loop.js';
 import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
@@ -150,10 +150,14 @@ export function label(request: EffectRequest): string {
       return `agent.spawn #${request.params.iteration}`;
     case 'check.run':
       return `check.run ${request.params.name}`;
+    case 'acceptance.check':
+      return `acceptance.check ${request.params.criteria.map((criterion) => criterion.name).join(',')}`;
     case 'file.write':
       return `file.write ${request.params.file}`;
     case 'commit.create':
       return `commit.create #${request.params.iteration}`;
+    case 'story.pass':
+      return `story.pass ${request.params.story}`;
     case 'file.inspect':
     case 'file.read':
     case 'notes.reset':
@@ -213,6 +217,25 @@ export function makeCheckResult(exitCode: number, excerpt: string): EffectResult
   return { outcome: 'exited', exitCode, signal: null, durationMs: 1_250, excerpt };
 }
 
+/**
+ * A completed acceptance check of `params`: each command criterion exits with `exitCodes[name]`
+ * (0 when unlisted, its excerpt naming it like `excerptOf`); journeys pass unless listed non-zero.
+ */
+export function makeAcceptanceResult(params: EffectParams<'acceptance.check'>, exitCodes: Record<string, number> = {}, iteration = 0): EffectResult<'acceptance.check'> {
+  const criteria = params.criteria.map((criterion) => {
+    const code = exitCodes[criterion.name] ?? 0;
+    return criterion.kind === 'command'
+      ? { name: criterion.name, kind: 'command' as const, status: code === 0 ? 'passed' as const : 'failed' as const, exitCode: code, outcome: 'exited' as const, durationMs: 1_250, excerpt: excerptOf(criterion.name, code, iteration) }
+      : { name: criterion.name, kind: 'journey' as const, status: code === 0 ? 'passed' as const : 'failed' as const, exitCode: null, outcome: null, durationMs: 2_000, excerpt: '',
+        category: code === 0 ? null : 'step-failed' as const, failedStep: code === 0 ? null : { index: code, action: 'expect-text' } };
+  });
+  const passed = criteria.every((criterion) => criterion.status === 'passed');
+  return {
+    outcome: 'completed', status: passed ? 'passed' : 'failed', exitCode: passed ? 0 : 1,
+    report: { path: `proof/${params.label}/report.json`, sha256: 'd'.repeat(64) }, criteria, failedArtifacts: [], sourceMatches: true,
+  };
+}
+
 /** A worker call that exited 0 with unknown usage. */
 export function makeAgentResult(iteration: number): EffectResult<'agent.spawn'> {
   return { outcome: 'exited', exitCode: 0, signal: null, durationMs: 30_000, usage: null, transcript: `.journal/transcripts/worker-${iteration}.log` };
@@ -256,6 +279,11 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         const scripted = script(iteration).checks?.[request.params.name] ?? 0;
         return typeof scripted === 'number' ? makeCheckResult(scripted, excerptOf(request.params.name, scripted, iteration)) : scripted;
       }
+      case 'acceptance.check': {
+        const scripted = script(iteration).checks ?? {};
+        const codes = Object.fromEntries(Object.entries(scripted).map(([name, value]) => [name, typeof value === 'number' ? value : value.exitCode ?? 1]));
+        return makeAcceptanceResult(request.params, codes, iteration);
+      }
       case 'file.write':
         return { sha256: 'f'.repeat(64) };
       case 'hook.fire':
@@ -277,6 +305,8 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { files: [] };
       case 'protect.restore':
         return { restored: [] };
+      case 'story.pass':
+        return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
     }
   };
 }

@@ -13,6 +13,7 @@ import { effectSchemas, type EffectRequest } from '../../../machines/effects.js'
 import { protectionDrift } from '../../../machines/protect/protection-drift.js';
 import { protectionNote } from '../../../machines/protect/protection-note.js';
 import { renderTemplate } from '../../../machines/render-template.js';
+import { utcDate } from '../../../machines/context/decision-entry.js';
 import type { WorkInput } from '../../../machines/work/work-context.js';
 import { admissionProblem, bookEvent, isSetback, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './budget-book.js';
 import { requestsOf } from './loop-driver.js';
@@ -39,6 +40,7 @@ export const INVARIANT = {
   sagaLog: '4.4/4.5 after each chunk its notes are appended to saga-log.md under `## Chunk N`, before the next scoper call',
   chunks: 'max-chunks: at most max-chunks chunks, and the cap ends the saga only there',
   setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate holds the run until AGENT_RETRY',
+  decision: 'DESIGN §9 a commit carries a DECISIONS.md entry exactly when the layer exists and the run (chunk) passed, dated by a clock read for it, after reading the notes and the plan',
 } as const;
 type InvariantName = keyof typeof INVARIANT;
 
@@ -99,6 +101,9 @@ export interface WorkLedger {
   agentHeld: boolean;
   /** the last agent call was rate-limited: a wait is owed before it is made again */
   waitOwed: boolean;
+  /** the decision's reads still owed (the notes, then the plan), and the clock reading read for it */
+  decisionReads: string[];
+  decisionClock: number | null;
   /** problems found while taking this step's requests and event */
   problems: Array<[InvariantName, string]>;
 }
@@ -235,7 +240,32 @@ function takeRequest(l: WorkLedger, r: EffectRequest): void {
     case 'file.inspect':
       if (!['verdict.md', 'saga-notes.md', 'sub-plan.md'].includes(r.params.file)) flag(l, 'files', `file.inspect ${r.params.file}`);
       return;
+    case 'clock.read':
+      if (r.params.purpose.includes('DECISIONS.md')) {
+        if (l.input.contextLayer === undefined) flag(l, 'decision', 'a clock read for a decision entry in a run without the context layer');
+        if (expectedEnd(l) !== 'judge-pass') flag(l, 'decision', `a decision entry on its way in iteration ${l.it.iteration}, which did not pass`);
+        l.decisionReads = ['notes.md', l.saga ? 'sub-plan.md' : 'plan.md'];
+      }
+      return;
+    case 'commit.create': {
+      const passed = expectedEnd(l) === 'judge-pass';
+      const entry = r.params.decision?.entry;
+      if (l.input.contextLayer === undefined || !passed) {
+        if (entry !== undefined) flag(l, 'decision', `a decision entry without ${passed ? 'the layer' : 'a pass'}: ${JSON.stringify(entry)}`);
+        return;
+      }
+      const id = l.saga ? `chunk-${l.chunk}` : l.input.contextLayer.run.slice(0, 8);
+      const head = `## ${utcDate(l.decisionClock ?? -1)} — ${id}: `;
+      if (entry === undefined || !entry.startsWith(head)) flag(l, 'decision', `the passing commit's entry is ${JSON.stringify(entry)}, expected it to start with ${JSON.stringify(head)}`);
+      if (l.decisionReads.length > 0) flag(l, 'decision', `committed before reading ${l.decisionReads.join(', ')}`);
+      return;
+    }
     case 'file.read':
+      if (l.decisionReads.length > 0) {
+        const owed = l.decisionReads.shift();
+        if (r.params.file !== owed) flag(l, 'decision', `file.read ${r.params.file} for the decision entry, expected ${owed ?? '?'}`);
+        return;
+      }
       if (!l.saga || !['notes.md', 'saga-log.md'].includes(r.params.file)) flag(l, 'files', `file.read ${r.params.file}`);
       if (l.chunkOpen) {
         // loggingChunk: the chunk just ended; it must have had a reason to
@@ -310,6 +340,9 @@ function answer(l: WorkLedger, event: MachineEvent): void {
       return;
     case 'FILE_READ':
       l.notesContent = event.result.content;
+      return;
+    case 'CLOCK_READ':
+      if (answered.kind === 'clock.read' && answered.params.purpose.includes('DECISIONS.md')) l.decisionClock = event.result.now;
       return;
     case 'FILE_INSPECTED': {
       if (answered.kind !== 'file.inspect') return;
@@ -402,7 +435,7 @@ export function startLedger(machine: AnyStateMachine, input: WorkInput, failures
     maxIterations: input.config.maxIterations, book: openBook(input.config), bookBefore: openBook(input.config), wasPaused: false, lastEvent: null,
     it: freshIteration(0), consecutive: 0, resetOwed: false, verdictOwed: false, stampBefore: null,
     chunk: 0, chunkOpen: input.config.mode !== 'saga', chunkEnded: false, sagaNotesDone: null, subPlanBlank: null, notesContent: null, log: null, logged: [],
-    agentHeld: false, waitOwed: false, problems: [],
+    agentHeld: false, waitOwed: false, decisionReads: [], decisionClock: null, problems: [],
   };
   for (const r of requestsOf(actions)) takeRequest(l, r);
   checkState(l);
@@ -413,7 +446,7 @@ export function startLedger(machine: AnyStateMachine, input: WorkInput, failures
 /** Feed `event` through the pure machine: a new ledger, invariants checked. */
 export function stepLedger(before: WorkLedger, event: MachineEvent, describe: () => string, failures: string[]): WorkLedger {
   const l: WorkLedger = {
-    ...before, awaited: [...before.awaited], it: { ...before.it, checks: [...before.it.checks], verdict: before.it.verdict }, logged: [...before.logged], problems: [],
+    ...before, awaited: [...before.awaited], it: { ...before.it, checks: [...before.it.checks], verdict: before.it.verdict }, logged: [...before.logged], decisionReads: [...before.decisionReads], problems: [],
   };
   if (l.snapshot.status !== 'active') {
     failures.push(`${event.type} after the machine ended: ${describe()}`);

@@ -36,6 +36,20 @@ export const ITERATION_SAMPLES: Record<string, Sample> = {
   'SET_MAX_ITERATIONS(1)': { event: { type: 'SET_MAX_ITERATIONS', max: 1 }, when: () => false },
 };
 
+/** A goal acceptance check (the check engine) whose criterion `tests` passed, failed, or that could not run. */
+export const ACCEPTANCE_SAMPLES: Record<string, Sample> = {
+  'ACCEPTANCE_CHECKED(pass)': { event: { type: 'ACCEPTANCE_CHECKED', result: acceptanceResult(0, 'ok') } },
+  'ACCEPTANCE_CHECKED(fail)': { event: { type: 'ACCEPTANCE_CHECKED', result: acceptanceResult(1, 'failed') } },
+};
+
+function acceptanceResult(exitCode: number, excerpt: string): EffectResult<'acceptance.check'> {
+  const status = exitCode === 0 ? 'passed' : 'failed';
+  return {
+    outcome: 'completed', status, exitCode: exitCode === 0 ? 0 : 1, report: { path: 'proof/run/report.json', sha256: 'd'.repeat(64) },
+    criteria: [{ name: 'tests', kind: 'command', status, exitCode, outcome: 'exited', durationMs: 10, excerpt }], failedArtifacts: [], sourceMatches: true,
+  };
+}
+
 /** A boundary scan that breaks `no-modify vendor/`. */
 export const VIOLATION_SAMPLE: Record<string, Sample> = {
   'BOUNDARY_SCANNED(violation)': { event: { type: 'BOUNDARY_SCANNED', result: { changed: ['src/app.ts', 'vendor/lib.js'] } } },
@@ -99,3 +113,18 @@ export const PROTECT_SAMPLES: Record<string, Sample> = {
     when: () => false,
   },
 };
+/** The plain outcome of each iteration effect (no setbacks, no failing check): what a model about something else needs. */
+export const PLAIN_ITERATION_SAMPLES: Record<string, Sample> = Object.fromEntries(Object.entries(ITERATION_SAMPLES).filter(([name]) =>
+  ['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'COMMITTED'].includes(name)));
+
+/** The context layer (DESIGN §9): the clock that dates a decision entry, and the notes and plan it is made from. */
+export const CONTEXT_SAMPLES: Record<string, Sample> = {
+  'CLOCK_READ(T0)': { event: { type: 'CLOCK_READ', result: { now: T0 } } },
+  'FILE_READ(decision)': {
+    event: { type: 'FILE_READ', result: { content: '# Greeting endpoint\nDecision: answer in plain text\n' } },
+    when: (state) => state.includes('decision'),
+  },
+};
+
+/** The input of a run whose project has `.yoke/context/` (a journaled fact of run.started). */
+export const CONTEXT_RUN = '01JCONTEXT7Q4Z3H8K2M5N6P9R';

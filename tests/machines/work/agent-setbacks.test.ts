@@ -5,7 +5,7 @@ import { loopMachine } from '../../../machines/lifecycles/loop.js';
 import { bruteMachine } from '../../../machines/lifecycles/brute.js';
 import { RATE_LIMIT_MAX_WAIT_MS, rateLimitWaitMs } from '../../../machines/work/agent-setbacks.js';
 import type { AgentClassification, EffectRequest, EffectResult } from '../../../machines/effects.js';
-import { drive, makeCheckResult, makeConfig, makeInput, requestsOf, requestsOfKind, type Responder } from '../support/loop-driver.js';
+import { drive, makeAcceptanceResult, makeCheckResult, makeConfig, makeInput, requestsOf, requestsOfKind, type Responder } from '../support/loop-driver.js';
 
 const ENDED_AT = 1_750_000_000_000;
 
@@ -28,6 +28,7 @@ function world(script: Partial<Record<'worker' | 'judge', Array<AgentClassificat
       case 'spec.restore': return { restored: [], displaced: {} };
       case 'notes.read': return { firstLine: 'STATUS: DONE' };
       case 'boundary.scan': return { changed: [] };
+      case 'acceptance.check': return makeAcceptanceResult(r.params);
       case 'check.run': return makeCheckResult(0, 'ok');
       case 'file.write': return { sha256: 'f'.repeat(64) };
       case 'hook.fire': return { started: true };
@@ -39,6 +40,7 @@ function world(script: Partial<Record<'worker' | 'judge', Array<AgentClassificat
       case 'commit.create': return { sha: null };
       case 'protect.scan': return { files: [] };
       case 'protect.restore': return { restored: [] };
+      case 'story.pass': return { sha: null, prdBlob: 'b'.repeat(64) };
     }
   };
 }

@@ -15,10 +15,10 @@ import { makeCheckResult, makeConfig, makeInput } from '../../machines/support/l
 import { makeJudgedInput, makeModeConfig } from '../../machines/support/judged-input.js';
 import { serializeWork, type Sample } from '../../machines/support/work-graph.js';
 import type { ExecutionModel } from './run-path-models.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, SETBACK_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
+import { ACCEPTANCE_SAMPLES, BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, SAGA_SAMPLES, SETBACK_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../../machines/support/work-samples.js';
 import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 
-const ALL = { ...ITERATION_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES, ...SETBACK_SAMPLES };
+const ALL = { ...ITERATION_SAMPLES, ...ACCEPTANCE_SAMPLES, ...VIOLATION_SAMPLE, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...BUDGET_SAMPLES, ...SETBACK_SAMPLES, ...CONTEXT_SAMPLES };
 
 /** The named samples (throws on a name no sample has). */
 function pick(...names: string[]): Record<string, Sample> {
@@ -53,6 +53,10 @@ const SCOPER = ['SAGA_NOTES(DONE)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)',
 const SETBACKS = ['AGENT_EXITED(rate-limited, retry 1 ms)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_RETRY'];
 /** The plumbing of a setbacks model: no SET_MAX_ITERATIONS (the other models take it; here it would only add a path per vertex). */
 const SETBACK_PLUMBING = PLUMBING.filter((name) => name !== 'SET_MAX_ITERATIONS(1)');
+/** The context layer (DESIGN §9): the success's commit, with its decision entry dated by the clock and made from notes and plan. */
+const CONTEXT = ['CLOCK_READ(T0)', 'FILE_READ(decision)'];
+/** The input with `.yoke/context/` recorded as present when the run started. */
+const withContext = (input: WorkInput): WorkInput => ({ ...input, contextLayer: { run: CONTEXT_RUN } });
 /** A hook fired on entry of the first state, one on an iteration's transition, and one on entry of a final state (each is a real process). */
 const HOOKS = ['hook run-start echo', 'hook iteration-end echo', 'hook bailout echo'];
 
@@ -80,11 +84,16 @@ const model = (input: WorkInput, ...names: string[][]): ExecutionModel => ({ inp
 /** The same, with its histories (every simple path) executed as well. */
 const withHistories = (m: ExecutionModel): ExecutionModel => ({ ...m, histories: true });
 
-function goalInput(lines: readonly string[]): WorkInput {
+/**
+ * A goal run's input. Without `engine`, acceptance runs as `check.run` accepts (the path of runs
+ * recorded before the check engine, which must keep folding); with it, as one `acceptance.check`.
+ */
+function goalInput(lines: readonly string[], engine = false): WorkInput {
   const { config, issues } = parseConfig(`${['mode goal', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
   const unexpected = issues;
   if (config === null || unexpected.length > 0) throw new Error(`goal test config does not parse: ${JSON.stringify(unexpected)}`);
-  return { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };
+  const input: WorkInput = { ...makeInput(config), diagnosePrompt: '\nDiagnose the repeated failure first.', specFiles: ['protocol.md', 'goal.md', 'yoke.conf'] };
+  return engine ? { ...input, acceptanceEngine: 'check' } : input;
 }
 
 export const LOOP_MODELS: Record<string, ExecutionModel> = {
@@ -106,6 +115,11 @@ export const LOOP_MODELS: Record<string, ExecutionModel> = {
   setbacks: model(
     makeInput(makeConfig(['max-iterations 1', 'commit off', 'budget tokens 50'])),
     SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'BUDGET_RAISED(tokens 55)'], SETBACKS,
+  ),
+  /** the context layer: the done run's commit carries its decision entry */
+  context: model(
+    withContext(makeInput(makeConfig(['max-iterations 2', 'commit done']))),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)'], CONTEXT,
   ),
 };
 
@@ -131,6 +145,11 @@ export const BRUTE_MODELS: Record<string, ExecutionModel> = {
     makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off'])),
     SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)'], SETBACKS,
   ),
+  /** the context layer: the judged run's commit carries its decision entry */
+  context: model(
+    withContext(makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit done']))),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'VERDICT(FAIL)', 'NOTES_RESET'], CONTEXT,
+  ),
 };
 
 export const SAGA_MODELS: Record<string, ExecutionModel> = {
@@ -150,6 +169,11 @@ export const SAGA_MODELS: Record<string, ExecutionModel> = {
     makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off'])),
     SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'FILE_READ(notes)'], SETBACKS,
   ),
+  /** the context layer: the judged chunk's commit carries its decision entry */
+  context: model(
+    withContext(makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit done']))),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'VERDICT_STAMP', 'VERDICT(PASS)', 'SAGA_NOTES(IN_PROGRESS)', 'SUB_PLAN(text)', 'FILE_READ(notes)'], CONTEXT,
+  ),
 };
 
 export const GOAL_MODELS: Record<string, ExecutionModel> = {
@@ -168,10 +192,25 @@ export const GOAL_MODELS: Record<string, ExecutionModel> = {
     goalInput(['max-iterations 2', 'accept tests npm test', 'commit off', 'budget attempts 1', 'budget wall-minutes 10']),
     PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(fail)', 'CLOCK_READ(T0)', 'BUDGET_RAISED(attempts 3)'],
   ),
+  /** the check engine (new runs): one acceptance.check per attempt and no guard after it; a failure retries, a boundary violation skips it */
+  engine: model(
+    goalInput(['max-iterations 2', 'accept tests npm test', 'no-modify vendor/', 'commit done'], true),
+    PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'BOUNDARY_SCANNED(violation)'], ['ACCEPTANCE_CHECKED(pass)', 'ACCEPTANCE_CHECKED(fail)'],
+  ),
+  /** the check engine, then a guard */
+  engineGuarded: model(
+    goalInput(['max-iterations 1', 'accept tests npm test', 'guard lint npm run lint', 'commit off'], true),
+    PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)'], ['ACCEPTANCE_CHECKED(pass)', 'ACCEPTANCE_CHECKED(fail)'], CHECKS,
+  ),
   /** the worker's call hits a rate limit or cannot authenticate: neither burns the attempt */
   setbacks: model(
     goalInput(['max-iterations 1', 'accept tests npm test', 'commit off']),
     SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)'], SETBACKS,
+  ),
+  /** the context layer: the accepted goal's commit carries its decision entry */
+  context: model(
+    withContext(goalInput(['max-iterations 1', 'accept tests npm test', 'commit done'])),
+    SETBACK_PLUMBING, ['AGENT_EXITED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)'], CONTEXT,
   ),
 };
 

@@ -50,9 +50,17 @@ export function requestProblem(expected: EffectRequest | undefined, kind: string
     return null;
   }
   // A commit's expected HEAD is the real repository's branch and commit: the samples cannot know it.
-  const decided = kind === 'commit.create' ? withoutKey(params, 'head') : params;
-  if (canonical(expected.params) !== canonical(decided)) return `${kind} params ${canonical(params)}, expected ${canonical(expected.params)}`;
+  // Its decision entry is made of the real notes.md and plan: the samples fix only that there is one.
+  const decided = kind === 'commit.create' ? entryAsPresence(withoutKey(params, 'head')) : params;
+  const wanted = kind === 'commit.create' ? entryAsPresence(expected.params) : expected.params;
+  if (canonical(wanted) !== canonical(decided)) return `${kind} params ${canonical(params)}, expected ${canonical(expected.params)}`;
   return null;
+}
+
+/** Commit params with the decision entry's text replaced by the fact that there is one. */
+function entryAsPresence(params: unknown): unknown {
+  const decision = (params as { decision?: unknown }).decision;
+  return decision === undefined ? params : { ...(params as Record<string, unknown>), decision: 'an entry' };
 }
 
 function withoutKey(value: unknown, key: string): unknown {
@@ -82,6 +90,12 @@ export function eventProblem(sample: MachineEvent, real: MachineEvent): string |
     case 'CHECK_FINISHED': {
       const r = (real as typeof sample).result;
       return same('result', [sample.result.outcome, sample.result.exitCode, sample.result.excerpt.trim()], [r.outcome, r.exitCode, r.excerpt.trim()]);
+    }
+    case 'ACCEPTANCE_CHECKED': {
+      const r = (real as typeof sample).result;
+      const facts = (result: typeof r) => (result.outcome === 'refused' ? [result.outcome, result.reason]
+        : [result.outcome, result.status, result.criteria.map((criterion) => [criterion.name, criterion.status, criterion.exitCode, criterion.excerpt.trim()])]);
+      return same('result', facts(sample.result), facts(r));
     }
     case 'CLOCK_READ':
     case 'BUDGET_RAISED':

@@ -45,6 +45,8 @@ export type WorldStep =
   /** the agent hangs and yoke is interrupted (SIGINT) while it runs; the resumed run journals the interruption */
   | { kind: 'interrupt'; role: Role }
   | { kind: 'check'; name: string; exitCode: number; excerpt: string }
+  /** goal's acceptance check (the check engine): each criterion command's exit code and output */
+  | { kind: 'acceptance'; criteria: Array<{ name: string; exitCode: number; excerpt: string }> }
   | { kind: 'clock'; now: number }
   /** journaled by the operator's command while no runner works */
   | { kind: 'external' }
@@ -148,6 +150,9 @@ function stepOf(event: MachineEvent, answered: EffectRequest | null, later: Read
   }
   if (answered?.kind === 'check.run' && event.type === 'CHECK_FINISHED') {
     return { kind: 'check', name: answered.params.name, exitCode: event.result.exitCode ?? 1, excerpt: event.result.excerpt };
+  }
+  if (answered?.kind === 'acceptance.check' && event.type === 'ACCEPTANCE_CHECKED' && event.result.outcome === 'completed') {
+    return { kind: 'acceptance', criteria: event.result.criteria.map((criterion) => ({ name: criterion.name, exitCode: criterion.exitCode ?? 1, excerpt: criterion.excerpt })) };
   }
   if (event.type === 'CLOCK_READ') return { kind: 'clock', now: event.result.now };
   return { kind: 'effect' };

@@ -120,6 +120,12 @@ export function prepareStep(world: ModelWorld, step: WorldStep, planFile: string
       writeFileSync(join(world.side, `check-${step.name}.out`), step.excerpt);
       writeFileSync(join(world.side, `check-${step.name}.code`), String(step.exitCode));
       return;
+    case 'acceptance':
+      for (const criterion of step.criteria) {
+        writeFileSync(join(world.side, `check-${criterion.name}.out`), criterion.excerpt);
+        writeFileSync(join(world.side, `check-${criterion.name}.code`), String(criterion.exitCode));
+      }
+      return;
     case 'clock':
     case 'effect':
     case 'external':

@@ -33,6 +33,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'notes.read': { firstLine: notes },
     'boundary.scan': { changed: ['src/a.ts'] },
     'check.run': { outcome: 'exited', exitCode: 0, signal: null, durationMs: 3, excerpt: 'ok\n' },
+    'acceptance.check': { outcome: 'completed', status: 'passed', exitCode: 0, report: { path: 'proof/r/report.json', sha256: 'e'.repeat(64) }, criteria: [], sourceMatches: true },
     'file.write': { sha256: 'c'.repeat(64) },
     'hook.fire': { started: true },
     'commit.create': { sha: null },
@@ -43,6 +44,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'wait.until': { waitedMs: 0 },
     'protect.scan': { files: [] },
     'protect.restore': { restored: [] },
+    'story.pass': { sha: null, prdBlob: 'd'.repeat(64) },
   };
   return results[kind];
 }

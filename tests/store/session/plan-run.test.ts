@@ -19,14 +19,29 @@ function journal(drafts: RecordDraft[]): JournalRecord[] {
 const loop = { run: OLD, machine: 'loop', mv: LOOP_MACHINE_VERSION };
 const started = (max = 5): RecordDraft => ({ ...loop, type: 'run.started', payload: { mode: 'loop', input: memoryLoopInput([`max-iterations ${max}`]), argv: ['run'] } });
 const finished: RecordDraft = { ...loop, type: 'run.finished', payload: { state: 'done', exitCode: 0, reason: 'done' } };
+const abandoned: RecordDraft = { ...loop, type: 'run.abandoned', payload: { reason: 'yoke run --fresh' } };
 const newRun = (max = 3): NewRun => ({ lifecycle: { name: 'loop', version: LOOP_MACHINE_VERSION }, input: memoryLoopInput([`max-iterations ${max}`]), argv: ['run'] });
 const request = (over: Partial<RunRequest> = {}): RunRequest => ({ fresh: false, start: newRun(), runId: NEW, pid: 4242, ...over });
 
 describe('planRun', () => {
-  it('starts a new run when nothing is unfinished, with the given id and the argv it was started with', () => {
-    const plan = planRun(journal([started(), finished]), request());
+  it('issue 20 item 3: refuses to start after a run.finished that today\'s machine never reaches, naming the seq; --fresh leaves it behind', () => {
+    const records = journal([started(), finished]);
+    expect(() => planRun(records, request({ locate: (seq) => `journal.jsonl:${seq}` }))).toThrow(YokeError);
+    expect(() => planRun(records, request({ locate: (seq) => `journal.jsonl:${seq}` }))).toThrow(/^journal\.jsonl:2: record 2 \(run\.finished\) contradicts run .*yoke run --fresh/);
+    expect(planRun(records, request({ fresh: true })).kind).toBe('start');
+  });
+
+  it('starts a new run when nothing is unfinished, with the given id (also in its input) and the argv it was started with', () => {
+    const plan = planRun(journal([started(), abandoned]), request());
     expect(plan).toMatchObject({ kind: 'start', run: NEW, mode: 'loop', abandoned: null, maxIterations: 3 });
-    expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: newRun().input, argv: ['run'] } }]);
+    expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: { ...newRun().input, run: NEW }, argv: ['run'] } }]);
+  });
+
+  it('journals the context layer in the new run\'s input only when .yoke/context/ exists (DESIGN §9), with the run id', () => {
+    const [withLayer] = planRun([], request({ start: { ...newRun(), contextLayer: true } })).drafts;
+    expect(withLayer?.type === 'run.started' && (withLayer.payload.input as { contextLayer?: unknown }).contextLayer).toEqual({ run: NEW });
+    const [without] = planRun([], request({ start: { ...newRun(), contextLayer: false } })).drafts;
+    expect(without?.type === 'run.started' && without.payload.input).not.toHaveProperty('contextLayer');
   });
 
   it('applies --max-iterations to a new run\'s config', () => {

@@ -1,0 +1,43 @@
+// What `yoke gate` prints for each CLI, in the format that CLI's hook reads (checked on the
+// installed CLIs; docs/tool-control.md has the details):
+// - Claude Code 2.1.332 PreToolUse: `hookSpecificOutput.permissionDecision` allow | deny | ask |
+//   defer with `permissionDecisionReason`; `defer` in `-p` ends the call with
+//   `stop_reason: "tool_deferred"` and `claude -p --resume <session>` asks the hook again.
+// - Codex 0.171 PreToolUse: only `permissionDecision: "deny"` (with a non-empty reason) is
+//   supported; "allow" and "ask" are rejected as unsupported, so a pass prints nothing.
+// - Gemini CLI 0.61 BeforeTool: `{"decision": "allow" | "deny" | "ask", "reason": …}`.
+
+/** The CLIs whose hooks `yoke gate` speaks. */
+export const GATE_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export type GateAgent = (typeof GATE_AGENTS)[number];
+
+/** What the gate tells the CLI. */
+export type GateDecision = 'allow' | 'deny' | 'ask' | 'defer';
+
+/** The bytes to print and the exit code. */
+export interface GateOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * The CLI's decision output. Where the CLI has no `defer` (Codex, Gemini) or no `ask` (Codex), a
+ * hold is a denial whose reason says the call is held for the operator. A pass without a run
+ * leaves the decision to the CLI's own permission settings (an `allow` would skip them).
+ */
+export function gateOutput(agent: GateAgent, decision: GateDecision, message: string, inRun: boolean): GateOutput {
+  const json = (value: unknown): GateOutput => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
+  switch (agent) {
+    case 'claude':
+      if (decision === 'allow' && !inRun) return { stdout: '', stderr: '', exitCode: 0 };
+      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: message } });
+    case 'codex':
+      if (decision === 'allow') return { stdout: '', stderr: '', exitCode: 0 };
+      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } });
+    case 'gemini':
+      if (decision === 'allow') return inRun ? json({ decision: 'allow' }) : { stdout: '', stderr: '', exitCode: 0 };
+      if (decision === 'ask') return json({ decision: 'ask', reason: message });
+      return json({ decision: 'deny', reason: message });
+  }
+}

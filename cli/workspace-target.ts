@@ -1,0 +1,18 @@
+// Which workspace a read command looks at: the project around the current folder, or `--workspace <name>` in the shared store.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { checkWorkspaceName, storeUrlFromEnv } from '../store/session/store-selection.js';
+import { workspacePaths, type WorkspacePaths } from '../store/session/workspace-paths.js';
+import { YokeError } from '../errors/yoke-error.js';
+
+/**
+ * `--workspace <name>`: that workspace of the shared store YOKE_STORE names, from any folder (its
+ * local caches, such as the status view, live under ~/.cache/yoke/workspaces/<name>/). Without it,
+ * `local()` finds the project as usual.
+ */
+export async function workspaceTarget(name: string | undefined, local: () => WorkspacePaths | Promise<WorkspacePaths>): Promise<WorkspacePaths> {
+  if (name === undefined) return local();
+  if (storeUrlFromEnv() === null) throw new YokeError('usage', `--workspace ${name} names a workspace of a shared store, but YOKE_STORE is not set; set YOKE_STORE=postgres://… (see docs/fleet.md).`);
+  const checked = checkWorkspaceName(name, '--workspace');
+  return workspacePaths(join(homedir(), '.cache', 'yoke', 'workspaces', checked), checked);
+}

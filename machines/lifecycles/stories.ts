@@ -1,0 +1,264 @@
+// The stories lifecycle (DESIGN §8): a story list in prd.yaml, one story per iteration by a fresh
+// worker, each passing only through yoke's gates and landing as one commit.
+//
+// Each iteration: select the ready story (lowest priority, then id) → Stop-the-Line when it has no
+// acceptance criteria (the run is held before any agent call) → restore the spec → worker →
+// boundary → guards → the story's `check` commands → the judge when `review on` → pass (clock,
+// notes, then `story.pass`: passes: true + DECISIONS.md entry + the work in one commit) or fail
+// (the guard results and verdict become the story's feedback; `max-story-attempts` DONE claims or
+// the same failure three times in a row block it; `on-story-blocked` decides whether the run ends).
+// Exit 0 when every story passed, 1 otherwise.
+import { assign, enqueueActions } from 'xstate';
+import { storyChecks, lacksCriteria } from '../../config/prd/story.js';
+import { parsePrd } from '../../config/prd/parse-prd.js';
+import { decisionEntry } from '../context/decision-entry.js';
+import { request } from '../effects.js';
+import { applyStoriesChange } from '../stories/stories-change.js';
+import { storyPromptValues } from '../stories/story-prompt.js';
+import { currentStory, initialPrd, selectStory, updateProgress, type PrdState } from '../stories/story-progress.js';
+import { enqueueHooks } from '../work/enqueue-hooks.js';
+import { failureFingerprint } from '../work/failure-fingerprint.js';
+import { renderGuardReport } from '../work/guard-report.js';
+import { NO_PROGRESS_REPEATS, turnStates } from '../work/iteration-states.js';
+import { judgeStates } from '../work/judge-states.js';
+import { preparingState } from '../work/start-run.js';
+import { freshIteration, headParams, initialContext, notesSayDone, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
+import type { WorkLoopOptions } from '../work/work-loop-options.js';
+import { externalInputs, workSetup } from '../work/work-setup.js';
+import type { LifecycleDescriptor, LoopFileReader } from './lifecycle-descriptor.js';
+import { workLifecycle } from './work-lifecycle.js';
+
+/** Bump when a change would make old journals fold differently. */
+export const STORIES_MACHINE_VERSION = 1;
+
+/** `max-story-attempts` when yoke.conf has none. */
+export const DEFAULT_MAX_STORY_ATTEMPTS = 3;
+
+/** What the machine and the descriptor share: the name, the unit of work and the plan file. */
+const STORIES = { name: 'stories', unit: 'iteration', planFile: 'prd.yaml' } as const;
+
+function prdOf(context: WorkContext): PrdState {
+  return context.prd ?? initialPrd([]);
+}
+
+/** The shared work states, told about the current story: its prompt values, its checks, its id on agent calls. */
+const OPTIONS: WorkLoopOptions = {
+  ...STORIES,
+  judged: false,
+  terminal: true,
+  promptValues: (context) => {
+    const story = currentStory(context.prd);
+    return story === null ? {} : storyPromptValues(prdOf(context), story);
+  },
+  extraChecks: (context) => {
+    const story = currentStory(context.prd);
+    if (story === null) return [];
+    return storyChecks(story).map((criterion) => ({
+      kind: 'accept' as const,
+      name: `${story.id}#${(story.acceptance ?? []).indexOf(criterion) + 1}`,
+      command: criterion.check ?? '',
+    }));
+  },
+  storyOf: (context) => context.prd?.current ?? null,
+};
+
+/** The story passed every gate: the worker said DONE, every check passed, and (review on) the judge said PASS. */
+function storyPassed(context: WorkContext): boolean {
+  return workerDone(context) && (context.config.review !== true || (context.judgeTrigger === 'done' && context.verdict === 'PASS'));
+}
+
+/** A failed iteration on the current story: its feedback, and (when the worker claimed DONE) one more attempt and the no-progress count. */
+function noteFailure(context: WorkContext): Partial<WorkContext> {
+  const prd = prdOf(context);
+  const id = prd.current;
+  if (id === null) return {};
+  const progress = prd.progress[id];
+  const report = renderGuardReport({
+    iteration: context.iteration, maxIterations: context.maxIterations, notesFirstLine: context.notesFirstLine,
+    changed: context.changed, violations: context.violations, checks: context.checks,
+  });
+  const judged = context.judgeTrigger === 'done' && context.verdict === 'FAIL';
+  const verdict = judged ? `\n## Review: FAIL\n\n${context.verdictProblem ?? 'The judge said FAIL; its reasons are in `.loop/verdict.md`.'}\n` : '';
+  if (!notesSayDone(context.notesFirstLine)) return { prd: updateProgress(prd, id, { feedback: `${report}${verdict}` }) };
+  const fingerprint = `${failureFingerprint(context.checks, context.violations)}${judged ? `\njudge FAIL ${context.verdictProblem ?? ''}` : ''}`;
+  const repeats = fingerprint === progress?.lastFingerprint ? (progress.fingerprintRepeats + 1) : 1;
+  const attempts = (progress?.attempts ?? 0) + 1;
+  const max = context.config.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS;
+  const blocked = repeats >= NO_PROGRESS_REPEATS ? 'no-progress' : attempts >= max ? 'attempts' : null;
+  return { prd: updateProgress(prd, id, { attempts, lastFingerprint: fingerprint, fingerprintRepeats: repeats, blocked, feedback: `${report}${verdict}` }) };
+}
+
+function storiesEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'bailout') {
+  return workSetup.createStateConfig({
+    type: 'final',
+    entry: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ outcome: outcome(context) });
+      enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
+      enqueueHooks(enqueue, context.config, hook, context.iteration);
+    }),
+  });
+}
+
+const judge = judgeStates({ ...OPTIONS, judged: true });
+
+export const storiesMachine = workSetup.createMachine({
+  id: STORIES.name,
+  context: ({ input }) => ({ ...initialContext(input), prd: initialPrd(input.stories ?? []) }),
+  on: {
+    ...externalInputs,
+    // The user edited prd.yaml between runs: the new list, restored from now on.
+    STORIES_CHANGED: {
+      actions: assign(({ context, event }) => event.type !== 'STORIES_CHANGED' ? {} : {
+        prd: applyStoriesChange(prdOf(context), event.stories, event),
+        chunkSpecFiles: event.prdBlob === null ? context.chunkSpecFiles : { ...context.chunkSpecFiles, 'prd.yaml': event.prdBlob },
+      }),
+    },
+  },
+  initial: 'preparing',
+  states: {
+    preparing: preparingState('selecting'),
+    selecting: {
+      always: [
+        { guard: ({ context }) => selectStory(prdOf(context)).kind === 'all-passed', target: 'done' },
+        { guard: ({ context }) => selectStory(prdOf(context)).kind === 'none', target: 'storiesBlocked' },
+        {
+          // Stop-the-Line: a story with no acceptance criteria holds the run before any agent call.
+          guard: ({ context }) => { const next = selectStory(prdOf(context)); return next.kind === 'story' && lacksCriteria(next.story); },
+          target: 'stoppedLine',
+          actions: assign(({ context }) => {
+            const next = selectStory(prdOf(context));
+            const id = next.kind === 'story' ? next.story.id : '?';
+            return { heldFor: `story:${id}:no-acceptance`, holdDetail: `story ${id} has no acceptance criteria`, prd: { ...prdOf(context), current: id } };
+          }),
+        },
+        {
+          target: 'restoring',
+          actions: assign(({ context }) => {
+            const next = selectStory(prdOf(context));
+            if (next.kind !== 'story') return {};
+            const prd = prdOf(context);
+            const iterations = (prd.progress[next.story.id]?.iterations ?? 0) + 1;
+            return { prd: { ...updateProgress(prd, next.story.id, { iterations }), current: next.story.id, decisionNotes: null } };
+          }),
+        },
+      ],
+    },
+    // Not final: `yoke run` (after prd.yaml is fixed) journals AGENT_RETRY and selects again.
+    stoppedLine: {
+      tags: ['paused'],
+      on: { AGENT_RETRY: { target: 'selecting', actions: assign({ heldFor: null, holdDetail: null }) } },
+    },
+    ...turnStates(OPTIONS),
+    deciding: {
+      always: [
+        { guard: ({ context }) => context.config.review === true && workerDone(context), target: 'judgeGate', actions: assign({ judgeTrigger: 'done' }) },
+        { target: 'settling' },
+      ],
+    },
+    ...judge,
+    settling: {
+      always: [
+        { guard: ({ context }) => storyPassed(context), target: 'passClock' },
+        { target: 'advancing', actions: assign(({ context }) => noteFailure(context)) },
+      ],
+    },
+    // The decision entry's date is the journaled clock; its summary the passing attempt's notes.
+    passClock: {
+      entry: { type: 'request', params: ({ context }) => request('clock.read', { purpose: `the date of story ${context.prd?.current ?? '?'}'s decision entry` }) },
+      on: { CLOCK_READ: { target: 'passNotes', actions: assign({ now: ({ event }) => event.result.now }) } },
+    },
+    passNotes: {
+      entry: { type: 'request', params: () => request('file.read', { file: 'notes.md' }) },
+      on: { FILE_READ: { target: 'passing', actions: assign({ prd: ({ context, event }) => ({ ...prdOf(context), decisionNotes: event.result.content }) }) } },
+    },
+    passing: {
+      entry: {
+        type: 'request',
+        params: ({ context }) => {
+          const story = currentStory(context.prd);
+          if (story === null) throw new Error('passing entered with no current story');
+          return request('story.pass', {
+            story: story.id,
+            message: `feat(${story.id}): ${story.title}`,
+            iteration: context.iteration,
+            decision: decisionEntry({ now: context.now ?? 0, id: story.id, title: story.title, notes: prdOf(context).decisionNotes }),
+            commit: context.config.commit !== 'off',
+            ...headParams(context),
+          });
+        },
+      },
+      on: {
+        STORY_PASSED: {
+          target: 'advancing',
+          actions: assign(({ context, event }) => {
+            const prd = prdOf(context);
+            const id = prd.current ?? '';
+            return {
+              prd: { ...updateProgress(prd, id, { passed: true, commit: event.result.sha, feedback: null }), decisionNotes: null },
+              lastCommit: event.result.sha ?? context.lastCommit,
+              chunkSpecFiles: { ...context.chunkSpecFiles, 'prd.yaml': event.result.prdBlob },
+            };
+          }),
+        },
+      },
+    },
+    advancing: {
+      always: [
+        {
+          guard: ({ context }) => {
+            const id = context.prd?.current ?? null;
+            return id !== null && context.prd?.progress[id]?.blocked != null && context.config.onStoryBlocked !== 'skip';
+          },
+          target: 'storyBlocked',
+        },
+        { guard: ({ context }) => selectStory(prdOf(context)).kind === 'all-passed', target: 'done' },
+        { guard: ({ context }) => context.iteration >= context.maxIterations, target: 'exhausted' },
+        {
+          target: 'selecting',
+          actions: enqueueActions(({ context, enqueue }) => {
+            enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
+            const next = context.iteration + 1;
+            enqueue.assign({ iteration: next, ...freshIteration(), verdict: null, verdictProblem: null, prd: { ...prdOf(context), current: null } });
+            enqueueHooks(enqueue, context.config, 'iteration-start', next);
+          }),
+        },
+      ],
+    },
+    done: storiesEnd((c) => ({ exitCode: 0, reason: 'stories-done', iterations: c.iteration }), 'done'),
+    exhausted: storiesEnd((c) => ({ exitCode: 1, reason: 'max-iterations', iterations: c.iteration }), 'bailout'),
+    storyBlocked: storiesEnd((c) => ({ exitCode: 1, reason: 'story-blocked', iterations: c.iteration }), 'bailout'),
+    storiesBlocked: storiesEnd((c) => ({ exitCode: 1, reason: 'stories-blocked', iterations: c.iteration }), 'bailout'),
+  },
+  output: ({ context }) => context.outcome ?? { exitCode: 1, reason: 'stories-blocked', iterations: context.iteration },
+});
+
+const base = workLifecycle({
+  ...STORIES,
+  summary: 'one story of prd.yaml per iteration, each gated and committed on its own',
+  machine: storiesMachine,
+  version: STORIES_MACHINE_VERSION,
+  prompts: { worker: ['prompts/story.md'], judge: ['prompts/judge.md', 'prompts/story-judge.md'] },
+  features: ['stories'],
+  init: {
+    files: {
+      'yoke.conf': 'init/stories/yoke.conf',
+      'protocol.md': 'init/stories/protocol.md',
+      'prd.yaml': 'init/stories/prd.yaml',
+      'judge.md': 'init/stories/judge.md',
+      'notes.md': 'init/loop/notes.md',
+      '.gitignore': 'init/loop/gitignore',
+    },
+    spec: ['protocol.md', 'prd.yaml', 'judge.md', 'yoke.conf'],
+  },
+});
+
+/** The stories lifecycle, as everything outside machines/ sees it: the judge is called only with `review on`; the run input carries prd.yaml's stories. */
+export const storiesLifecycle = {
+  ...base,
+  rolesCalled: (config: Parameters<typeof base.rolesCalled>[0]) => (config.review === true ? base.roles : base.roles.filter((role) => role === 'worker')),
+  validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml') ?? '', '.loop/prd.yaml').issues,
+  input: (config: Parameters<typeof base.input>[0], canon: Parameters<typeof base.input>[1], loopDir: string, readLoopFile?: LoopFileReader) => ({
+    ...base.input(config, canon, loopDir),
+    stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],
+  }),
+} satisfies LifecycleDescriptor;

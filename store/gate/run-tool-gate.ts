@@ -1,0 +1,45 @@
+// The run's tool-call gate as the runner drives it: the gate server with the run's config and
+// journal, and the hook command that reaches it (this very yoke, `gate --agent <name>`).
+import { homedir } from 'node:os';
+import type { Config } from '../../config/types.js';
+import { shellQuote } from '../../effects/adapters/shell-quote.js';
+import type { RunToolGate } from '../fold/runner.js';
+import type { JournalWriter } from '../journal/journal-writer.js';
+import type { JournalRecord, RecordDraft } from '../journal/record.js';
+import { openGateServer } from './gate-server.js';
+
+/** What opening a run's gate needs. */
+export interface RunGateOptions {
+  run: string;
+  root: string;
+  config: Config;
+  journal: JournalWriter;
+  /** the hook command's program and leading arguments (default: this node and this yoke's entry file) */
+  yoke?: readonly string[];
+}
+
+/** Opens the gate; `host` is the runner's staging (records go into the run's fold and journal). */
+export async function openRunToolGate(
+  options: RunGateOptions,
+  host: { stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord; flush: () => Promise<void> },
+): Promise<RunToolGate> {
+  const server = await openGateServer({
+    run: options.run,
+    root: options.root,
+    home: homedir(),
+    config: options.config,
+    stage: host.stage,
+    flush: host.flush,
+    records: () => options.journal.records,
+  });
+  const yoke = options.yoke ?? [process.execPath, process.argv[1] ?? 'yoke'];
+  return {
+    setCall: (key) => server.setCall(key),
+    link: {
+      socketPath: server.socketPath,
+      command: (agent) => [...yoke, 'gate', '--agent', agent].map(shellQuote).join(' '),
+      heldInCall: () => server.heldInCall(),
+    },
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,67 @@
+// Projections of the tool-call control records (DESIGN §13): the answers that stand, and the
+// calls still held. Folds over the journal, so they survive restarts exactly.
+import type { ToolClass } from '../../config/types.js';
+import { standingAnswers, type AnswerEvent, type StandingAnswers } from '../../policy/ruling/standing-answers.js';
+import type { JournalRecord } from '../journal/record.js';
+
+/** Every answer and revocation in journal order, as the policy's answer events. */
+export function answerEvents(records: readonly JournalRecord[]): AnswerEvent[] {
+  const events: AnswerEvent[] = [];
+  for (const record of records) {
+    if (record.type === 'tool.answered') {
+      const p = record.payload;
+      events.push({ kind: 'answer', answer: { id: p.answer, callId: p.callId, runId: record.run ?? '', tool: p.tool, class: p.class, ruling: p.ruling, scope: p.scope } });
+    } else if (record.type === 'tool.revoked') events.push({ kind: 'revoke', id: record.payload.answer });
+  }
+  return events;
+}
+
+/** The answers that stand now. */
+export function journalAnswers(records: readonly JournalRecord[]): StandingAnswers {
+  return standingAnswers(answerEvents(records));
+}
+
+/** One held call: what `yoke holds` lists. */
+export interface ToolHold {
+  id: string;
+  callId: string;
+  run: string | null;
+  agent: string;
+  tool: string;
+  input: unknown;
+  class: ToolClass;
+  message: string;
+  ts: string;
+  /** the answer given, if any */
+  answered: { answer: string; ruling: 'pass' | 'refuse'; scope: string } | null;
+}
+
+/** Every held call, oldest first (answered or not): the last ruling of each hold id was `hold`. */
+export function toolHolds(records: readonly JournalRecord[]): ToolHold[] {
+  const requested = new Map<string, Extract<JournalRecord, { type: 'tool.requested' }>>();
+  const holds = new Map<string, ToolHold>();
+  for (const record of records) {
+    if (record.type === 'tool.requested') requested.set(record.payload.id, record);
+    else if (record.type === 'tool.ruled') {
+      const request = requested.get(record.payload.id);
+      if (record.payload.ruling !== 'hold' || request === undefined || record.payload.class === null || request.payload.tool === null) continue;
+      if (holds.has(record.payload.id)) continue;
+      holds.set(record.payload.id, {
+        id: record.payload.id, callId: request.payload.callId, run: request.run, agent: request.payload.agent, tool: request.payload.tool,
+        input: request.payload.input, class: record.payload.class, message: record.payload.message, ts: record.ts, answered: null,
+      });
+    } else if (record.type === 'tool.answered') {
+      const hold = holds.get(record.payload.id);
+      if (hold !== undefined) hold.answered = { answer: record.payload.answer, ruling: record.payload.ruling, scope: record.payload.scope };
+    }
+  }
+  return [...holds.values()];
+}
+
+/** A short summary of a tool input for one line: the command, the path, or the JSON cut to `width`. */
+export function inputSummary(input: unknown, width = 80): string {
+  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const text = [fields.command, fields.cmd, fields.file_path, fields.path, fields.url].find((value): value is string => typeof value === 'string');
+  const line = (text ?? JSON.stringify(input) ?? '').replace(/\s+/g, ' ');
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}

@@ -1,0 +1,69 @@
+// Folding the run `yoke run` builds on, checked as `yoke replay --verify` checks it (issue 20, item 3).
+//
+// The record chain is an unkeyed hash: anyone can rewrite a record and recompute the chain, and
+// every structural check still passes. What such a forgery cannot do is agree with today's
+// machine: a flipped guard result no longer matches the event the machine was told, a changed
+// `run.finished` no longer matches the final state the fold reaches. So the run a new `yoke run`
+// resumes (or starts after) is folded with every record checked against the fold before it, and
+// the first disagreement refuses the workspace. Only that one run is checked: everything before its
+// `run.started` belongs to runs nothing builds on, and the check costs about one more comparison
+// per record of the fold `yoke run` does anyway.
+import { YokeError } from '../../errors/yoke-error.js';
+import { lifecycleOf } from '../fold/journal-runs.js';
+import { RunFold } from '../fold/run-fold.js';
+import type { JournalRecord, StartedRecord } from '../journal/record.js';
+import { checkRecord, type Divergence } from '../projections/verify-run.js';
+
+/** Where a record is, for messages (`/p/.loop/.journal/journal.jsonl:57`). */
+export type LocateRecord = (seq: number) => string;
+
+/**
+ * Fold every record of the run `started` (as `foldRun` does), refusing with a `workspace`
+ * YokeError at the first record that contradicts the fold of the records before it: an effect
+ * today's machine does not owe, an event that is not its effect's journaled outcome, a
+ * `run.finished` the machine does not reach.
+ */
+export function foldCheckedRun(records: readonly JournalRecord[], started: StartedRecord, locate: LocateRecord): RunFold {
+  const fold = new RunFold(lifecycleOf(started).machine, started);
+  const startedKeys = new Set<string>();
+  for (const record of records) {
+    if (record.seq <= started.seq || record.run !== started.run) continue;
+    const divergence = checkRecord(fold, record, startedKeys);
+    if (divergence) throw forged(divergence, started, locate);
+    try {
+      fold.apply(record);
+    } catch (error) {
+      if (!(error instanceof YokeError)) throw error;
+      throw forged({ seq: record.seq, record: record.type, key: null, what: error.message, path: null, journal: null, machine: null }, started, locate, error.message);
+    }
+    if (record.type === 'effect.started') startedKeys.add(record.payload.key);
+  }
+  return fold;
+}
+
+/**
+ * Check the last run of `records` when `yoke run` is about to start a new one after it (it finished
+ * or was abandoned): a forged ending would otherwise be built on silently. A run recorded by a
+ * machine version this yoke lacks is not checked (a new run does not fold it).
+ */
+export function checkLastRun(records: readonly JournalRecord[], locate: LocateRecord): void {
+  let last: StartedRecord | null = null;
+  for (const record of records) if (record.type === 'run.started') last = record;
+  if (last === null) return;
+  try {
+    lifecycleOf(last);
+  } catch (error) {
+    if (error instanceof YokeError) return;
+    throw error;
+  }
+  foldCheckedRun(records, last, locate);
+}
+
+function forged(divergence: Divergence, started: StartedRecord, locate: LocateRecord, foldMessage?: string): YokeError {
+  const where = divergence.path === null ? '' : ` (first difference at ${divergence.path})`;
+  const what = foldMessage ?? `record ${divergence.seq} (${divergence.record}) contradicts run ${started.run ?? '?'} as today's machine folds it: ${divergence.what}${where}`;
+  return new YokeError(
+    'workspace',
+    `${locate(divergence.seq)}: ${what.replace(/; the journal was edited.*$/, '')}; the journal was changed after yoke wrote it (\`yoke replay --verify\` shows the difference). Put back a copy of .loop/.journal/journal.jsonl you trust, or leave this run behind deliberately with \`yoke run --fresh\`.`,
+  );
+}

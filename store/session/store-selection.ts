@@ -1,0 +1,44 @@
+// Which journal backend a workspace uses (DESIGN §14): the file journal, or a shared PostgreSQL store named by YOKE_STORE.
+import { basename } from 'node:path';
+import { isPostgresUrl, redactStoreUrl } from '../journal/postgres/store-url.js';
+import { YokeError } from '../../errors/yoke-error.js';
+
+/** The file journal in `.loop/.journal/`, or workspace `workspace` of the PostgreSQL store at `url`. */
+export type StoreSelection =
+  | { kind: 'file' }
+  | { kind: 'postgres'; url: string; workspace: string };
+
+/** A workspace name in a shared store: letters, digits, `.`, `_`, `-` (1–100). */
+const WORKSPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** The shared store's URL from YOKE_STORE, or null for the file journal. Anything else set there is refused (exit 2). */
+export function storeUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
+  const value = env.YOKE_STORE?.trim();
+  if (value === undefined || value === '' || value === 'file') return null;
+  if (!isPostgresUrl(value)) {
+    throw new YokeError('usage', `YOKE_STORE must be a postgres://… URL (or \`file\`, or unset for the file journal), not ${value.includes('@') ? redactStoreUrl(value) : JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+/** Check a workspace name given by the user (`--workspace`, YOKE_WORKSPACE, `queue add --name`). */
+export function checkWorkspaceName(name: string, from: string): string {
+  if (!WORKSPACE_NAME.test(name)) throw new YokeError('usage', `${from}: ${JSON.stringify(name)} is not a workspace name; use letters, digits, '.', '_' and '-' (at most 100).`);
+  return name;
+}
+
+/**
+ * The store of the project at `root`: YOKE_STORE's PostgreSQL store when set, the workspace named
+ * `name` (`--workspace`), else YOKE_WORKSPACE, else the project folder's name; the file journal otherwise.
+ */
+export function selectStore(root: string, name: string | null = null, env: NodeJS.ProcessEnv = process.env): StoreSelection {
+  const url = storeUrlFromEnv(env);
+  if (url === null) return { kind: 'file' };
+  const workspace = name ?? (env.YOKE_WORKSPACE ? checkWorkspaceName(env.YOKE_WORKSPACE, 'YOKE_WORKSPACE') : sanitized(basename(root)));
+  return { kind: 'postgres', url, workspace };
+}
+
+function sanitized(folder: string): string {
+  const name = folder.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100);
+  return name === '' ? 'workspace' : name;
+}

@@ -1,0 +1,146 @@
+// DESIGN §14 on one machine: `yoke store init`, the refusals (exit 3, one sentence, nothing started),
+// a real `yoke run` of a loop (the scripted agent) journaled in PostgreSQL, and every read command
+// against the shared store by workspace name, from a folder outside the project.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentCalls } from '../support/fake-agent-script.js';
+import { confHead } from '../support/loop-conf.js';
+import { makeLoopWorkspace } from '../support/loop-workspace.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
+import { freePort } from '../support/postgres-cluster.js';
+import { runYoke, type Workspace } from '../support/workspace.js';
+
+const TIMEOUT = 90_000;
+let database: TestDatabase;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase('e2e_store');
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  await database.drop();
+});
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function loop(): Promise<{ ws: Workspace; env: Record<string, string> }> {
+  const made = await makeLoopWorkspace({
+    conf: [...confHead(5)],
+    script: { steps: { '1': { write: { 'a.txt': 'one\n' }, notes: 'IN_PROGRESS' }, '2': { write: { 'b.txt': 'two\n' }, notes: 'IN_PROGRESS' } }, default: { notes: 'DONE' } },
+  });
+  cleanups.push(() => made.ws.cleanup());
+  return made;
+}
+
+function elsewhere(): { path: string } {
+  const path = mkdtempSync(join(tmpdir(), 'yoke-elsewhere-'));
+  cleanups.push(() => rmSync(path, { recursive: true, force: true }));
+  return { path };
+}
+
+describe('the PostgreSQL store (DESIGN §14)', () => {
+  it('refuses a store without the schema, then `yoke store init` creates it (and again finds nothing to do)', async () => {
+    const { ws, env } = await loop();
+    const before = await runYoke(ws, ['run'], { env: { ...env, YOKE_STORE: database.url, YOKE_WORKSPACE: 'refused' } });
+    expect(before.exitCode, before.stderr).toBe(3);
+    expect(before.stderr).toMatch(/has no yoke schema yet; run `yoke store init`/);
+    expect(before.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(ws.path, '.loop/.journal/journal.jsonl'))).toBe(false);
+    expect(await agentCalls(ws.side('agent-calls.jsonl'))).toEqual([]);
+
+    const init = await runYoke(ws, ['store', 'init', '--json'], { env: { YOKE_STORE: database.url } });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const report = JSON.parse(init.stdout) as { store: string; from: number; to: number };
+    expect(report).toMatchObject({ from: 0, to: 1 });
+    expect(report.store).not.toContain(new URL(database.url).password);
+    const again = await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: database.url } });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/already at version 1/);
+  }, TIMEOUT);
+
+  it('bad credentials, an unreachable server and a newer schema: exit 3, one sentence without the secret, nothing started', async () => {
+    const newer = await createTestDatabase('e2e_newer');
+    cleanups.push(() => newer.drop());
+    await runYoke(elsewhere(), ['store', 'init'], { env: { YOKE_STORE: newer.url } });
+    await query(newer.url, 'UPDATE yoke_schema SET version = 99');
+    const wrong = new URL(database.url);
+    wrong.password = 'wrong-secret-123';
+    const unreachable = new URL(database.url);
+    unreachable.port = String(await freePort());
+    const cases: [string, RegExp][] = [
+      [wrong.toString(), /refused the user name or password/],
+      [unreachable.toString(), /cannot be reached/],
+      [newer.url, /schema version 99, written by a newer yoke/],
+    ];
+    for (const [url, reason] of cases) {
+      const { ws, env } = await loop();
+      const result = await runYoke(ws, ['run'], { env: { ...env, YOKE_STORE: url } });
+      expect(result.exitCode, result.stderr).toBe(3);
+      expect(result.stderr).toMatch(reason);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      for (const secret of ['wrong-secret-123', new URL(database.url).password]) expect(result.stderr + result.stdout).not.toContain(secret);
+      expect(existsSync(join(ws.path, '.loop/.journal/journal.jsonl'))).toBe(false);
+      expect(await agentCalls(ws.side('agent-calls.jsonl'))).toEqual([]);
+    }
+  }, TIMEOUT);
+
+  it('a real `yoke run` journals in PostgreSQL; status, runs, usage, replay and replay --verify read it by workspace name from anywhere', async () => {
+    const { ws, env } = await loop();
+    await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: database.url } });
+    const store = { YOKE_STORE: database.url };
+    const run = await runYoke(ws, ['run'], { env: { ...env, ...store, YOKE_WORKSPACE: 'alpha' }, timeoutMs: 60_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect((await agentCalls(ws.side('agent-calls.jsonl'))).map((call) => call.iteration)).toEqual([1, 2, 3]);
+    // the journal is in the database, not on disk; the lease was given back
+    expect(existsSync(join(ws.path, '.loop/.journal/journal.jsonl'))).toBe(false);
+    const rows = await query<{ seq: string; text: string; type: string }>(database.url, "SELECT seq, text, record->>'type' AS type FROM yoke_journal WHERE workspace = 'alpha' ORDER BY seq");
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_, i) => i + 1));
+    expect(rows.at(-1)?.type).toBe('run.finished');
+    expect(rows.some((row) => row.text.includes(new URL(database.url).password))).toBe(false);
+    expect(await query(database.url, "SELECT * FROM yoke_lease WHERE workspace = 'alpha'")).toEqual([]);
+
+    const away = elsewhere();
+    const runs = await runYoke(away, ['runs', '--json', '--workspace', 'alpha'], { env: store });
+    expect(runs.exitCode, runs.stderr).toBe(0);
+    const summaries = JSON.parse(runs.stdout) as { run: string; status: string; iteration: number }[];
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toMatchObject({ status: 'finished', iteration: 3 });
+    const runId = summaries[0]?.run ?? '';
+
+    const status = await runYoke(away, ['status', '--json', '--workspace', 'alpha'], { env: store });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toContain(runId);
+    expect(status.stdout).toContain('finished');
+
+    const usage = await runYoke(away, ['usage', '--json', '--workspace', 'alpha'], { env: store });
+    expect(usage.exitCode, usage.stderr).toBe(0);
+    expect((JSON.parse(usage.stdout) as { total: { calls: number } }).total.calls).toBe(3);
+
+    const replay = await runYoke(away, ['replay', '--json', '--workspace', 'alpha'], { env: store });
+    expect(replay.exitCode, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain('"kind":"outcome"');
+
+    const verify = await runYoke(away, ['replay', '--verify', '--workspace', 'alpha'], { env: store });
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+
+    // an unknown workspace has no runs; --workspace without YOKE_STORE is a usage error
+    const none = await runYoke(away, ['runs', '--json', '--workspace', 'nobody'], { env: store });
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    const unset = await runYoke(away, ['runs', '--workspace', 'alpha']);
+    expect(unset.exitCode).toBe(2);
+    expect(unset.stderr).toMatch(/YOKE_STORE is not set/);
+  }, TIMEOUT * 2);
+});

@@ -1,0 +1,39 @@
+// An agent that runs `rm -rf .loop` (issue 20, item 10): yoke stops the run (exit 3) and puts its
+// journal back, but the spec backups in `.journal/blobs/` are gone. Every later `yoke run` must then
+// say exactly how to recover (`yoke init <mode>`, then `yoke run --fresh`), and following that
+// advice must work.
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeJudgedWorkspace } from '../support/judged-workspace.js';
+import { runYoke, type Workspace } from '../support/workspace.js';
+
+const TIMEOUT = 90_000;
+const workspaces: Workspace[] = [];
+afterEach(async () => {
+  for (const ws of workspaces.splice(0)) await ws.cleanup();
+});
+
+describe('issue 20 item 10: an agent that ran `rm -rf .loop` left a run that could never finish', () => {
+  it('the stop is exit 3; the next `yoke run` names the recovery; `yoke init loop` + `yoke run --fresh` works', async () => {
+    const { ws } = await makeJudgedWorkspace({
+      mode: 'loop',
+      conf: ['max-iterations 3', 'commit off'],
+      script: { worker: [{ sh: 'rm -rf .loop' }], after: { worker: { notes: 'DONE' } } },
+    });
+    workspaces.push(ws);
+    const stopped = await runYoke(ws, ['run', '--quiet']);
+    expect(stopped.exitCode, stopped.stderr).toBe(3);
+
+    const again = await runYoke(ws, ['run', '--quiet']);
+    expect(again.exitCode).not.toBe(0);
+    expect(again.stderr).not.toMatch(/unexpected error/);
+    expect(again.stderr).toMatch(/yoke init <mode>/);
+    expect(again.stderr).toMatch(/yoke run --fresh/);
+
+    const init = await runYoke(ws, ['init', 'loop']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    // the user writes their rules back into the fresh conf (yoke init's template names the installed agent and example guards)
+    await ws.write('.loop/yoke.conf', `mode loop\nagent cmd sh ${ws.side('agent.sh')}\nmax-iterations 3\ncommit off\n`);
+    const fresh = await runYoke(ws, ['run', '--fresh', '--quiet']);
+    expect(fresh.exitCode, fresh.stderr).toBe(0);
+  }, TIMEOUT);
+});
