@@ -36,7 +36,7 @@ export function agentWorkedSinceScan(records: readonly JournalRecord[], run: str
 }
 
 /** A baseline whose record or blobs were altered refuses the workspace (exit 3): yoke cannot trust it to restore anything. */
-async function checkSound(paths: WorkspacePaths, protection: Protection, tampered: number | null): Promise<void> {
+export async function checkSound(paths: WorkspacePaths, protection: Protection, tampered: number | null): Promise<void> {
   if (tampered !== null) {
     throw new YokeError('workspace', `journal record ${tampered} (the protection baseline) was edited: its digest no longer matches its files, so yoke cannot trust it; restore .loop/.journal from a backup, or start over with a new workspace.`);
   }
