@@ -130,6 +130,12 @@ describe('yoke stories', () => {
       total: 4,
     } satisfies StoriesJson);
     expect(sha('feat(S2): Second')).toMatch(/^[0-9a-f]{40}$/);
+    // the progress lines say each pass and the count
+    expect(`${run.stdout}${run.stderr}`).toMatch(new RegExp(`story S1 passed, committed ${sha('feat(S1): First').slice(0, 10)} \\(1 of 4 stories passed\\)`));
+    expect(`${run.stdout}${run.stderr}`).toMatch(/story S3 passed, committed [0-9a-f]{10} \(3 of 4 stories passed\)/);
+    const status = await runYoke(ws, ['status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ stories: { passed: 3, total: 4 } });
+    expect((await runYoke(ws, ['status'])).stdout).toMatch(/^ {2}stories +3 of 4 stories passed$/m);
   }, TIMEOUT * 2);
 
   it('refuses outside stories mode with exit 2, and names an invalid prd.yaml with file:line', async () => {
