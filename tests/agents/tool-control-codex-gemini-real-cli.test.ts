@@ -5,10 +5,11 @@
 // what the model was told, and on the journal. Neither CLI can pause on a call (no `defer`), so a
 // hold is a denial saying the call is held; the run pauses after the agent call, and after `yoke
 // answer <id> pass` the next attempt makes the same call again and it runs.
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
-import { readJournal, type JournalRecord } from '../support/journal-records.js';
+import { rewriteJournal } from '../support/journal-edit.js';
+import { journalPath, readJournal, type JournalRecord } from '../support/journal-records.js';
 import type { MockScript } from '../support/mock-model-server/mock-script.js';
 import type { OfflineRunResult } from '../support/mock-model-server/run-offline.js';
 import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
@@ -117,6 +118,22 @@ for (const cli of ['codex', 'gemini'] as const) {
       expect(ruled(records).map((r) => `${r.ruling} ${r.class ?? '-'}`)).toEqual(['hold network', 'pass network', 'pass edit']);
       const ruledPass = records.filter((record) => record.type === 'tool.ruled')[1]?.payload as { source: { kind: string; scope?: string } };
       expect(ruledPass.source).toMatchObject({ kind: 'answer', scope: 'call' });
+
+      // replay --verify rules again on every journaled request, with the answers folded so far
+      const verified = await runYoke(ws, ['replay', '--verify']);
+      expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+      expect(verified.stdout).toContain('and 3 tool rulings re-derived');
+      // a journal whose hold was turned into a pass (chain recomputed) diverges at that ruling
+      const tampered = ws.abs('tampered.jsonl');
+      copyFileSync(journalPath(ws.path), tampered);
+      rewriteJournal(tampered, (record) => {
+        const payload = record.payload as { ruling?: string };
+        if (record.type === 'tool.ruled' && payload.ruling === 'hold') payload.ruling = 'pass';
+      });
+      const diverged = await runYoke(ws, ['replay', '--verify', '--json', '--journal', tampered]);
+      expect(diverged.exitCode, diverged.stdout + diverged.stderr).toBe(1);
+      const heldAt = records.find((record) => record.type === 'tool.ruled')!.seq;
+      expect(JSON.parse(diverged.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: heldAt, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' } });
     });
   });
 }
