@@ -13,7 +13,7 @@ import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
-import { killQuietly, waitUntil } from '../support/process-liveness.js';
+import { killQuietly, markProcesses, type ProcessMark, waitUntil } from '../support/process-liveness.js';
 import { makeWorkspace, runYoke, yokeBin, type Workspace } from '../support/workspace.js';
 
 const AGENT = `#!/bin/sh
@@ -39,7 +39,7 @@ let database: TestDatabase;
 let scratch: string;
 const workspaces: Workspace[] = [];
 const workers: ResultPromise[] = [];
-const leftover: number[] = [];
+const leftover: ProcessMark[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase('fleet');
@@ -49,7 +49,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const worker of workers) {
-    if (worker.pid !== undefined) killQuietly([-worker.pid]);
+    try {
+      if (worker.pid !== undefined) process.kill(-worker.pid, 'SIGKILL'); // the worker's process group: it and its yoke run
+    } catch {
+      // already gone
+    }
   }
   await Promise.allSettled(workers);
   killQuietly(leftover.splice(0));
@@ -137,7 +141,7 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
     // the moved workspace's agent is in its slow call: kill its worker's whole process group (a lost machine)
     expect(await waitUntil(() => existsSync(moved.ws.side('slow-pids')), 240_000, 250)).toBe(true);
     const [agentPid, sleepPid] = readFileSync(moved.ws.side('slow-pids'), 'utf8').trim().split(' ').map(Number);
-    leftover.push(agentPid ?? 0, sleepPid ?? 0);
+    leftover.push(...markProcesses(agentPid ?? 0, sleepPid ?? 0));
     const [claim] = await sql<{ worker: string }>("SELECT worker FROM yoke_job_claim WHERE workspace = 'fleet-a'");
     const victim = workers.find((worker) => claim !== undefined && claim.worker.split(':')[1] === String(worker.pid));
     expect(victim, `the claim ${claim?.worker ?? 'none'} names a worker this test started`).toBeDefined();
