@@ -12,6 +12,8 @@ export function statusText(report: StatusReport): string {
   const lines = [`run ${summary.run} (${summary.mode}, machine ${summary.machine} v${summary.machineVersion ?? '?'})`];
   lines.push(`  started   ${summary.startedAt}`);
   lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
+  // a status view cached by an older yoke has no `stories`
+  if (summary.stories != null) lines.push(`  stories   ${summary.stories.passed} of ${summary.stories.total} stories passed`);
   lines.push(`  state     ${summary.state}${phase && isLive(liveness) ? ` (${phase})` : ''}`);
   if (usage.calls > 0) lines.push(`  usage     ${usageText(usage)}`);
   if (report.view.rulings.total > 0) lines.push(`  tools     ${rulingCountsText(report.view.rulings)}`);
@@ -56,6 +58,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     agent: liveness.call,
     usage: report.view.usage,
     toolCalls: report.view.rulings,
+    stories: report.view.summary.stories ?? null,
     tornTail: report.tornTail,
   };
 }
