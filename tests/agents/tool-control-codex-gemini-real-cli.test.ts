@@ -119,6 +119,11 @@ for (const cli of ['codex', 'gemini'] as const) {
       const ruledPass = records.filter((record) => record.type === 'tool.ruled')[1]?.payload as { source: { kind: string; scope?: string } };
       expect(ruledPass.source).toMatchObject({ kind: 'answer', scope: 'call' });
 
+      // usage and status count the held and the passed calls, per class
+      const usage = await runYoke(ws, ['usage', '--json']);
+      expect((JSON.parse(usage.stdout) as { toolCalls: unknown }).toolCalls).toMatchObject({ total: 3, pass: 2, hold: 1, refuse: 0, byClass: { network: { pass: 1, hold: 1, refuse: 0 }, edit: { pass: 1 } } });
+      const status = await runYoke(ws, ['status', '--json']);
+      expect((JSON.parse(status.stdout) as { toolCalls: unknown }).toolCalls).toMatchObject({ total: 3, pass: 2, hold: 1 });
       // replay --verify rules again on every journaled request, with the answers folded so far
       const verified = await runYoke(ws, ['replay', '--verify']);
       expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);

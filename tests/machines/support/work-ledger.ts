@@ -39,7 +39,7 @@ export const INVARIANT = {
   subPlan: '4.3 a blank sub-plan.md aborts the saga (exit 1) before any worker call',
   sagaLog: '4.4/4.5 after each chunk its notes are appended to saga-log.md under `## Chunk N`, before the next scoper call',
   chunks: 'max-chunks: at most max-chunks chunks, and the cap ends the saga only there',
-  setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate holds the run until AGENT_RETRY',
+  setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate, or whose tool call the gate held, holds the run until AGENT_RETRY',
   decision: 'DESIGN §9 a commit carries a DECISIONS.md entry exactly when the layer exists and the run (chunk) passed, dated by a clock read for it, after reading the notes and the plan',
 } as const;
 type InvariantName = keyof typeof INVARIANT;
@@ -290,7 +290,7 @@ function answer(l: WorkLedger, event: MachineEvent): void {
   }
   if (event.type === 'BUDGET_RAISED' || event.type === 'PROTECTION_REFRESHED') return;
   if (event.type === 'AGENT_RETRY') {
-    if (!l.agentHeld) flag(l, 'setback', 'AGENT_RETRY accepted although no agent call failed to authenticate');
+    if (!l.agentHeld) flag(l, 'setback', 'AGENT_RETRY accepted although no agent call failed to authenticate or had a tool call held');
     l.agentHeld = false;
     return;
   }
@@ -304,7 +304,7 @@ function answer(l: WorkLedger, event: MachineEvent): void {
   switch (event.type) {
     case 'AGENT_EXITED':
       if (isSetback(event)) {
-        if (event.result.classification === 'auth-error') l.agentHeld = true;
+        if (event.result.classification === 'auth-error' || event.result.classification === 'tool-held') l.agentHeld = true;
         else l.waitOwed = true;
         // The same call is made again: a judge's verdict is not read from this one.
         if (answered.kind === 'agent.spawn' && answered.params.role === 'judge') l.verdictOwed = false;
@@ -391,7 +391,7 @@ function checkState(l: WorkLedger): void {
   if ((held || s.status !== 'active') && l.awaited.length !== 0) flag(l, 'await', `${held ? 'held' : 'ended'} with ${l.awaited[0]?.kind} outstanding`);
   const agentHold = held && JSON.stringify(s.value).includes('AgentHold');
   if (agentHold) {
-    if (!l.agentHeld) flag(l, 'setback', `held in ${JSON.stringify(s.value)} although no agent call failed to authenticate`);
+    if (!l.agentHeld) flag(l, 'setback', `held in ${JSON.stringify(s.value)} although no agent call failed to authenticate or had a tool call held`);
   } else if (held) {
     const role = heldRole(s.value);
     if (role === null) flag(l, 'held', `held in ${JSON.stringify(s.value)}, which is no admission hold`);
