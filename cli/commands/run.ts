@@ -14,6 +14,7 @@ import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
 import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
@@ -101,7 +102,11 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     // A stash, clean or mode cut short by a crash was finished (or rolled back) before any run starts.
     if (session.settled) for (const line of settleLines(session.settled)) terminal.warn(line);
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
-    const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
+    // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
+    const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
+    const { plan, lifecycle, fold } = await beginRun(session.journal, {
+      fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, checkpoint: checkpoints?.saved ?? null,
+    });
     announce(plan, flags, progress);
     if (plan.kind === 'resume' && lifecycle.validate) {
       // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
@@ -144,6 +149,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
       guardAgentCall: () => open.guardAgentCall(),
+      ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
     });
     await settleHooks(10_000);
