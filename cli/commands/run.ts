@@ -14,6 +14,7 @@ import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
 import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
@@ -105,8 +106,11 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     // DESIGN §16: the first baseline is taken here; protected files the user changed since refuse the run.
     const gate = await gateProtection(session.journal, paths, runConfig, resuming ? session.unfinished : null);
     if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
+    // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
+    const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
     const { plan, lifecycle, fold } = await beginRun(session.journal, {
       fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
+      checkpoint: checkpoints?.saved ?? null,
     });
     announce(plan, flags, progress);
     if (plan.kind === 'resume' && lifecycle.validate) {
@@ -150,6 +154,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
       guardAgentCall: () => open.guardAgentCall(),
+      ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
     });
     await settleHooks(10_000);

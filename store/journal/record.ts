@@ -37,6 +37,12 @@ export const payloadSchemas = {
   'effect.failed': z.object({ key: keySchema, kind: z.string(), message: z.string() }),
   'process.spawned': z.object({ key: keySchema, pid: z.number().int(), startTime: z.string().nullable() }),
   /**
+   * the run's fold after record `upTo` was saved as a checkpoint (`.journal/checkpoint.json`) whose
+   * digest is this; a checkpoint is trusted only when the journal vouches for it with this record
+   * (docs/performance.md, "Resume from a checkpoint")
+   */
+  checkpoint: z.object({ upTo: z.number().int().positive(), digest: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /**
    * a torn tail was cut off: where it started in the stored journal (bytes) and its length. Journals
    * written before the store seam name the 1-based line instead; both verify and replay.
    */

@@ -204,6 +204,7 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
     case 'run.interrupted':
     case 'run.abandoned':
     case 'journal.repaired':
+    case 'checkpoint':
       return null;
     default:
       // Workspace records (the stash's) belong to no run and are never folded into one.

@@ -5,6 +5,7 @@ import type { Lifecycle } from '../../machines/lifecycles/registry.js';
 import type { Protection } from '../../machines/protect/protection.js';
 import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
 import { lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
+import type { FoldCheckpoint } from '../fold/fold-checkpoint.js';
 import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
@@ -37,6 +38,8 @@ export interface RunRequest {
   protection?: Protection | null;
   /** where a record is, for a refusal's message (default `record <seq>`) */
   locate?: LocateRecord;
+  /** a saved fold of the unfinished run (`.journal/checkpoint.json`): used when the journal vouches for it */
+  checkpoint?: FoldCheckpoint | null;
 }
 
 /** The decision, and the records that carry it out, in order. */
@@ -77,7 +80,7 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   if (open !== null && !request.fresh) {
     const started = startOf(records, open);
     const lifecycle = lifecycleOf(started);
-    const fold = foldCheckedRun(records, started, locate);
+    const fold = foldCheckedRun(records, started, locate, request.checkpoint ?? null);
     const context = fold.snapshot.context as WorkContext;
     const meta = { run: open, machine: started.machine, mv: started.mv };
     const drafts: RecordDraft[] = [{ ...meta, type: 'run.resumed', payload: { pid: request.pid } }];
