@@ -75,6 +75,12 @@ describe('protected acceptance (DESIGN §16)', () => {
     const digest = (baseline?.payload as { protection: { digest: string; files: Array<{ path: string }> } }).protection.digest;
     expect((baseline?.payload as { protection: { files: Array<{ path: string }> } }).protection.files.map((file) => file.path)).toEqual(['package.json', 'tests/math.test.js']);
     expect(records.find((record) => record.type === 'run.finished')?.payload).toMatchObject({ exitCode: 0, reason: 'goal-complete', protection: digest });
+    // the goal's evidence names the protection it was accepted under
+    const run = records.find((record) => record.type === 'run.started')?.run ?? '';
+    expect(JSON.parse(await ws.read(`.loop/proof/${run}/report.json`))).toMatchObject({ status: 'passed', protection: { digest, baseline: digest, unchanged: true } });
+    const checked = await runYoke(ws, ['check', '--json']);
+    expect(checked.exitCode, checked.stderr).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ report: { status: 'passed', protection: { digest, baseline: digest, unchanged: true } } });
 
     // Between runs the user makes the test stricter: the run refuses, naming the file and a diff summary.
     const stricter = `${MATH_TEST}assert.strictEqual(add(-1, 1), 0);\n`;
@@ -89,8 +95,11 @@ describe('protected acceptance (DESIGN §16)', () => {
     expect(status.exitCode, status.stderr).toBe(0);
     const report = JSON.parse(status.stdout) as { unchanged: boolean; baseline: { digest: string }; drift: Array<{ path: string; kind: string }> };
     expect(report).toMatchObject({ unchanged: false, baseline: { digest }, drift: [{ path: 'tests/math.test.js', kind: 'modified' }] });
-    // no other command refreshes: a second run still refuses
+    // no other command refreshes: a second run still refuses; `yoke check` fails on the changed protection
     expect((await runYoke(ws, ['run'])).exitCode).toBe(1);
+    const drifted = await runYoke(ws, ['check']);
+    expect(drifted.exitCode, drifted.stderr).toBe(1);
+    expect(drifted.stdout).toContain('FAIL  protected files changed since the baseline');
 
     const refresh = await runYoke(ws, ['protect', 'refresh', '--why', 'stricter add test']);
     expect(refresh.exitCode, refresh.stderr).toBe(0);
