@@ -254,7 +254,7 @@ describe('arguments', () => {
       seen.push(path.join(' '));
       for (const name of listedCommands(result.stdout)) queue.push([...path, name]);
     }
-    expect(seen).toEqual(expect.arrayContaining(['', 'init', 'run', 'status', 'runs', 'config', 'config check', 'check', 'demo']));
+    expect(seen).toEqual(expect.arrayContaining(['', 'init', 'run', 'status', 'runs', 'config', 'config check', 'check', 'demo', 'protect', 'protect status', 'protect refresh']));
     expect(await snapshotTree(ws.path)).toEqual(before);
   }, TIMEOUT * 3); // one yoke process per command (about 20 now), on a loaded machine
 

@@ -11,10 +11,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rewriteJournal } from '../support/journal-edit.js';
 import { journalPath, readJournal } from '../support/journal-records.js';
+import { makeJudgedWorkspace } from '../support/judged-workspace.js';
 import { installShellAgent, shellCalls, type ShellScript } from '../support/shell-agent.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 
-const TIMEOUT = 120_000;
+const TIMEOUT = 240_000;
+/** a run with several npm/node guard runs: the 25 s default is short on a loaded machine */
+const SLOW = { timeoutMs: 120_000 };
 const workspaces: Workspace[] = [];
 afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.cleanup();
@@ -55,7 +58,7 @@ describe('protected acceptance (DESIGN §16)', () => {
       ],
       after: { worker: { notes: 'IN_PROGRESS' } },
     });
-    const result = await runYoke(ws, ['run']);
+    const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/took the protection baseline: \d+ protected file\(s\)/);
     expect((await shellCalls(ws.sideDir)).map((call) => call.iteration)).toEqual([1, 2]);
@@ -75,11 +78,17 @@ describe('protected acceptance (DESIGN §16)', () => {
     const digest = (baseline?.payload as { protection: { digest: string; files: Array<{ path: string }> } }).protection.digest;
     expect((baseline?.payload as { protection: { files: Array<{ path: string }> } }).protection.files.map((file) => file.path)).toEqual(['package.json', 'tests/math.test.js']);
     expect(records.find((record) => record.type === 'run.finished')?.payload).toMatchObject({ exitCode: 0, reason: 'goal-complete', protection: digest });
+    // the goal's evidence names the protection it was accepted under
+    const run = records.find((record) => record.type === 'run.started')?.run ?? '';
+    expect(JSON.parse(await ws.read(`.loop/proof/${run}/report.json`))).toMatchObject({ status: 'passed', protection: { digest, baseline: digest, unchanged: true } });
+    const checked = await runYoke(ws, ['check', '--json']);
+    expect(checked.exitCode, checked.stderr).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ report: { status: 'passed', protection: { digest, baseline: digest, unchanged: true } } });
 
     // Between runs the user makes the test stricter: the run refuses, naming the file and a diff summary.
     const stricter = `${MATH_TEST}assert.strictEqual(add(-1, 1), 0);\n`;
     await ws.write('tests/math.test.js', stricter);
-    const refused = await runYoke(ws, ['run']);
+    const refused = await runYoke(ws, ['run'], SLOW);
     expect(refused.exitCode, refused.stderr).toBe(1);
     expect(refused.stderr).toContain('1 protected file(s) changed since the protection baseline (1 modified); nothing was run');
     expect(refused.stderr).toContain('yoke protect refresh --why');
@@ -89,8 +98,11 @@ describe('protected acceptance (DESIGN §16)', () => {
     expect(status.exitCode, status.stderr).toBe(0);
     const report = JSON.parse(status.stdout) as { unchanged: boolean; baseline: { digest: string }; drift: Array<{ path: string; kind: string }> };
     expect(report).toMatchObject({ unchanged: false, baseline: { digest }, drift: [{ path: 'tests/math.test.js', kind: 'modified' }] });
-    // no other command refreshes: a second run still refuses
-    expect((await runYoke(ws, ['run'])).exitCode).toBe(1);
+    // no other command refreshes: a second run still refuses; `yoke check` fails on the changed protection
+    expect((await runYoke(ws, ['run'], SLOW)).exitCode).toBe(1);
+    const drifted = await runYoke(ws, ['check']);
+    expect(drifted.exitCode, drifted.stderr).toBe(1);
+    expect(drifted.stdout).toContain('FAIL  protected files changed since the baseline');
 
     const refresh = await runYoke(ws, ['protect', 'refresh', '--why', 'stricter add test']);
     expect(refresh.exitCode, refresh.stderr).toBe(0);
@@ -103,7 +115,7 @@ describe('protected acceptance (DESIGN §16)', () => {
     const newDigest = (refreshed?.payload as { protection: { digest: string } }).protection.digest;
     expect((await runYoke(ws, ['protect', 'refresh'])).stdout).toMatch(/nothing to refresh/);
 
-    const again = await runYoke(ws, ['run']);
+    const again = await runYoke(ws, ['run'], SLOW);
     expect(again.exitCode, again.stderr).toBe(0);
     const finished = (await readJournal(ws)).filter((record) => record.type === 'run.finished');
     expect(finished.at(-1)?.payload).toMatchObject({ exitCode: 0, protection: newDigest });
@@ -117,7 +129,7 @@ describe('protected acceptance (DESIGN §16)', () => {
     const ws = await goalProject({
       after: { worker: { delete: ['tests'], write: { 'package.json': '{"scripts":{"test":"true"}}\n' }, notes: 'DONE' } },
     }, ['max-iterations 2']);
-    const result = await runYoke(ws, ['run']);
+    const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/goal blocked \(attempts\)/);
     expect((await shellCalls(ws.sideDir)).map((call) => call.iteration)).toEqual([1, 2]);
@@ -166,7 +178,7 @@ describe('protected acceptance (DESIGN §16)', () => {
         [seen(6), { write: { 'src/v.js': 'module.exports = 2;\n' } }, { notes: 'DONE' }],
       ],
     });
-    const result = await runYoke(ws, ['run']);
+    const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(0);
     expect((await shellCalls(ws.sideDir)).map((call) => call.iteration)).toEqual([1, 2, 3, 4, 5, 6]);
     const expectRestored = async (n: number) => {
@@ -208,7 +220,7 @@ describe('protected acceptance (DESIGN §16)', () => {
         { record: { 'checks/s1.sh': 'seen-2.sh' }, write: { 'out-S1.txt': 'done\n' }, notes: 'DONE' },
       ],
     });
-    const result = await runYoke(ws, ['run']);
+    const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(await shellCalls(ws.sideDir)).toHaveLength(2);
     expect(await ws.sideText('seen-2.sh')).toBe(checkScript);
@@ -216,6 +228,32 @@ describe('protected acceptance (DESIGN §16)', () => {
     expect(await ws.sideText('prompts/worker-1.md')).toContain('- `checks/s1.sh`');
     const finished = (await readJournal(ws)).find((record) => record.type === 'run.finished');
     expect(finished?.payload).toMatchObject({ exitCode: 0, reason: 'stories-done' });
+  }, TIMEOUT);
+
+  it('§16 brute: the judge is told which files are protected, and a worker\'s edit to one fails that iteration before the judge is asked', async () => {
+    const test = "require('node:assert').strictEqual(require('../src/w.js'), 'widget');\n";
+    const { ws } = await makeJudgedWorkspace({
+      mode: 'brute',
+      conf: ['guard tests node tests/w.test.js', 'protect tests/', 'max-iterations 3', 'commit off'],
+      files: { 'tests/w.test.js': test, 'src/w.js': "module.exports = 'gadget';\n" },
+      script: {
+        worker: [
+          { write: { 'tests/w.test.js': '// nothing to check\n' }, notes: 'DONE' },
+          { write: { 'src/w.js': "module.exports = 'widget';\n" }, notes: 'DONE' },
+        ],
+        judge: [{ write: { '.loop/verdict.md': 'VERDICT: PASS\nthe widget is built\n' } }],
+      },
+    });
+    workspaces.push(ws);
+    const result = await runYoke(ws, ['run'], SLOW);
+    expect(result.exitCode, result.stderr).toBe(0);
+    // iteration 1's DONE never reached the judge: the protected edit failed it first
+    expect((await shellCalls(ws.sideDir)).map((call) => `${call.role}#${call.iteration}`)).toEqual(['worker#1', 'worker#2', 'judge#2']);
+    const judged = await ws.sideText('prompts/judge-1.md');
+    expect(judged).toContain('## Protected files (acceptance infrastructure)');
+    expect(judged).toContain('is never a valid fix');
+    expect(judged).toContain('- `tests/w.test.js`');
+    expect(await ws.read('tests/w.test.js')).toBe(test);
   }, TIMEOUT);
 });
 
@@ -233,14 +271,14 @@ describe('protected acceptance: bad input (issue 22)', () => {
 
   it('a protected path outside the project is a config error (exit 2); a symlink that escapes refuses the run (exit 2), nothing journaled', async () => {
     const outside = await goalProject({}, ['protect ../secrets']);
-    const run = await runYoke(outside, ['run']);
+    const run = await runYoke(outside, ['run'], SLOW);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/yoke\.conf:6:\d+: error: `\.\.\/secrets` contains a `\.\.` segment, which leaves the project/);
     expect(existsSync(journalPath(outside.path))).toBe(false);
 
     const linked = await goalProject({});
     await symlink('/etc/hostname', linked.abs('tests/host.txt'));
-    const refused = await runYoke(linked, ['run']);
+    const refused = await runYoke(linked, ['run'], SLOW);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/yoke\.conf:4: `protect tests\/` covers `tests\/host\.txt`, a symlink to `\/etc\/hostname` outside the project/);
     expect(await shellCalls(linked.sideDir)).toEqual([]);
@@ -250,14 +288,14 @@ describe('protected acceptance: bad input (issue 22)', () => {
 
   it('a tampered baseline record refuses the workspace (exit 3)', async () => {
     const ws = await goalProject({ worker: [{ write: { 'src/math.js': 'exports.add = (a, b) => a + b;\n' } }] });
-    expect((await runYoke(ws, ['run'])).exitCode).toBe(0);
+    expect((await runYoke(ws, ['run'], SLOW)).exitCode).toBe(0);
     // re-chained, so the journal itself is sound: only the baseline's digest no longer matches its files
     rewriteJournal(journalPath(ws.path), (record) => {
       if (record.type !== 'protect.baseline') return;
       const first = (record.payload as { protection: { files: Array<{ sha256: string }> } }).protection.files[0];
       if (first) first.sha256 = 'e'.repeat(64);
     });
-    const refused = await runYoke(ws, ['run']);
+    const refused = await runYoke(ws, ['run'], SLOW);
     expect(refused.exitCode, refused.stderr).toBe(3);
     expect(refused.stderr).toMatch(/the protection baseline\) was edited/);
     expect(await shellCalls(ws.sideDir)).toHaveLength(1);

@@ -511,12 +511,13 @@ describe('loop machine graph', () => {
     console.info(
       `loop graph: model ${model.vertices} vertices / ${model.paths.length} transition paths; ` +
         `guardless ${guardless.vertices} vertices / ${guardless.paths.length} transition paths; ` +
-        `budget ${budget.vertices} vertices / ${budget.paths.length} transition paths; ${histories.paths.length} histories`,
+        `budget ${budget.vertices} vertices / ${budget.paths.length} transition paths; protected ${protectedPaths.vertices} vertices / ${protectedPaths.paths.length} transition paths; ${histories.paths.length} histories`,
     );
     expect(model.vertices).toBeGreaterThan(100);
     expect(histories.paths.length).toBeGreaterThan(model.vertices);
     expect([...model.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
     expect([...budget.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
+    expect([...protectedPaths.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
   });
 
   it('(a) every state node and every (state node, event type) transition is taken by some path (model ∪ budget ∪ context config)', () => {

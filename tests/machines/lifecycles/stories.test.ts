@@ -19,7 +19,8 @@ import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 import { checkStoryPaths } from '../support/story-ledger.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
+import { makeProtection } from '../../../machines/protect/protection.js';
 
 /** A stories run's input: yoke.conf lines after `mode stories` and the agent, and prd.yaml's text (parsed by the real parser). */
 export function storiesInput(lines: readonly string[], prd: string): WorkInput {
@@ -126,6 +127,11 @@ const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_F
 const { 'BUDGET_RAISED(attempts 3)': _attempts, 'BUDGET_RAISED(tokens 55)': _t55, 'BUDGET_RAISED(tokens 1000)': _t1000, 'AGENT_EXITED(60 tokens, $0.60)': _spend, ...CLOCK_BUDGET } = BUDGET_SAMPLES;
 
 const MODELS: Record<string, GraphModel> = {
+  /** DESIGN §16: a protected test file the worker edits (restored, the attempt fails) or leaves alone, under `review on` */
+  protected: model(
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+    PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
+  ),
   /** two stories in order, a guard and a boundary, two attempts per story, every setback of the worker, a raised cap */
   gates: model(
     storiesInput(['max-iterations 4', 'max-story-attempts 2', 'no-modify vendor/', 'guard tests npm test'], TWO_STORIES),
