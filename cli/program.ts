@@ -164,6 +164,37 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await configCheckCommand(flags));
     });
 
+  // stories (issue 12)
+  const stories = program
+    .command('stories')
+    .description('the stories of .loop/prd.yaml: id, state (passed, ready, waiting, blocked, stopped), attempts, commit, title')
+    .addHelpText('after', [
+      '',
+      '`yoke stories` alone is `yoke stories list`. States: passed (landed, or `passes: true` in prd.yaml), ready (every',
+      'dependency passed), waiting (a dependency has not passed), blocked (out of attempts or no progress), stopped (no',
+      'acceptance criteria: it stops the line when selected). Attempts count DONE claims. See docs/stories.md.',
+      'Exit codes: 0 shown or imported, 2 not stories mode, invalid prd.yaml or import file, prd.yaml exists (import without',
+      '--force); nothing was changed, 3 workspace refused (not a git repo, journal damaged).',
+    ].join('\n'));
+  stories
+    .command('list', { isDefault: true })
+    .description('list the stories with their state, attempts and commit, then "n of m stories passed" (the default)')
+    .option('--json', 'print { stories: [{ id, title, state, attempts, commit }], passed, total } (commit: full sha or null)', false)
+    .action(async (flags: { json: boolean }) => {
+      const { storiesCommand } = await import('./commands/stories.js');
+      done(await storiesCommand(flags));
+    });
+  stories
+    .command('import')
+    .description('convert a Ralph prd.json, or a YAML/JSON list of { id, title, priority, acceptance, passes }, into .loop/prd.yaml')
+    .argument('<file>', 'the file to convert (.json, .yaml or .yml)')
+    .option('--force', 'overwrite an existing .loop/prd.yaml', false)
+    .option('--json', 'print what was written as JSON', false)
+    .action(async (file: string, flags: { force: boolean; json: boolean }) => {
+      const { storiesImportCommand } = await import('./commands/stories-import.js');
+      done(storiesImportCommand(file, flags));
+    });
+
   // delivery evidence (issue 17)
   program
     .command('check')
