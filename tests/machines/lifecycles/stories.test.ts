@@ -19,8 +19,8 @@ import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 import { checkStoryPaths } from '../support/story-ledger.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
 import { makeProtection } from '../../../machines/protect/protection.js';
+import { BUDGET_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
 
 /** A stories run's input: yoke.conf lines after `mode stories` and the agent, and prd.yaml's text (parsed by the real parser). */
 export function storiesInput(lines: readonly string[], prd: string): WorkInput {
@@ -128,7 +128,7 @@ const { 'BUDGET_RAISED(attempts 3)': _attempts, 'BUDGET_RAISED(tokens 55)': _t55
 
 const MODELS: Record<string, GraphModel> = {
   /** DESIGN §16: a protected test file the worker edits (restored, the attempt fails) or leaves alone, under `review on` */
-  protected: model(
+  protectedReview: model(
     { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
     PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
   ),
@@ -159,6 +159,11 @@ const MODELS: Record<string, GraphModel> = {
   ),
   /** Stop-the-Line: held before any agent call; `yoke run` after prd.yaml is fixed journals the change and goes on */
   stopLine: model(storiesInput(['max-iterations 1'], VAGUE), PLAIN_ITERATION_SAMPLES, PASS_SAMPLES, LINE_SAMPLES, { 'AGENT_RETRY': ITERATION_SAMPLES['AGENT_RETRY'] as Sample }),
+  /** DESIGN §16: a protected test file, edited by the worker (restored) or left alone */
+  protected: model(
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'commit off', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+    PLAIN_ITERATION_SAMPLES, CHECK_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
+  ),
   /** every story passed already (an import carried `passes: true`): the run is done at once */
   allPassed: model(storiesInput(['max-iterations 1'], ONE_STORY.replace('check: npm test -- parser\n', 'check: npm test -- parser\n    passes: true\n')), PLAIN_ITERATION_SAMPLES),
 };

@@ -55,6 +55,8 @@ export interface StoryBook {
 
 /** The rules of the run the oracle reads from the input (what the user wrote), never from the machine. */
 interface Rules {
+  /** DESIGN §16: the protected files' baseline as the run started (an edit is a failed gate, like a boundary violation) */
+  protectedFiles: string | null;
   guards: readonly string[];
   review: boolean;
   skip: boolean;
@@ -65,6 +67,7 @@ interface Rules {
 function rulesOf(input: WorkInput): Rules {
   const c = input.config;
   return {
+    protectedFiles: input.protection ? JSON.stringify(input.protection.files) : null,
     guards: c.guards.map((g) => g.name), review: c.review === true, skip: c.onStoryBlocked === 'skip',
     maxAttempts: c.maxStoryAttempts ?? 3, noModify: c.noModify,
   };
@@ -198,6 +201,9 @@ class Ledger {
         return;
       case 'BOUNDARY_SCANNED':
         if (f) f.violation = event.result.changed.some((p) => this.rules.noModify.some((n) => p.startsWith(n)));
+        return;
+      case 'PROTECT_SCANNED':
+        if (f && JSON.stringify(event.result.files) !== this.rules.protectedFiles) f.violation = true;
         return;
       case 'CHECK_FINISHED': {
         const check = f?.checks.find((c) => c.passed === null);
