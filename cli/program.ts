@@ -364,6 +364,31 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await storeInitCommand(flags));
     });
 
+  // protected acceptance (issue 22, DESIGN §16)
+  const protect = program
+    .command('protect')
+    .description('the protection baseline of the files that decide "done" (`protect` in yoke.conf): status, and the explicit refresh')
+    .addHelpText('after', '\nA protected file an agent changes is restored; one you change between runs makes `yoke run` refuse (exit 1)\nuntil `yoke protect refresh`. No other command ever refreshes the baseline. See docs/protect.md.');
+  protect
+    .command('status')
+    .description('the baseline (digest, files), what changed since (drift), and every refresh')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 shown (whatever it found; --json says `unchanged`), 2 config error, 3 workspace refused.')
+    .action(async (flags: { json: boolean }) => {
+      const { protectStatusCommand } = await import('./commands/protect.js');
+      done(await protectStatusCommand(flags));
+    });
+  protect
+    .command('refresh')
+    .description('accept the protected files as they are now: journal their new digests, the old ones and why, after listing every change')
+    .option('--why <reason>', 'why the protected files changed (journaled with the refresh)')
+    .option('--json', 'print what was accepted as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 refreshed (or nothing to refresh), 1 refused: the unfinished run\'s agent changed them\n(`yoke run` restores those first), 2 usage error or no baseline yet, 3 workspace refused (a run holds\nthe lock, or the baseline was tampered with).')
+    .action(async (flags: { why?: string; json: boolean }) => {
+      const { protectRefreshCommand } = await import('./commands/protect.js');
+      done(await protectRefreshCommand(flags));
+    });
+
   program
     .command('routing')
     .description('which profile the next attempt would use, and why: the escalation ladder, or the evidence per profile (DESIGN §15)')

@@ -15,6 +15,8 @@ import { scanBoundary } from './handlers/boundary-scan.js';
 import { spawnAgent } from './handlers/agent-spawn.js';
 import { passStory } from './handlers/story-pass.js';
 import { waitUntil } from './handlers/wait-until.js';
+import { restoreProtectedFiles } from './handlers/protect-restore.js';
+import { scanProtected } from './handlers/protect-scan.js';
 import { writeLoopFile } from './handlers/file-write.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
@@ -33,6 +35,8 @@ export const handlers: HandlerTable = {
   'notes.reset': resetNotes,
   'clock.read': readClock,
   'wait.until': waitUntil,
+  'protect.scan': scanProtected,
+  'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
   'story.pass': passStory,
 };

@@ -183,8 +183,11 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
       if (fold.active) return at(`the journal says the run finished, but today's machine is still in ${stateText(fold.snapshot.value)}`, record.payload, null);
       const next = fold.outstanding[0];
       if (next) return at(`the journal says the run finished, but today's machine still owes ${next.key} (${next.request.kind})`, record.payload, requestOf(next));
-      const output = fold.snapshot.output as { exitCode?: number; reason?: string } | undefined;
-      const expected = { state: stateText(fold.snapshot.value), exitCode: output?.exitCode ?? 1, reason: output?.reason ?? 'unknown' };
+      const output = fold.snapshot.output as { exitCode?: number; reason?: string; protection?: string } | undefined;
+      const expected = {
+        state: stateText(fold.snapshot.value), exitCode: output?.exitCode ?? 1, reason: output?.reason ?? 'unknown',
+        ...(output?.protection === undefined ? {} : { protection: output.protection }),
+      };
       if (firstDifference(record.payload, expected) !== null) return at("the journaled end of the run is not where today's machine ends", record.payload, expected);
       return null;
     }
