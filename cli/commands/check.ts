@@ -9,12 +9,16 @@ import { gitExitCode } from '../../effects/git/run-git.js';
 import { CHECK_LABEL, DEFAULT_CHECK_LABEL } from '../../machines/acceptance/acceptance-check.js';
 import { checkReportSchema } from '../../machines/acceptance/check-report.js';
 import { planAcceptanceCheck } from '../../machines/acceptance/plan-acceptance-check.js';
+import { storyCriteria } from '../../machines/acceptance/story-criteria.js';
+import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
+import { formatIssue } from '../../config/format-issue.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { checkSummary } from '../check-summary.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
+import { readPrdStories } from '../prd-stories.js';
 import { processOutput, warn } from '../terminal.js';
 import { yokeVersion } from '../version.js';
 
@@ -35,9 +39,16 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
   }
   const paths = findProject(process.cwd());
   const config = loadConfig(paths, (line) => process.stderr.write(`${line}\n`));
-  const params = planAcceptanceCheck(config, label);
+  // Stories mode: each story's `check` is a criterion too (DESIGN §8), prd.yaml validated first.
+  const stories = lifecycleNamed(config.mode)?.features.includes('stories') === true ? storyCriteria(config, readPrdStories(paths)) : null;
+  const [unknownJourney, ...moreUnknown] = stories?.issues ?? [];
+  if (unknownJourney) throw new YokeError('usage', formatIssue(unknownJourney), moreUnknown.map(formatIssue));
+  const params = planAcceptanceCheck(config, label, stories?.criteria ?? []);
   if (params === null) {
-    throw new YokeError('usage', `${relative(process.cwd(), paths.conf) || paths.conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`);
+    const conf = relative(process.cwd(), paths.conf) || paths.conf;
+    throw new YokeError('usage', stories === null
+      ? `${conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`
+      : `no story in .loop/prd.yaml has a \`check\` and ${conf} declares no acceptance criterion; give a criterion a command, like \`- text: the greeting is tested\` with \`check: npm test\` below it.`);
   }
   if (await proofIsCommittable(paths.root)) {
     warn('.loop/proof/ is not ignored by git, so a commit would include the evidence; add `proof/` to .loop/.gitignore (`yoke init --force <mode>` writes it)');
