@@ -271,3 +271,31 @@ describe('yoke check in stories mode', () => {
     expect(await journey.exists('.loop/proof')).toBe(false);
   }, TIMEOUT);
 });
+
+describe('yoke demo stories', () => {
+  it('runs three stories offline with a scripted agent, one commit each, S2 after its failed check; the journal verifies', async () => {
+    const ws = await workspace({}, false);
+    const result = await runYoke(ws, ['demo', 'stories', '--keep'], { timeoutMs: 120_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const kept = /The repository is kept at (\S+)\./.exec(result.stdout)?.[1] ?? '';
+    try {
+      expect(result.stdout).toMatch(/^0 of 3 stories passed$/m);
+      expect(result.stdout).toMatch(/^S2 +passed +2 attempts +[0-9a-f]{10} +Farewell$/m);
+      expect(result.stdout).toMatch(/^3 of 3 stories passed$/m);
+      expect(result.stdout).toMatch(/feat\(S3\): Usage in the README\n.*feat\(S2\): Farewell\n.*feat\(S1\): Greeting\n.*initial/);
+      expect(result.stdout).toMatch(/check\.run accept S2#1 → FAIL/);
+      const verify = await runYoke({ path: kept }, ['replay', '--verify']);
+      expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+    } finally {
+      const { rm } = await import('node:fs/promises');
+      if (kept !== '') await rm(kept, { recursive: true, force: true });
+    }
+  }, TIMEOUT * 2);
+
+  it('names the demos there are for an unknown one (exit 2)', async () => {
+    const ws = await workspace({}, false);
+    const result = await runYoke(ws, ['demo', 'saga']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/there is no `saga` demo; run `yoke demo` \(a loop\) or `yoke demo stories`/);
+  }, TIMEOUT);
+});
