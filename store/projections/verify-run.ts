@@ -14,6 +14,7 @@ import { canonical, outcomeEvent, RunFold, type KeyedRequest } from '../fold/run
 import { sameJson } from '../fold/same-json.js';
 import { stateText } from '../fold/state-text.js';
 import { YokeError } from '../../errors/yoke-error.js';
+import { ToolRulingChecker, type RulingConfig } from './verify-tool-rulings.js';
 
 type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
@@ -45,16 +46,20 @@ export interface Verification {
   /** events compared with their effect's result */
   events: number;
   finished: boolean;
+  /** tool rulings re-derived by today's classifier and policy and found equal (absent: none) */
+  rulings?: number;
   divergence: Divergence | null;
   refusal: string | null;
 }
 
 /** Verify one run of `records` (the whole journal) against today's machine for its recorded version. */
 export function verifyRun(records: Iterable<JournalRecord>, started: StartedRecord): Verification {
-  const verifier = new RunVerifier(started);
+  const tools = new ToolRulingChecker();
+  const verifier = new RunVerifier(started, null, tools);
   for (const record of records) {
     if (verifier.settled) break;
     verifier.feed(record);
+    tools.observe(record);
   }
   return verifier.verdict();
 }
@@ -69,7 +74,8 @@ export class RunVerifier {
   private readonly startedKeys = new Set<string>();
 
   /** `startDivergence`: what is wrong with the start itself (a routing decision today's rules would not make). */
-  constructor(readonly started: StartedRecord, startDivergence: Divergence | null = null) {
+  /** `tools`: the journal-wide checker of tool rulings (its `observe` is the caller's, after `feed`). */
+  constructor(readonly started: StartedRecord, startDivergence: Divergence | null = null, private readonly tools: ToolRulingChecker | null = null) {
     this.result = {
       run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
       status: startDivergence ? 'diverged' : 'verified', effects: 0, events: 0, finished: false, divergence: startDivergence, refusal: null,
@@ -93,7 +99,8 @@ export class RunVerifier {
   feed(record: JournalRecord): void {
     const { fold, started, startedKeys } = this;
     if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
-    let divergence = checkRecord(fold, record, startedKeys);
+    let divergence = checkRecord(fold, record, startedKeys)
+      ?? this.tools?.check(record, (fold.snapshot.context as { config?: RulingConfig } | undefined)?.config) ?? null;
     if (!divergence) {
       try {
         fold.apply(record);
@@ -116,7 +123,8 @@ export class RunVerifier {
 
   /** The verdict on the records fed so far. */
   verdict(): Verification {
-    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null };
+    const rulings = this.tools?.verified.get(this.started.run ?? '') ?? 0;
+    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null, ...(rulings > 0 ? { rulings } : {}) };
   }
 }
 
