@@ -320,11 +320,12 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('demo')
-    .description('run a 3-iteration loop with a scripted agent in a temporary git repository, then show its timeline')
+    .description('run a 3-iteration loop (or, with `stories`, a 3-story list) with a scripted agent in a temporary git repository, offline, then show its timeline')
+    .argument('[demo]', 'loop (the default) or stories')
     .option('--keep', 'keep the temporary repository and print its path', false)
-    .action(async (flags: { keep: boolean }) => {
+    .action(async (which: string | undefined, flags: { keep: boolean }) => {
       const { demoCommand } = await import('./commands/demo.js');
-      done(await demoCommand(flags));
+      done(await demoCommand(which, flags));
     });
 
   // budgets and usage (issue 3)

@@ -13,12 +13,16 @@ import { readWorkspace } from '../../store/session/read-workspace.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { checkReportSchema } from '../../machines/acceptance/check-report.js';
 import { planAcceptanceCheck } from '../../machines/acceptance/plan-acceptance-check.js';
+import { storyCriteria } from '../../machines/acceptance/story-criteria.js';
+import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
+import { formatIssue } from '../../config/format-issue.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { checkSummary } from '../check-summary.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
+import { readPrdStories } from '../prd-stories.js';
 import { processOutput, warn } from '../terminal.js';
 import { yokeVersion } from '../version.js';
 
@@ -39,9 +43,16 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
   }
   const paths = findProject(process.cwd());
   const config = loadConfig(paths, (line) => process.stderr.write(`${line}\n`));
-  const planned = planAcceptanceCheck(config, label);
+  // Stories mode: each story's `check` is a criterion too (DESIGN §8), prd.yaml validated first.
+  const stories = lifecycleNamed(config.mode)?.features.includes('stories') === true ? storyCriteria(config, readPrdStories(paths)) : null;
+  const [unknownJourney, ...moreUnknown] = stories?.issues ?? [];
+  if (unknownJourney) throw new YokeError('usage', formatIssue(unknownJourney), moreUnknown.map(formatIssue));
+  const planned = planAcceptanceCheck(config, label, stories?.criteria ?? []);
   if (planned === null) {
-    throw new YokeError('usage', `${relative(process.cwd(), paths.conf) || paths.conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`);
+    const conf = relative(process.cwd(), paths.conf) || paths.conf;
+    throw new YokeError('usage', stories === null
+      ? `${conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`
+      : `no story in .loop/prd.yaml has a \`check\` and ${conf} declares no acceptance criterion; give a criterion a command, like \`- text: the greeting is tested\` with \`check: npm test\` below it.`);
   }
   const params = { ...planned, ...(await protectionParam(paths, config)) };
   if (await proofIsCommittable(paths.root)) {

@@ -1,7 +1,5 @@
 // `yoke stories [--json]`: each story of .loop/prd.yaml with its state, attempts and commit (DESIGN §8).
-import { parsePrd } from '../../config/prd/parse-prd.js';
 import type { Story } from '../../config/prd/story.js';
-import { formatIssue } from '../../config/format-issue.js';
 import { storyCommits } from '../../effects/git/story-commits.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { foldRun, runStarts } from '../../store/fold/journal-runs.js';
@@ -11,7 +9,7 @@ import { readWorkspace } from '../../store/session/read-workspace.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { findProjectQuick } from '../find-project-quick.js';
 import { loadConfig } from '../load-config.js';
-import { loopFileReader } from '../loop-file-reader.js';
+import { readPrdStories } from '../prd-stories.js';
 import { warn } from '../terminal.js';
 
 /** Print the stories: a table, or `{ stories, passed, total }` with --json. */
@@ -44,13 +42,7 @@ export function readStories(paths: WorkspacePaths): Story[] {
   if (config.mode !== 'stories') {
     throw new YokeError('usage', `this workspace is in ${config.mode} mode, and stories exist only in stories mode; run \`yoke mode stories\` (or \`yoke stories import <file>\`) to switch.`);
   }
-  const { stories, issues } = parsePrd(loopFileReader(paths)('prd.yaml') ?? '', '.loop/prd.yaml');
-  const errors = issues.filter((issue) => issue.severity === 'error');
-  const [first, ...rest] = errors;
-  if (stories === null || first) {
-    throw new YokeError('usage', first ? formatIssue(first) : '.loop/prd.yaml is not valid', [...rest.map(formatIssue), `${errors.length} error(s) in .loop/prd.yaml; nothing was changed.`]);
-  }
-  return stories;
+  return readPrdStories(paths);
 }
 
 /** The fold of the latest stories run, or null (none yet, or recorded by a machine this yoke cannot fold: said on stderr). */

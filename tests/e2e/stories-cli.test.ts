@@ -240,3 +240,62 @@ describe('yoke config check in stories mode', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, issues: [{ file: '.loop/prd.yaml', line: 4 }] });
   }, TIMEOUT);
 });
+
+describe('yoke check in stories mode', () => {
+  it("runs each story's check as a criterion <id>#<n> and writes the report", async () => {
+    const ws = await workspace({ '.loop/prd.yaml': PRD });
+    const failed = await runYoke(ws, ['check']);
+    expect(failed.exitCode, failed.stderr).toBe(1);
+    expect(failed.stdout).toMatch(/^FAIL +criterion S1#1 /m);
+    const report = JSON.parse(await ws.read('.loop/proof/latest/report.json')) as { status: string; criteria: Array<{ name: string; status: string }> };
+    expect(report.status).toBe('failed');
+    expect(report.criteria.map((criterion) => [criterion.name, criterion.status])).toEqual([['S1#1', 'failed'], ['S2#1', 'failed']]);
+    await ws.write('out-S1.txt', 'one\n');
+    await ws.write('out-S2.txt', 'two\n');
+    const passed = await runYoke(ws, ['check', '--label', 'release-1', '--json']);
+    expect(passed.exitCode, passed.stderr).toBe(0);
+    expect(JSON.parse(passed.stdout)).toMatchObject({ path: '.loop/proof/release-1/report.json', exitCode: 0, report: { status: 'passed', criteria: [{ name: 'S1#1', status: 'passed' }, { name: 'S2#1', status: 'passed' }] } });
+    // outside a run it opens no journal
+    expect(await ws.exists('.loop/.journal')).toBe(false);
+  }, TIMEOUT);
+
+  it('refuses with exit 2: no story has a check, a journey check names no declared journey', async () => {
+    const none = await workspace({ '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: A\n    acceptance: [words only]\n' });
+    const result = await runYoke(none, ['check']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^yoke: no story in \.loop\/prd\.yaml has a `check`/m);
+    const journey = await workspace({ '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: A\n    acceptance: [x]\n  - id: S2\n    title: B\n    acceptance:\n      - text: logs in\n        check: journey:login\n' });
+    const unknown = await runYoke(journey, ['check']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/^yoke: \.loop\/prd\.yaml:5:1: error: story S2's criterion 1 checks `journey:login`, but yoke\.conf declares no journey `login`/m);
+    expect(await journey.exists('.loop/proof')).toBe(false);
+  }, TIMEOUT);
+});
+
+describe('yoke demo stories', () => {
+  it('runs three stories offline with a scripted agent, one commit each, S2 after its failed check; the journal verifies', async () => {
+    const ws = await workspace({}, false);
+    const result = await runYoke(ws, ['demo', 'stories', '--keep'], { timeoutMs: 120_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const kept = /The repository is kept at (\S+)\./.exec(result.stdout)?.[1] ?? '';
+    try {
+      expect(result.stdout).toMatch(/^0 of 3 stories passed$/m);
+      expect(result.stdout).toMatch(/^S2 +passed +2 attempts +[0-9a-f]{10} +Farewell$/m);
+      expect(result.stdout).toMatch(/^3 of 3 stories passed$/m);
+      expect(result.stdout).toMatch(/feat\(S3\): Usage in the README\n.*feat\(S2\): Farewell\n.*feat\(S1\): Greeting\n.*initial/);
+      expect(result.stdout).toMatch(/check\.run accept S2#1 → FAIL/);
+      const verify = await runYoke({ path: kept }, ['replay', '--verify']);
+      expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+    } finally {
+      const { rm } = await import('node:fs/promises');
+      if (kept !== '') await rm(kept, { recursive: true, force: true });
+    }
+  }, TIMEOUT * 2);
+
+  it('names the demos there are for an unknown one (exit 2)', async () => {
+    const ws = await workspace({}, false);
+    const result = await runYoke(ws, ['demo', 'saga']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/there is no `saga` demo; run `yoke demo` \(a loop\) or `yoke demo stories`/);
+  }, TIMEOUT);
+});
