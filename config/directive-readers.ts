@@ -11,7 +11,7 @@ import { readRedact } from './read-redact-directive.js';
 import { readMaxTier, readProfile, readRouting } from './read-routing-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
-import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readParallel, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
   return (ctx) => {
@@ -61,4 +61,5 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'review': readReview,
   'max-story-attempts': readCount('maxStoryAttempts'),
   'on-story-blocked': readOnStoryBlocked,
+  'parallel': readParallel,
 };

@@ -64,6 +64,8 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   }),
   /** `yoke run --max-iterations N` on resume: an external input, journaled like any other. */
   z.object({ type: z.literal('SET_MAX_ITERATIONS'), max: z.number().int().positive() }),
+  /** `yoke run --parallel N` on a resumed parallel stories run (DESIGN §10): the new number of lanes. */
+  z.object({ type: z.literal('SET_PARALLEL'), parallel: z.number().int().min(1).max(8) }),
   /** `yoke budget --<dimension> <value>`: raises (or sets) a ceiling of the unfinished run. */
   z.object({ type: z.literal('BUDGET_RAISED'), dimension: budgetDimensionSchema, value: z.number().nonnegative() }),
   /** `yoke run` on a run held by its agent (an authentication failure): try the call again. */

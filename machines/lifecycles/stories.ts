@@ -106,6 +106,10 @@ export const storiesMachine = workSetup.createMachine({
   context: ({ input }) => ({ ...initialContext(input), prd: initialPrd(input.stories ?? []) }),
   on: {
     ...externalInputs,
+    // `yoke run --parallel N` on a resumed parallel run: lanes beyond N finish what they hold, no new ones start.
+    SET_PARALLEL: {
+      actions: assign(({ context, event }) => event.type !== 'SET_PARALLEL' ? {} : { config: { ...context.config, parallel: event.parallel } }),
+    },
     // The user edited prd.yaml between runs: the new list, restored from now on.
     STORIES_CHANGED: {
       actions: assign(({ context, event }) => event.type !== 'STORIES_CHANGED' ? {} : {
