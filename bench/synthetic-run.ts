@@ -45,6 +45,13 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { now: 0 };
     case 'wait.until':
       return { waitedMs: 0 };
+    case 'worktree.create':
+    case 'candidate.commit':
+    case 'candidate.rebase':
+    case 'candidate.reject':
+    case 'story.land':
+    case 'worktree.remove':
+      throw new Error(`the loop machine never requests ${request.kind}`);
   }
 }
 

@@ -16,6 +16,12 @@ import { spawnAgent } from './handlers/agent-spawn.js';
 import { passStory } from './handlers/story-pass.js';
 import { waitUntil } from './handlers/wait-until.js';
 import { writeLoopFile } from './handlers/file-write.js';
+import { createWorktree } from './handlers/worktree-create.js';
+import { commitCandidate } from './handlers/candidate-commit.js';
+import { rebaseCandidate } from './handlers/candidate-rebase.js';
+import { rejectCandidate } from './handlers/candidate-reject.js';
+import { landStory } from './handlers/story-land.js';
+import { removeWorktree } from './handlers/worktree-remove.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
 export const handlers: HandlerTable = {
@@ -35,4 +41,10 @@ export const handlers: HandlerTable = {
   'wait.until': waitUntil,
   'commit.create': createCommit,
   'story.pass': passStory,
+  'worktree.create': createWorktree,
+  'candidate.commit': commitCandidate,
+  'candidate.rebase': rebaseCandidate,
+  'candidate.reject': rejectCandidate,
+  'story.land': landStory,
+  'worktree.remove': removeWorktree,
 };

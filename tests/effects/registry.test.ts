@@ -30,6 +30,12 @@ describe('handlers', () => {
       'wait.until': 'retry',
       'commit.create': 'reconcile',
       'story.pass': 'reconcile',
+      'worktree.create': 'retry',
+      'candidate.commit': 'retry',
+      'candidate.rebase': 'retry',
+      'candidate.reject': 'retry',
+      'story.land': 'reconcile',
+      'worktree.remove': 'retry',
     });
   });
 });

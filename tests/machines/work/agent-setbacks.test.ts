@@ -39,6 +39,8 @@ function world(script: Partial<Record<'worker' | 'judge', Array<AgentClassificat
       case 'wait.until': return { waitedMs: r.params.until - ENDED_AT };
       case 'commit.create': return { sha: null };
       case 'story.pass': return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
+        throw new Error(`only parallel stories request ${r.kind}`);
     }
   };
 }
