@@ -45,6 +45,10 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { now: 0 };
     case 'wait.until':
       return { waitedMs: 0 };
+    case 'protect.scan':
+      return { files: [] };
+    case 'protect.restore':
+      return { restored: [] };
     case 'worktree.create':
     case 'candidate.commit':
     case 'candidate.rebase':

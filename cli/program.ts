@@ -173,6 +173,37 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await configCheckCommand(flags));
     });
 
+  // stories (issue 12)
+  const stories = program
+    .command('stories')
+    .description('the stories of .loop/prd.yaml: id, state (passed, ready, waiting, blocked, stopped), attempts, commit, title')
+    .addHelpText('after', [
+      '',
+      '`yoke stories` alone is `yoke stories list`. States: passed (landed, or `passes: true` in prd.yaml), ready (every',
+      'dependency passed), waiting (a dependency has not passed), blocked (out of attempts or no progress), stopped (no',
+      'acceptance criteria: it stops the line when selected). Attempts count DONE claims. See docs/stories.md.',
+      'Exit codes: 0 shown or imported, 2 not stories mode, invalid prd.yaml or import file, prd.yaml exists (import without',
+      '--force); nothing was changed, 3 workspace refused (not a git repo, journal damaged).',
+    ].join('\n'));
+  stories
+    .command('list', { isDefault: true })
+    .description('list the stories with their state, attempts and commit, then "n of m stories passed" (the default)')
+    .option('--json', 'print { stories: [{ id, title, state, attempts, commit }], passed, total } (commit: full sha or null)', false)
+    .action(async (flags: { json: boolean }) => {
+      const { storiesCommand } = await import('./commands/stories.js');
+      done(await storiesCommand(flags));
+    });
+  stories
+    .command('import')
+    .description('convert a Ralph prd.json, or a YAML/JSON list of { id, title, priority, acceptance, passes }, into .loop/prd.yaml')
+    .argument('<file>', 'the file to convert (.json, .yaml or .yml)')
+    .option('--force', 'overwrite an existing .loop/prd.yaml', false)
+    .option('--json', 'print what was written as JSON', false)
+    .action(async (file: string, flags: { force: boolean; json: boolean }) => {
+      const { storiesImportCommand } = await import('./commands/stories-import.js');
+      done(storiesImportCommand(file, flags));
+    });
+
   // delivery evidence (issue 17)
   program
     .command('check')
@@ -340,6 +371,31 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .action(async (flags: { json: boolean }) => {
       const { storeInitCommand } = await import('./commands/store-init.js');
       done(await storeInitCommand(flags));
+    });
+
+  // protected acceptance (issue 22, DESIGN §16)
+  const protect = program
+    .command('protect')
+    .description('the protection baseline of the files that decide "done" (`protect` in yoke.conf): status, and the explicit refresh')
+    .addHelpText('after', '\nA protected file an agent changes is restored; one you change between runs makes `yoke run` refuse (exit 1)\nuntil `yoke protect refresh`. No other command ever refreshes the baseline. See docs/protect.md.');
+  protect
+    .command('status')
+    .description('the baseline (digest, files), what changed since (drift), and every refresh')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 shown (whatever it found; --json says `unchanged`), 2 config error, 3 workspace refused.')
+    .action(async (flags: { json: boolean }) => {
+      const { protectStatusCommand } = await import('./commands/protect.js');
+      done(await protectStatusCommand(flags));
+    });
+  protect
+    .command('refresh')
+    .description('accept the protected files as they are now: journal their new digests, the old ones and why, after listing every change')
+    .option('--why <reason>', 'why the protected files changed (journaled with the refresh)')
+    .option('--json', 'print what was accepted as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 refreshed (or nothing to refresh), 1 refused: the unfinished run\'s agent changed them\n(`yoke run` restores those first), 2 usage error or no baseline yet, 3 workspace refused (a run holds\nthe lock, or the baseline was tampered with).')
+    .action(async (flags: { why?: string; json: boolean }) => {
+      const { protectRefreshCommand } = await import('./commands/protect.js');
+      done(await protectRefreshCommand(flags));
     });
 
   program

@@ -9,6 +9,7 @@ import { heartbeatPath } from '../store/liveness/heartbeat.js';
 import type { JournalWriter } from '../store/journal/journal-writer.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
+import { storiesPassed } from '../machines/stories/story-progress.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
 import { statusViewPath, viewKey, writeStatusView } from '../store/projections/status-view.js';
 import { sameHead } from '../store/journal/journal-head.js';
@@ -121,6 +122,7 @@ export class RunMonitor {
       elapsedMs: now - Date.parse(fold.started.ts),
       usage: this.usage,
       silentMs: this.call ? now - (this.call.lastOutputAt ?? this.call.startedAt) : null,
+      stories: context.prd ? storiesPassed(context.prd) : null,
     }, this.options.color);
   }
 

@@ -11,6 +11,8 @@ export function statusText(report: StatusReport): string {
   const lines = [`run ${summary.run} (${summary.mode}, machine ${summary.machine} v${summary.machineVersion ?? '?'})`];
   lines.push(`  started   ${summary.startedAt}`);
   lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
+  // a status view cached by an older yoke has no `stories`
+  if (summary.stories != null) lines.push(`  stories   ${summary.stories.passed} of ${summary.stories.total} stories passed`);
   lines.push(`  state     ${summary.state}${phase && isLive(liveness) ? ` (${phase})` : ''}`);
   if (usage.calls > 0) lines.push(`  usage     ${usageText(usage)}`);
   // a status view cached by an older yoke has no `acceptance`
@@ -53,6 +55,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     phase: running ? report.view.phase : null,
     agent: liveness.call,
     usage: report.view.usage,
+    stories: report.view.summary.stories ?? null,
     tornTail: report.tornTail,
   };
 }

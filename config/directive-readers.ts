@@ -7,6 +7,7 @@ import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
 import { readToolControl, readToolRule } from './read-tool-directives.js';
+import { readProtect } from './read-protect-directive.js';
 import { readRedact } from './read-redact-directive.js';
 import { readMaxTier, readProfile, readRouting } from './read-routing-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
@@ -55,6 +56,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'journey': readJourney,
   'base-url': readBaseUrl,
   'redact': readRedact,
+  'protect': readProtect,
   'profile': readProfile,
   'routing': readRouting,
   'max-tier': readMaxTier,

@@ -74,6 +74,9 @@ export const journeySchema = z.object({
 });
 export type Journey = z.infer<typeof journeySchema>;
 
+/** One `protect` argument: a normalized path, `folder/` or glob (or `auto`), and the line it was written on. */
+export const protectPatternSchema = z.object({ pattern: z.string(), line: z.number().int() });
+export type ProtectPattern = z.infer<typeof protectPatternSchema>;
 /** Model tiers a `profile` may name, cheapest first: `escalate` climbs them in this order (DESIGN §15). */
 export const TIERS = ['light', 'standard', 'strong', 'frontier'] as const;
 export const tierSchema = z.enum(TIERS);
@@ -150,6 +153,11 @@ export const configSchema = z.object({
    * runs keep not looking at ignored files.
    */
   ignoredProtected: z.array(z.string()).optional(),
+  /**
+   * `protect` directives (DESIGN §16): each pattern (a path, a `folder/` or a glob; `auto` for the
+   * inferred set) with its line. Absent when there are none, as in journals of older yokes.
+   */
+  protect: z.array(protectPatternSchema).optional(),
   /** `profile` directives, in file order (absent when there are none, as in older journals). */
   profiles: z.array(profileSchema).optional(),
   /** the profile `agent` names, when it names one (its agent and model are in `agent` / `model`) */

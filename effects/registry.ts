@@ -15,6 +15,8 @@ import { scanBoundary } from './handlers/boundary-scan.js';
 import { spawnAgent } from './handlers/agent-spawn.js';
 import { passStory } from './handlers/story-pass.js';
 import { waitUntil } from './handlers/wait-until.js';
+import { restoreProtectedFiles } from './handlers/protect-restore.js';
+import { scanProtected } from './handlers/protect-scan.js';
 import { writeLoopFile } from './handlers/file-write.js';
 import { createWorktree } from './handlers/worktree-create.js';
 import { commitCandidate } from './handlers/candidate-commit.js';
@@ -39,6 +41,8 @@ export const handlers: HandlerTable = {
   'notes.reset': resetNotes,
   'clock.read': readClock,
   'wait.until': waitUntil,
+  'protect.scan': scanProtected,
+  'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
   'story.pass': passStory,
   'worktree.create': createWorktree,

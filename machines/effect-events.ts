@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { storySchema } from '../config/prd/story.js';
 import { budgetDimensionSchema } from '../config/types.js';
+import { protectionSchema } from './protect/protection.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from './effects.js';
 
 /** Event type fed to the machine when an effect of this kind completes; null = fire-and-forget. */
@@ -21,6 +22,8 @@ export const COMPLETION_EVENT = {
   'notes.reset': 'NOTES_RESET',
   'clock.read': 'CLOCK_READ',
   'wait.until': 'WAITED',
+  'protect.scan': 'PROTECT_SCANNED',
+  'protect.restore': 'PROTECT_RESTORED',
   'story.pass': 'STORY_PASSED',
   'worktree.create': 'WORKTREE_READY',
   'candidate.commit': 'CANDIDATE_COMMITTED',
@@ -62,6 +65,10 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('NOTES_RESET'), result: effectSchemas['notes.reset'].result, ...LANE }),
   z.object({ type: z.literal('CLOCK_READ'), result: effectSchemas['clock.read'].result, ...LANE }),
   z.object({ type: z.literal('WAITED'), result: effectSchemas['wait.until'].result, ...LANE }),
+  z.object({ type: z.literal('PROTECT_SCANNED'), result: effectSchemas['protect.scan'].result, ...LANE }),
+  z.object({ type: z.literal('PROTECT_RESTORED'), result: effectSchemas['protect.restore'].result, ...LANE }),
+  /** `yoke protect refresh` while this run was unfinished: from now on it protects the refreshed baseline. */
+  z.object({ type: z.literal('PROTECTION_REFRESHED'), protection: protectionSchema }),
   z.object({ type: z.literal('STORY_PASSED'), result: effectSchemas['story.pass'].result, ...LANE }),
   z.object({ type: z.literal('WORKTREE_READY'), result: effectSchemas['worktree.create'].result, ...LANE }),
   z.object({ type: z.literal('CANDIDATE_COMMITTED'), result: effectSchemas['candidate.commit'].result, ...LANE }),

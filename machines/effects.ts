@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { agentSpecSchema } from '../config/types.js';
 import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
+import { protectedFileSchema } from './protect/protection.js';
 import { acceptanceCheckEffect } from './acceptance/acceptance-check.js';
 import { storySchema } from '../config/prd/story.js';
 
@@ -221,6 +222,16 @@ export const effectSchemas = {
   'wait.until': {
     params: z.object({ until: z.number(), reason: z.string() }),
     result: z.object({ waitedMs: z.number().nonnegative() }),
+  },
+  /** List the files the `protect` patterns cover now, keeping each one's content as a blob (DESIGN §16). */
+  'protect.scan': {
+    params: z.object({ patterns: z.array(z.string()) }),
+    result: z.object({ files: z.array(protectedFileSchema) }),
+  },
+  /** Put protected files back from the baseline's blobs and remove files the baseline did not have. */
+  'protect.restore': {
+    params: z.object({ write: z.array(protectedFileSchema), remove: z.array(z.string()) }),
+    result: z.object({ restored: z.array(z.string()) }),
   },
   /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
   'commit.create': {

@@ -15,6 +15,7 @@ import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { gateProtection } from '../../store/session/protection-gate.js';
 import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
@@ -106,7 +107,12 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     // A stash, clean or mode cut short by a crash was finished (or rolled back) before any run starts.
     if (session.settled) for (const line of settleLines(session.settled)) terminal.warn(line);
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
-    const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
+    // DESIGN §16: the first baseline is taken here; protected files the user changed since refuse the run.
+    const gate = await gateProtection(session.journal, paths, runConfig, resuming ? session.unfinished : null);
+    if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
+    const { plan, lifecycle, fold } = await beginRun(session.journal, {
+      fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
+    });
     announce(plan, flags, progress);
     if (plan.kind === 'resume' && lifecycle.validate) {
       // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.

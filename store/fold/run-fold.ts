@@ -137,6 +137,8 @@ export class RunFold {
       case 'stash.ended':
       case 'stash.pushed':
       case 'stash.restored':
+      case 'protect.baseline':
+      case 'protect.refreshed':
         return;
     }
   }

@@ -125,10 +125,11 @@ async function drive(
       if (fold.active) {
         throw new YokeError('workspace', `run ${fold.run} is stuck: the machine is in ${describeState(fold)} but requested nothing; this is a bug in yoke — please report it with the journal.`);
       }
-      const output = fold.snapshot.output as { exitCode: number; reason: string } | undefined;
+      const output = fold.snapshot.output as { exitCode: number; reason: string; protection?: string } | undefined;
       const exitCode = output?.exitCode ?? 1;
       const reason = output?.reason ?? 'unknown';
-      stage({ type: 'run.finished', payload: { state: describeState(fold), exitCode, reason } });
+      const protection = output?.protection === undefined ? {} : { protection: output.protection };
+      stage({ type: 'run.finished', payload: { state: describeState(fold), exitCode, reason, ...protection } });
       await options.journal.flush();
       return { kind: 'finished', exitCode, state: describeState(fold), reason };
     }

@@ -2,6 +2,7 @@
 // the old with --fresh), and a changed --max-iterations. Pure: records in, records to stage out.
 import type { Config } from '../../config/types.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import type { Protection } from '../../machines/protect/protection.js';
 import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
 import { lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
 import type { RunFold } from '../fold/run-fold.js';
@@ -32,6 +33,8 @@ export interface RunRequest {
   runId: string;
   /** this process (journaled in `run.resumed`) */
   pid: number;
+  /** the protection baseline in force (DESIGN §16): a new run protects it; a resumed run that protects an older one is told (`PROTECTION_REFRESHED`) */
+  protection?: Protection | null;
   /** where a record is, for a refusal's message (default `record <seq>`) */
   locate?: LocateRecord;
 }
@@ -81,6 +84,10 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     if (request.maxIterations !== undefined && context.maxIterations !== request.maxIterations) {
       drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: request.maxIterations } } });
     }
+    const protection = request.protection ?? null;
+    if (protection !== null && context.protection !== undefined && context.protection.digest !== protection.digest) {
+      drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'PROTECTION_REFRESHED', protection } } });
+    }
     return { kind: 'resume', run: open, started, fold, iteration: context.iteration, state: stateText(fold.snapshot.value), drafts };
   }
   const start = request.start;
@@ -96,10 +103,13 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   // The run id is part of the input: goal acceptance labels its proof folder with it; the context layer is a fact of it too.
   // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
   const routing = routingDecisionFor(records, config);
+  const protection = request.protection ?? null;
+  // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
     ...start.input, config, run: request.runId,
     ...(start.contextLayer === true ? { contextLayer: { run: request.runId } } : {}),
     ...(routing ? { routing } : {}),
+    ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection } : {}),
   };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,

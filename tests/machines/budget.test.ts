@@ -148,6 +148,10 @@ function worldOf(s: Scenario): World {
           return { now: T0 + countOf(journal, 'CLOCK_READ') * s.tickMinutes * 60_000 };
         case 'wait.until':
           return { waitedMs: 0 };
+        case 'protect.scan':
+          return { files: [] };
+        case 'protect.restore':
+          return { restored: [] };
         case 'worktree.create':
         case 'candidate.commit':
         case 'candidate.rebase':

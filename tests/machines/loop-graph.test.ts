@@ -21,6 +21,8 @@ import { effectSchemas, type EffectRequest, type EffectResult } from '../../mach
 import { checkPassed, gatesDone } from '../../machines/work/guard-report.js';
 import { loopMachine, notesSayDone, type LoopInput } from '../../machines/lifecycles/loop.js';
 import { budgetBreached } from '../../machines/work/work-context.js';
+import { makeProtection } from '../../machines/protect/protection.js';
+import { PROTECTED_FILE } from './support/work-samples.js';
 import { utcDate } from '../../machines/context/decision-entry.js';
 import { makeCheckResult, makeConfig, makeInput, requestsOf, requestsOfKind, type LoopSnapshot } from './support/loop-driver.js';
 import { admissionProblem, bookEvent, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './support/budget-book.js';
@@ -55,6 +57,8 @@ const BUDGET_CONF = ['max-iterations 2', 'commit done', 'budget tokens 50', 'bud
 /** The context layer (DESIGN §9): the run's success commits with a DECISIONS.md entry, decided from the clock, the notes and the plan. */
 const CONTEXT_CONF = ['max-iterations 2', 'guard tests npm test', 'commit done'];
 const CONTEXT_RUN = '01JCONTEXT7Q4Z3H8K2M5N6P9R';
+/** DESIGN §16: one protected test file, a guard (skipped when the worker edits the file), no commits. */
+const PROTECTED_CONF = ['max-iterations 2', 'guard tests npm test', 'protect tests/', 'commit off'];
 
 const PERIODIC_EVERY = 2;
 const T0 = 1_750_000_000_000;
@@ -99,16 +103,27 @@ const CONTEXT_SAMPLES: Record<string, MachineEvent> = {
   'CLOCK_READ(T0)': BUDGET_SAMPLES['CLOCK_READ(T0)'] as MachineEvent,
   'FILE_READ(notes/plan)': { type: 'FILE_READ', result: { content: '# Greeting endpoint\nDecision: answer in plain text\n' } },
 };
-const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES), ...Object.entries(CONTEXT_SAMPLES)].map(([name, event]) => [event, name]));
+/** DESIGN §16: the protected config's samples: its one test file as it was, edited, restored; and a refresh. */
+const PROTECT_EVENTS: Record<string, MachineEvent> = {
+  'PROTECT_SCANNED(clean)': { type: 'PROTECT_SCANNED', result: { files: [PROTECTED_FILE] } },
+  'PROTECT_SCANNED(edited)': { type: 'PROTECT_SCANNED', result: { files: [{ ...PROTECTED_FILE, sha256: 'b'.repeat(64) }] } },
+  'PROTECT_RESTORED': { type: 'PROTECT_RESTORED', result: { restored: [PROTECTED_FILE.path] } },
+  // the same baseline again: the graph takes the root handler without growing
+  'PROTECTION_REFRESHED': { type: 'PROTECTION_REFRESHED', protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+};
+const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES), ...Object.entries(CONTEXT_SAMPLES), ...Object.entries(PROTECT_EVENTS)].map(([name, event]) => [event, name]));
 const ALL_EVENTS = Object.values(SAMPLES);
 const WITHOUT_OPERATOR = ALL_EVENTS.filter((event) => event.type !== 'SET_MAX_ITERATIONS');
 /** The budget model: no boundary rules and no operator cap changes, so the graph stays about budgets. */
 /** The context model: one clean outcome per effect besides DONE or not and a passing or failing guard, so the graph stays about the decision. */
-const CONTEXT_EVENTS = [
-  ...['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)', 'FILE_WRITTEN', 'COMMITTED']
-    .map((name) => SAMPLES[name] as MachineEvent),
-  ...Object.values(CONTEXT_SAMPLES),
-];
+const PLAIN_EVENT_NAMES = ['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)', 'FILE_WRITTEN', 'COMMITTED'];
+const CONTEXT_EVENTS = [...PLAIN_EVENT_NAMES.map((name) => SAMPLES[name] as MachineEvent), ...Object.values(CONTEXT_SAMPLES)];
+/**
+ * The protected model (DESIGN §16): the same plain outcomes plus the protected file as it was, edited
+ * and restored, and a refresh; no setbacks, violations or cap changes (the model config covers those),
+ * so the graph stays about protected files and stays small.
+ */
+const PROTECTED_EVENTS = [...PLAIN_EVENT_NAMES.map((name) => SAMPLES[name] as MachineEvent), ...Object.values(PROTECT_EVENTS)];
 const BUDGET_EVENTS = [...ALL_EVENTS.filter((e) => e.type !== 'SET_MAX_ITERATIONS' && e.type !== 'BOUNDARY_SCANNED'), SAMPLES['BOUNDARY_SCANNED(clean)'] as MachineEvent, ...Object.values(BUDGET_SAMPLES)];
 
 /**
@@ -370,7 +385,7 @@ function answer(ledger: Ledger, event: MachineEvent): string | null {
     ledger.maxIterations = event.max;
     return null;
   }
-  if (event.type === 'BUDGET_RAISED') return null;
+  if (event.type === 'BUDGET_RAISED' || event.type === 'PROTECTION_REFRESHED') return null;
   if (event.type === 'AGENT_RETRY') return ledger.lastAgentExit === 'auth-error' ? null : 'AGENT_RETRY accepted although no agent call failed to authenticate';
   const index = ledger.awaited.findIndex((r) => (event.type === 'AGENT_INTERRUPTED' ? r.kind === 'agent.spawn' : COMPLETION_EVENT[r.kind] === event.type));
   const answered = ledger.awaited[index];
@@ -453,6 +468,9 @@ describe('loop machine graph', () => {
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
   const budgetInput = makeInput(makeConfig(BUDGET_CONF));
   const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN } });
+  const protectedInput = makeInput(makeConfig(PROTECTED_CONF), { protection: makeProtection(['tests/'], [PROTECTED_FILE]) });
+  let protectedPaths: TransitionPaths;
+  let protectedCoverage: Coverage;
   let model: TransitionPaths;
   let context: TransitionPaths;
   let contextCoverage: Coverage;
@@ -471,6 +489,8 @@ describe('loop machine graph', () => {
     histories = simplePaths(modelInput, WITHOUT_OPERATOR);
     modelCoverage = coverageOf(modelInput, model.paths);
     budgetCoverage = coverageOf(budgetInput, budget.paths);
+    protectedPaths = transitionPaths(protectedInput, PROTECTED_EVENTS);
+    protectedCoverage = coverageOf(protectedInput, protectedPaths.paths);
   }, 600_000);
 
   it('the bounded graph is finite and reaches both endings', () => {
@@ -488,26 +508,27 @@ describe('loop machine graph', () => {
   it('(a) every state node and every (state node, event type) transition is taken by some path (model ∪ budget ∪ context config)', () => {
     const nodes = allStateNodes().map((n) => n.id);
     const { types } = allTransitions();
-    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes, ...contextCoverage.nodes]);
-    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types, ...contextCoverage.types]);
+    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes, ...contextCoverage.nodes, ...protectedCoverage.nodes]);
+    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types, ...contextCoverage.types, ...protectedCoverage.types]);
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(23);
-    // the budget states are what the budget config is for, the decision states what the context config is for
-    expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold', 'loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan']);
+    expect(nodes).toHaveLength(25);
+    // the budget states are what the budget config is for, the decision states what the context config
+    // is for, the protection states the protected config's
+    expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold', 'loop.protecting', 'loop.unprotecting', 'loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan']);
   });
 
   it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless ∪ budget ∪ context config)', () => {
     const { candidates } = allTransitions();
-    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates, ...contextCoverage.candidates]);
+    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates, ...contextCoverage.candidates, ...protectedCoverage.candidates]);
     console.info(`coverage: ${union.size}/${candidates.length} transition alternatives (${modelCoverage.candidates.size} from the model alone)`);
     expect(missing(candidates.filter(notToolHold), union), 'transition alternatives no path takes').toEqual([]);
     // the model's blind spots, and why the other configs are here: with a guard configured, every
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter(notToolHold).filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 |decision|settling always #0 /.test(key))).toEqual([]);
+    expect(blindSpots.filter(notToolHold).filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting/.test(key))).toEqual([]);
     expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(2);
   });
 
@@ -517,6 +538,7 @@ describe('loop machine graph', () => {
     const onBudget = checkInvariants(budgetInput, budget.paths);
     const onContext = checkInvariants(contextInput, context.paths);
     expect(onContext.failures.slice(0, 5)).toEqual([]);
+    expect(checkInvariants(protectedInput, protectedPaths.paths).failures.slice(0, 3)).toEqual([]);
     expect(onModel.failures.slice(0, 5)).toEqual([]);
     expect(onGuardless.failures.slice(0, 5)).toEqual([]);
     expect(onBudget.failures.slice(0, 5)).toEqual([]);

@@ -174,6 +174,8 @@ export function label(request: EffectRequest): string {
     case 'boundary.scan':
     case 'clock.read':
     case 'wait.until':
+    case 'protect.scan':
+    case 'protect.restore':
       return request.kind;
   }
 }
@@ -305,6 +307,10 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { now: 0 };
       case 'wait.until':
         return { waitedMs: 0 };
+      case 'protect.scan':
+        return { files: [] };
+      case 'protect.restore':
+        return { restored: [] };
       case 'story.pass':
         return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
       case 'worktree.create':

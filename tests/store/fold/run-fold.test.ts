@@ -42,6 +42,8 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'notes.reset': { changed: true },
     'clock.read': { now: 0 },
     'wait.until': { waitedMs: 0 },
+    'protect.scan': { files: [] },
+    'protect.restore': { restored: [] },
     'story.pass': { sha: null, prdBlob: 'd'.repeat(64) },
     'worktree.create': { sha: 'c'.repeat(40), tree: 'b'.repeat(40), path: '.git/yoke/worktrees/S1' },
     'candidate.commit': { sha: 'c'.repeat(40), tree: 'b'.repeat(40) },
