@@ -50,6 +50,13 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { files: [] };
     case 'protect.restore':
       return { restored: [] };
+    case 'worktree.create':
+    case 'candidate.commit':
+    case 'candidate.rebase':
+    case 'candidate.reject':
+    case 'story.land':
+    case 'worktree.remove':
+      throw new Error(`the loop machine never requests ${request.kind}`);
   }
 }
 

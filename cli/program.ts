@@ -7,11 +7,19 @@ import type { WorkerFlags } from './commands/worker.js';
 import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
 import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
+import { parseParallel } from '../config/parse-parallel.js';
 
 /** Parse a positive whole number flag value. */
 function positiveInt(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('expected a whole number of 1 or more.');
   return Number(value);
+}
+
+/** `--parallel <n>`: 1 to 8 stories at once (DESIGN §10). */
+function parallelCount(value: string): number {
+  const count = parseParallel(value);
+  if (!count.ok) throw new InvalidArgumentError(`${count.message}; ${count.hint}.`);
+  return count.value;
 }
 
 /** `--live-port` (issue 5): the relay's port for `--live`. */
@@ -55,12 +63,13 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--fresh', 'abandon the unfinished run (journaled) and start a new one', false)
     .option('--discard-history', 'with --fresh: start over although the journal is empty and transcripts, blobs or Yoke-Run commits show earlier runs', false)
     .addOption(new Option('--max-iterations <n>', 'override max-iterations (on resume: raise or lower the cap)').argParser(positiveInt))
+    .addOption(new Option('--parallel <n>', 'stories: work up to n (1-8) stories at once, each in its own git worktree (docs/parallel.md)').argParser(parallelCount))
     .option('--quiet', 'no agent output and no progress lines', false)
     .option('--json', 'print journal records as NDJSON on stdout; agent output goes to stderr', false)
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
     .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 129 SIGHUP, 130 SIGINT, 143 SIGTERM.')
-    .action(async (flags: { fresh: boolean; discardHistory: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
+    .action(async (flags: { fresh: boolean; discardHistory: boolean; maxIterations?: number; parallel?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
       const { runCommand } = await import('./commands/run.js');
       done(await runCommand(flags, argv.slice(2)));
     });

@@ -12,7 +12,7 @@ import { readRedact } from './read-redact-directive.js';
 import { readMaxTier, readProfile, readRouting } from './read-routing-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
-import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readParallel, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
 import { readStore } from './read-store-directive.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
@@ -65,4 +65,5 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'max-story-attempts': readCount('maxStoryAttempts'),
   'on-story-blocked': readOnStoryBlocked,
   'store': readStore,
+  'parallel': readParallel,
 };

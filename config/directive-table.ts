@@ -8,6 +8,7 @@ export const DIRECTIVE_NAMES = [
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
   'journey', 'base-url', 'redact', 'protect', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked', 'store',
+  'parallel',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -94,6 +95,8 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
   // the fleet (DESIGN §14): where the journal is kept (YOKE_STORE wins over it)
   'store': spec('store file|<postgres-url>', 'store postgres://yoke@db.example:5432/yoke', ['url'], true),
+  // parallel stories in git worktrees (DESIGN §10)
+  'parallel': spec('parallel N', 'parallel 4', ['number'], true, STORIES),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -18,6 +18,12 @@ import { waitUntil } from './handlers/wait-until.js';
 import { restoreProtectedFiles } from './handlers/protect-restore.js';
 import { scanProtected } from './handlers/protect-scan.js';
 import { writeLoopFile } from './handlers/file-write.js';
+import { createWorktree } from './handlers/worktree-create.js';
+import { commitCandidate } from './handlers/candidate-commit.js';
+import { rebaseCandidate } from './handlers/candidate-rebase.js';
+import { rejectCandidate } from './handlers/candidate-reject.js';
+import { landStory } from './handlers/story-land.js';
+import { removeWorktree } from './handlers/worktree-remove.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
 export const handlers: HandlerTable = {
@@ -39,4 +45,10 @@ export const handlers: HandlerTable = {
   'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
   'story.pass': passStory,
+  'worktree.create': createWorktree,
+  'candidate.commit': commitCandidate,
+  'candidate.rebase': rebaseCandidate,
+  'candidate.reject': rejectCandidate,
+  'story.land': landStory,
+  'worktree.remove': removeWorktree,
 };

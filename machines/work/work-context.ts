@@ -2,6 +2,7 @@
 import type { Story } from '../../config/prd/story.js';
 import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
 import type { PrdState } from '../stories/story-progress.js';
+import type { ParallelState } from '../parallel/parallel-state.js';
 import type { Violation } from '../boundary.js';
 import type { RestorePlan } from '../protect/protection-drift.js';
 import type { Protection } from '../protect/protection.js';
@@ -144,6 +145,8 @@ export interface WorkContext extends WorkInput {
   decisionEntry: string | null;
   /** stories: the story list and where each story stands */
   prd?: PrdState;
+  /** parallel stories (DESIGN §10): the lanes, the integration queue and the target; absent in serial runs */
+  parallel?: ParallelState;
 }
 
 /** The context a machine starts with. */

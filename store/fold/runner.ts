@@ -14,6 +14,7 @@ import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
+import { LaneDriver } from './lane-driver.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
 /** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
@@ -123,8 +124,17 @@ async function drive(
       options.warn(`could not save a fold checkpoint (${error instanceof Error ? error.message : String(error)}); the run goes on, and a resume will fold it from the start`);
     }
   };
+  const lanes = new LaneDriver(fold, options, stage);
   for (;;) {
-    if (options.signal.aborted) return await interrupted(options, stage);
+    if (options.signal.aborted) {
+      await lanes.settleAll();
+      return await interrupted(options, stage);
+    }
+    if (lanes.active) {
+      const step = await lanes.step();
+      if (step === 'continue') continue;
+      if (step !== 'idle') return await interrupted(options, stage);
+    }
     const next = fold.outstanding[0];
     if (!next) {
       if (fold.active && fold.snapshot.hasTag('paused')) {

@@ -6,6 +6,7 @@
 // interruption) produces; an interruption only for a kind whose policy surfaces it; and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
+import { hasLane, laneOfRequest } from '../fold/lane-driver.js';
 import { INTERRUPTION_EVENT } from '../../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import { lifecycleForRun } from '../fold/machine-versions.js';
@@ -145,12 +146,14 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
   switch (record.type) {
     case 'effect.started': {
       const { key, kind, params } = record.payload;
-      const next = fold.outstanding[0];
       const status = fold.effects.get(key);
+      // Parallel stories: lanes run side by side, each in request order; elsewhere one at a time.
+      const lane = status ? laneOfRequest(status.request) : '';
+      const next = fold.outstanding.some(hasLane) ? fold.outstanding.find((request) => laneOfRequest(request) === lane) : fold.outstanding[0];
       const journaled = { key, kind, params };
       if (!status) return at(`the journal starts effect ${key} (${kind}), which today's machine never requests`, journaled, next ? requestOf(next) : null);
       if (!next || next.key !== key) {
-        return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
+        return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes${lane === '' ? '' : ` in lane ${lane}`} is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
       }
       if (status.request.request.kind !== kind || !sameJson(params, status.request.request.params, canonical)) {
         return at(`today's machine requests effect ${key} with another ${status.request.request.kind === kind ? 'params' : 'kind'} than the journal`, journaled, requestOf(status.request));

@@ -30,6 +30,14 @@ describe('handlers', () => {
       'wait.until': 'retry',
       'commit.create': 'reconcile',
       'story.pass': 'reconcile',
+      'protect.scan': 'retry',
+      'protect.restore': 'retry',
+      'worktree.create': 'retry',
+      'candidate.commit': 'retry',
+      'candidate.rebase': 'retry',
+      'candidate.reject': 'retry',
+      'story.land': 'reconcile',
+      'worktree.remove': 'retry',
     });
   });
 });

@@ -152,6 +152,13 @@ function worldOf(s: Scenario): World {
           return { files: [] };
         case 'protect.restore':
           return { restored: [] };
+        case 'worktree.create':
+        case 'candidate.commit':
+        case 'candidate.rebase':
+        case 'candidate.reject':
+        case 'story.land':
+        case 'worktree.remove':
+          throw new Error(`only parallel stories request ${request.kind}`);
       }
     },
     operator(snapshot: AnyMachineSnapshot, journal) {

@@ -145,6 +145,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { sha: null };
       case 'story.pass':
         return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
+        throw new Error(`only parallel stories request ${request.kind}`);
       case 'file.inspect': {
         const line = verdict(judgments);
         return { exists: line !== null, firstLine: line, blank: line === null };

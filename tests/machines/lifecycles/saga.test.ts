@@ -141,6 +141,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { sha: null };
       case 'story.pass':
         return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
+        throw new Error(`only parallel stories request ${request.kind}`);
       case 'file.inspect': {
         inspecting = request.params.file === 'saga-notes.md' ? 'saga' : request.params.file === 'sub-plan.md' ? 'plan' : 'verdict';
         const line = inspecting === 'saga' ? script.sagaNotes(scoperCalls) : inspecting === 'plan' ? script.subPlan(scoperCalls) : script.verdict(chunk, iteration);

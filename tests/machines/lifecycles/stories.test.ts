@@ -176,6 +176,8 @@ const describePath = pathNamer(Object.assign({}, ...Object.values(MODELS).map((m
  * PASS does not exist.
  */
 const UNREACHABLE = ['stories.judged always #2 → stories.settling'];
+/** The parallel coordinator (`parallel N`, DESIGN §10) is not part of these serial configs: tests/e2e/parallel.test.ts drives it; it has no graph model yet. */
+const serial = (id: string): boolean => !id.includes('stories.parallel');
 
 describe('stories machine graph', () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, m]) => [name, transitionPaths(storiesMachine, m)]));
@@ -191,8 +193,10 @@ describe('stories machine graph', () => {
   });
 
   it('(a) every state node, every (state node, event type) transition and every guarded alternative is taken by some path', () => {
-    const nodes = allStateNodes(storiesMachine.root).map((n) => n.id);
-    const { types, candidates } = allTransitions(storiesMachine);
+    const nodes = allStateNodes(storiesMachine.root).map((n) => n.id).filter(serial);
+    const all = allTransitions(storiesMachine);
+    const types = all.types.filter(serial);
+    const candidates = all.candidates.filter(serial);
     console.info(`coverage: ${union('nodes').size}/${nodes.length} state nodes, ${union('types').size}/${types.length} transitions, ${union('candidates').size}/${candidates.length} alternatives`);
     expect(missing(nodes, union('nodes')), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, union('types')), 'transitions no path takes').toEqual([]);

@@ -157,7 +157,13 @@ export function label(request: EffectRequest): string {
     case 'commit.create':
       return `commit.create #${request.params.iteration}`;
     case 'story.pass':
-      return `story.pass ${request.params.story}`;
+    case 'worktree.create':
+    case 'candidate.commit':
+    case 'candidate.rebase':
+    case 'candidate.reject':
+    case 'story.land':
+    case 'worktree.remove':
+      return `${request.kind} ${request.params.story}`;
     case 'file.inspect':
     case 'file.read':
     case 'notes.reset':
@@ -307,6 +313,13 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { restored: [] };
       case 'story.pass':
         return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
+      case 'worktree.create':
+      case 'candidate.commit':
+      case 'candidate.rebase':
+      case 'candidate.reject':
+      case 'story.land':
+      case 'worktree.remove':
+        throw new Error(`only parallel stories request ${request.kind}`);
     }
   };
 }

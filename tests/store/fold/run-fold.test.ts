@@ -45,6 +45,12 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'protect.scan': { files: [] },
     'protect.restore': { restored: [] },
     'story.pass': { sha: null, prdBlob: 'd'.repeat(64) },
+    'worktree.create': { sha: 'c'.repeat(40), tree: 'b'.repeat(40), path: '.git/yoke/worktrees/S1' },
+    'candidate.commit': { sha: 'c'.repeat(40), tree: 'b'.repeat(40) },
+    'candidate.rebase': { ok: true, sha: 'c'.repeat(40), tree: 'b'.repeat(40), files: [], output: '' },
+    'candidate.reject': { kept: 'refs/yoke/r/rejected/S1/1' },
+    'story.land': { sha: 'c'.repeat(40), prdBlob: 'd'.repeat(64) },
+    'worktree.remove': { removed: true },
   };
   return results[kind];
 }
