@@ -275,7 +275,9 @@ describe('tamper evidence: .loop/.journal and .loop/.stash changed during an age
     // DESIGN §6: any change to .loop/.journal during an agent call is tamper evidence, not only
     // the journal file. Without the check the run goes on and fails later, at the next spec restore.
     const { ws, env } = await setup({
-      steps: { '1': { delete: ['.loop/.journal/blobs'], notes: 'IN_PROGRESS' } },
+      // the copy under .git/yoke/blobs too: with it, the next run would simply restore the backups
+      // (tests/e2e/reliability-loop-removed.test.ts)
+      steps: { '1': { delete: ['.loop/.journal/blobs', '.git/yoke/blobs'], notes: 'IN_PROGRESS' } },
       default: { notes: 'DONE' },
     });
 
@@ -284,7 +286,7 @@ describe('tamper evidence: .loop/.journal and .loop/.stash changed during an age
     expectRefusal(result, 3, /\.loop\/\.journal\S* was changed while the agent ran/);
     expect((await agentCalls(env.FAKE_AGENT_LOG)).length).toBe(1);
 
-    // The backups are gone for good: the next `yoke run` cannot restore the spec, and says so as a
+    // The backups and their copy are gone for good: the next `yoke run` cannot restore the spec, and says so as a
     // damaged workspace (exit 3) with the way out — not as an effect to retry (exit 1).
     const again = await runYoke(ws, ['run', '--quiet'], { env });
     expectRefusal(again, 3, /blob [0-9a-f]{64} is missing from .*backups of its spec files were removed.*`yoke run --fresh`/);
