@@ -15,20 +15,11 @@ import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import type { RunnerOptions } from './runner.js';
+import { hasLane, laneOfRequest } from './request-lane.js';
+
 
 type Stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord;
 type Settled = { key: string; ok: true; result: unknown } | { key: string; ok: false; error: unknown };
-
-/** The lane a request runs in; `''` for the main working tree. */
-export function laneOfRequest(request: KeyedRequest): string {
-  const lane = (request.request.params as { lane?: unknown }).lane;
-  return typeof lane === 'string' ? lane : '';
-}
-
-/** True when `request` names a lane. */
-export function hasLane(request: KeyedRequest): boolean {
-  return laneOfRequest(request) !== '';
-}
 
 /** What one step did: went on (`continue`), has nothing to do (`idle`: the serial runner takes over), or the run stopped. */
 export type LaneStep = 'continue' | 'idle' | { interrupted: true };

@@ -6,7 +6,7 @@
 // interruption) produces; an interruption only for a kind whose policy surfaces it; and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
-import { hasLane, laneOfRequest } from '../fold/lane-driver.js';
+import { hasLane, laneOfRequest } from '../fold/request-lane.js';
 import { INTERRUPTION_EVENT } from '../../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import { lifecycleForRun } from '../fold/machine-versions.js';
