@@ -8,6 +8,7 @@ export const DIRECTIVE_NAMES = [
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
   'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked',
+  'context-budget',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -90,6 +91,8 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'review': spec('review on|off', 'review on', ['setting'], true, STORIES),
   'max-story-attempts': spec('max-story-attempts N', 'max-story-attempts 3', ['number'], true, STORIES),
   'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
+  // the context layer (DESIGN §9): the "Project context" block's size in characters, in every mode
+  'context-budget': spec('context-budget <chars>', 'context-budget 8000', ['number of characters'], true),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -165,6 +165,8 @@ export const configSchema = z.object({
   maxStoryAttempts: z.number().int().positive().optional(),
   /** stories: what a blocked story does to the run (absent = stop) */
   onStoryBlocked: z.enum(['stop', 'skip']).optional(),
+  /** `context-budget`: the "Project context" block's size in characters (absent = 8000, DESIGN §9) */
+  contextBudget: z.number().int().positive().optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
