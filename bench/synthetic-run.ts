@@ -45,6 +45,8 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { now: 0 };
     case 'wait.until':
       return { waitedMs: 0 };
+    case 'context.read':
+      return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
   }
 }
 

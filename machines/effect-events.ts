@@ -22,6 +22,7 @@ export const COMPLETION_EVENT = {
   'clock.read': 'CLOCK_READ',
   'wait.until': 'WAITED',
   'story.pass': 'STORY_PASSED',
+  'context.read': 'CONTEXT_READ',
 } as const satisfies { [K in EffectKind]: string | null };
 
 /** Event fed when a `surface` effect was cut short by a crash or a signal; null = nothing to tell. */
@@ -48,6 +49,7 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('CLOCK_READ'), result: effectSchemas['clock.read'].result }),
   z.object({ type: z.literal('WAITED'), result: effectSchemas['wait.until'].result }),
   z.object({ type: z.literal('STORY_PASSED'), result: effectSchemas['story.pass'].result }),
+  z.object({ type: z.literal('CONTEXT_READ'), result: effectSchemas['context.read'].result }),
   /**
    * Stories: `yoke run` found `.loop/prd.yaml` changed since the run last saw it (the user edited it
    * between runs): the new list, the blob restored from now on, and what changed. `reopened` are

@@ -4,6 +4,7 @@ import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { gateStates } from './gate-states.js';
+import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import { callLimits, spendCall } from './work-context.js';
@@ -39,8 +40,9 @@ export function judgeStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           ...storyParam(o, context),
-          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }),
+          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) })),
           ...callLimits(context.config, context.resumeSession),
+          ...protectParam(context),
         }),
       },
       on: {

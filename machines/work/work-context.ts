@@ -10,6 +10,7 @@ import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
 import type { RoutingDecision } from '../routing/economic-choice.js';
+import type { ProtectedContextFile } from '../context/context-files.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
 export interface WorkInput {
@@ -136,6 +137,13 @@ export interface WorkContext extends WorkInput {
   decisionEntry: string | null;
   /** stories: the story list and where each story stands */
   prd?: PrdState;
+  /**
+   * The context layer (DESIGN §9): the "Project context" block of the last `context.read`, which
+   * opens the next agent prompt, and the blobs of PROJECT.md / DECISIONS.md the call must leave as
+   * they were. Absent without the layer (and in older snapshots).
+   */
+  contextBlock?: string;
+  contextGuard?: Record<ProtectedContextFile, string | null> | null;
 }
 
 /** The context a machine starts with. */

@@ -138,6 +138,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { sha: null };
       case 'story.pass':
         return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'context.read':
+        return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
       case 'file.inspect': {
         const line = verdict(judgments);
         return { exists: line !== null, firstLine: line, blank: line === null };

@@ -134,6 +134,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { sha: null };
       case 'story.pass':
         return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'context.read':
+        return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
       case 'file.inspect': {
         inspecting = request.params.file === 'saga-notes.md' ? 'saga' : request.params.file === 'sub-plan.md' ? 'plan' : 'verdict';
         const line = inspecting === 'saga' ? script.sagaNotes(scoperCalls) : inspecting === 'plan' ? script.subPlan(scoperCalls) : script.verdict(chunk, iteration);

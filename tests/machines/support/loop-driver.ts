@@ -158,6 +158,8 @@ export function label(request: EffectRequest): string {
       return `commit.create #${request.params.iteration}`;
     case 'story.pass':
       return `story.pass ${request.params.story}`;
+    case 'context.read':
+      return 'context.read';
     case 'file.inspect':
     case 'file.read':
     case 'notes.reset':
@@ -301,6 +303,8 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { waitedMs: 0 };
       case 'story.pass':
         return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
+      case 'context.read':
+        return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
     }
   };
 }

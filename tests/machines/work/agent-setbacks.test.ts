@@ -39,6 +39,7 @@ function world(script: Partial<Record<'worker' | 'judge', Array<AgentClassificat
       case 'wait.until': return { waitedMs: r.params.until - ENDED_AT };
       case 'commit.create': return { sha: null };
       case 'story.pass': return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'context.read': return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
     }
   };
 }

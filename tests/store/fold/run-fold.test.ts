@@ -43,6 +43,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'clock.read': { now: 0 },
     'wait.until': { waitedMs: 0 },
     'story.pass': { sha: null, prdBlob: 'd'.repeat(64) },
+    'context.read': { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } },
   };
   return results[kind];
 }
