@@ -115,7 +115,7 @@ export const effectSchemas = {
       endedAt: z.number().optional(),
       /** tool-held: the first held call's hold id, and the session to resume (null: the CLI cannot) */
       toolHold: z.object({ id: z.string(), session: z.string().nullable() }).optional(),
-      /** the `protect`ed context files the agent changed and yoke put back, and the blobs of what it had written (absent = none) */
+      /** the `protect`ed context files the agent changed and yoke put back, and the sha256 of what it had written (absent = none) */
       contextRestored: z.object({ restored: z.array(z.string()), displaced: z.record(z.string(), z.string()) }).optional(),
     }),
   },

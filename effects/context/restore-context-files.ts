@@ -2,11 +2,11 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONTEXT_DIR } from '../../machines/context/context-files.js';
-import { getBlob, putBlob } from '../fs/blob-store.js';
+import { getBlob, sha256 } from '../fs/blob-store.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
-/** What a restore did: the files it put back (sorted) and the blobs of what the agent had left there. */
+/** What a restore did: the files it put back (sorted) and the sha256 of what the agent had left there. */
 export interface ContextRestore {
   restored: string[];
   displaced: Record<string, string>;
@@ -14,7 +14,7 @@ export interface ContextRestore {
 
 /**
  * Make each protected file under `<root>/.yoke/context/` equal its blob again (remove it when it
- * was absent). What the agent wrote is kept as a blob first, so nothing is lost. Idempotent.
+ * was absent). `displaced` names the sha256 of what the agent wrote. Idempotent.
  */
 export async function restoreContextFiles(root: string, loopDir: string, protect: Readonly<Record<string, string | null>>): Promise<ContextRestore> {
   const restored: string[] = [];
@@ -25,7 +25,8 @@ export async function restoreContextFiles(root: string, loopDir: string, protect
     const wanted = hash === null ? null : await getBlob(loopDir, hash);
     if (current === null && wanted === null) continue;
     if (current !== null && wanted !== null && current.equals(wanted)) continue;
-    if (current !== null) displaced[name] = await putBlob(loopDir, current);
+    // Only the digest: the call's tamper check forbids new blobs while the agent's call is open.
+    if (current !== null) displaced[name] = sha256(current);
     if (wanted === null) {
       await rm(path, { force: true });
     } else {

@@ -130,6 +130,6 @@ async function putContextBack(protect: Readonly<Record<string, string | null>>, 
   const result = await restoreContextFiles(ctx.root, ctx.loopDir, protect);
   if (result.restored.length === 0) return null;
   const names = result.restored.map((name) => `${CONTEXT_DIR}/${name}`).join(', ');
-  ctx.warn(`the agent changed ${names}, which yoke holds during a run; put back as it was (the agent's version is kept in .loop/.journal/blobs/). Edit these files between runs, or put learnings into ${CONTEXT_DIR}/KNOWLEDGE.md.`);
+  ctx.warn(`the agent changed ${names}, which yoke holds during a run; put back as it was. Edit these files between runs, or put learnings into ${CONTEXT_DIR}/KNOWLEDGE.md.`);
   return result;
 }
