@@ -7,6 +7,7 @@ import { LIFECYCLE_REGISTRY } from '../machines/lifecycles/registry.js';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
 import type { JournalRecord, RecordDraft } from '../store/journal/record.js';
 import { RunFold } from '../store/fold/run-fold.js';
+import type { CheckpointTaker } from '../store/session/checkpoint-file.js';
 
 const SHA = 'a'.repeat(64);
 
@@ -47,6 +48,17 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { waitedMs: 0 };
     case 'context.read':
       return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
+    case 'protect.scan':
+      return { files: [] };
+    case 'protect.restore':
+      return { restored: [] };
+    case 'worktree.create':
+    case 'candidate.commit':
+    case 'candidate.rebase':
+    case 'candidate.reject':
+    case 'story.land':
+    case 'worktree.remove':
+      throw new Error(`the loop machine never requests ${request.kind}`);
   }
 }
 
@@ -54,7 +66,11 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
  * Write a journal of one loop run that ends after `iterations` iterations; returns its record
  * count. With `finished: false` the closing `run.finished` is left out (a run `yoke run` resumes).
  */
-export async function writeSyntheticRun(path: string, iterations: number, options: { finished?: boolean } = {}): Promise<number> {
+export async function writeSyntheticRun(
+  path: string,
+  iterations: number,
+  options: { finished?: boolean; checkpoint?: { at: number; taker: CheckpointTaker } } = {},
+): Promise<number> {
   const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf', LIFECYCLE_REGISTRY);
   if (!parsed.config) throw new Error('bench config invalid');
   const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
@@ -77,6 +93,16 @@ export async function writeSyntheticRun(path: string, iterations: number, option
       count += 1;
     }
     if (count % 5000 < 3) await journal.flush();
+    const checkpoint = options.checkpoint;
+    if (checkpoint && count >= checkpoint.at) {
+      // As the runner does: right after a flush, save the fold and journal the record vouching for it.
+      await journal.flush();
+      const digest = checkpoint.taker.take(fold, journal.durableHead);
+      if (digest === null) throw new Error('the bench checkpoint was not taken');
+      stage({ type: 'checkpoint', payload: { upTo: journal.durableHead.seq, digest } });
+      count += 1;
+      options.checkpoint = undefined;
+    }
   }
   if (options.finished === false) {
     await journal.close();

@@ -1,5 +1,5 @@
-// What `yoke check` prints about a finished check: one line per criterion, artifact and the
-// source tree, then the verdict with the report's path. Pure: report in, lines out.
+// What `yoke check` prints about a finished check: one line per criterion, artifact, the source
+// tree and the protection (DESIGN §16), then the verdict with the report's path. Pure: report in, lines out.
 import type { CheckReport, JourneyReport } from '../machines/acceptance/check-report.js';
 
 function seconds(ms: number): string {
@@ -31,6 +31,12 @@ export function checkSummary(report: CheckReport, proof: string): string[] {
     lines.push(`${artifact.status === 'passed' ? 'pass' : 'FAIL'}  artifact ${artifact.path}:${content} (${why})`);
   }
   lines.push(report.source.matches ? 'pass  source tree unchanged during the check' : `FAIL  source tree changed during the check (${report.source.before.slice(0, 12)} → ${report.source.after.slice(0, 12)})`);
+  const protection = report.protection;
+  if (protection !== undefined) {
+    lines.push(protection.unchanged === null ? `note  protection ${protection.digest.slice(0, 12)}: no baseline yet (the next \`yoke run\` takes it)`
+      : protection.unchanged ? `pass  protection unchanged since its baseline (${protection.digest.slice(0, 12)})`
+      : `FAIL  protected files changed since the baseline (${protection.baseline?.slice(0, 12) ?? '?'} → ${protection.digest.slice(0, 12)}): \`yoke protect status\` lists them`);
+  }
   lines.push(`check ${report.status} in ${seconds(report.durationMs)}: ${proof}/report.json`);
   return lines;
 }

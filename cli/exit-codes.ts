@@ -20,6 +20,7 @@ export function exitCodeFor(error: unknown): number {
       case 'workspace':
         return EXIT.workspace;
       case 'effect':
+      case 'blocked':
         return EXIT.unsuccessful;
     }
   }

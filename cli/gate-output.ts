@@ -14,6 +14,10 @@ export type GateAgent = (typeof GATE_AGENTS)[number];
 /** What the gate tells the CLI. */
 export type GateDecision = 'allow' | 'deny' | 'ask' | 'defer';
 
+/** What a CLI without `defer` is told about a held call, after the ruling's own sentence. */
+export const HELD_BY_DENIAL = 'So it did not run now: yoke pauses the run when this turn ends, and once the operator has answered, '
+  + 'the next attempt may make the same call again and it is ruled by that answer. Do not make it another way; go on with the rest, or end your turn.';
+
 /** The bytes to print and the exit code. */
 export interface GateOutput {
   stdout: string;
@@ -26,8 +30,9 @@ export interface GateOutput {
  * hold is a denial whose reason says the call is held for the operator. A pass without a run
  * leaves the decision to the CLI's own permission settings (an `allow` would skip them).
  */
-export function gateOutput(agent: GateAgent, decision: GateDecision, message: string, inRun: boolean): GateOutput {
+export function gateOutput(agent: GateAgent, decision: GateDecision, given: string, inRun: boolean): GateOutput {
   const json = (value: unknown): GateOutput => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
+  const message = decision === 'defer' && agent !== 'claude' ? `${given} ${HELD_BY_DENIAL}` : given;
   switch (agent) {
     case 'claude':
       if (decision === 'allow' && !inRun) return { stdout: '', stderr: '', exitCode: 0 };

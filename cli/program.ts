@@ -2,14 +2,24 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AnswerFlags } from './commands/answer.js';
 import type { BudgetFlags } from './commands/budget.js';
+import type { QueueAddFlags } from './commands/queue-add.js';
+import type { WorkerFlags } from './commands/worker.js';
 import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
 import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
+import { parseParallel } from '../config/parse-parallel.js';
 
 /** Parse a positive whole number flag value. */
 function positiveInt(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('expected a whole number of 1 or more.');
   return Number(value);
+}
+
+/** `--parallel <n>`: 1 to 8 stories at once (DESIGN §10). */
+function parallelCount(value: string): number {
+  const count = parseParallel(value);
+  if (!count.ok) throw new InvalidArgumentError(`${count.message}; ${count.hint}.`);
+  return count.value;
 }
 
 /** `--live-port` (issue 5): the relay's port for `--live`. */
@@ -53,12 +63,13 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--fresh', 'abandon the unfinished run (journaled) and start a new one', false)
     .option('--discard-history', 'with --fresh: start over although the journal is empty and transcripts, blobs or Yoke-Run commits show earlier runs', false)
     .addOption(new Option('--max-iterations <n>', 'override max-iterations (on resume: raise or lower the cap)').argParser(positiveInt))
+    .addOption(new Option('--parallel <n>', 'stories: work up to n (1-8) stories at once, each in its own git worktree (docs/parallel.md)').argParser(parallelCount))
     .option('--quiet', 'no agent output and no progress lines', false)
     .option('--json', 'print journal records as NDJSON on stdout; agent output goes to stderr', false)
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
     .addHelpText('after', '\nExit codes: 0 success, 1 ended without success (e.g. max-iterations), 2 usage or config error,\n3 workspace refused (corrupt journal, lock held, not a git repo), 129 SIGHUP, 130 SIGINT, 143 SIGTERM.')
-    .action(async (flags: { fresh: boolean; discardHistory: boolean; maxIterations?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
+    .action(async (flags: { fresh: boolean; discardHistory: boolean; maxIterations?: number; parallel?: number; quiet: boolean; json: boolean; live: boolean; livePort?: number }) => {
       const { runCommand } = await import('./commands/run.js');
       done(await runCommand(flags, argv.slice(2)));
     });
@@ -162,6 +173,37 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .action(async (flags: { json: boolean }) => {
       const { configCheckCommand } = await import('./commands/config-check.js');
       done(await configCheckCommand(flags));
+    });
+
+  // stories (issue 12)
+  const stories = program
+    .command('stories')
+    .description('the stories of .loop/prd.yaml: id, state (passed, ready, waiting, blocked, stopped), attempts, commit, title')
+    .addHelpText('after', [
+      '',
+      '`yoke stories` alone is `yoke stories list`. States: passed (landed, or `passes: true` in prd.yaml), ready (every',
+      'dependency passed), waiting (a dependency has not passed), blocked (out of attempts or no progress), stopped (no',
+      'acceptance criteria: it stops the line when selected). Attempts count DONE claims. See docs/stories.md.',
+      'Exit codes: 0 shown or imported, 2 not stories mode, invalid prd.yaml or import file, prd.yaml exists (import without',
+      '--force); nothing was changed, 3 workspace refused (not a git repo, journal damaged).',
+    ].join('\n'));
+  stories
+    .command('list', { isDefault: true })
+    .description('list the stories with their state, attempts and commit, then "n of m stories passed" (the default)')
+    .option('--json', 'print { stories: [{ id, title, state, attempts, commit }], passed, total } (commit: full sha or null)', false)
+    .action(async (flags: { json: boolean }) => {
+      const { storiesCommand } = await import('./commands/stories.js');
+      done(await storiesCommand(flags));
+    });
+  stories
+    .command('import')
+    .description('convert a Ralph prd.json, or a YAML/JSON list of { id, title, priority, acceptance, passes }, into .loop/prd.yaml')
+    .argument('<file>', 'the file to convert (.json, .yaml or .yml)')
+    .option('--force', 'overwrite an existing .loop/prd.yaml', false)
+    .option('--json', 'print what was written as JSON', false)
+    .action(async (file: string, flags: { force: boolean; json: boolean }) => {
+      const { storiesImportCommand } = await import('./commands/stories-import.js');
+      done(storiesImportCommand(file, flags));
     });
 
   // delivery evidence (issue 17)
@@ -287,11 +329,12 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('demo')
-    .description('run a 3-iteration loop with a scripted agent in a temporary git repository, then show its timeline')
+    .description('run a 3-iteration loop (or, with `stories`, a 3-story list) with a scripted agent in a temporary git repository, offline, then show its timeline')
+    .argument('[demo]', 'loop (the default) or stories')
     .option('--keep', 'keep the temporary repository and print its path', false)
-    .action(async (flags: { keep: boolean }) => {
+    .action(async (which: string | undefined, flags: { keep: boolean }) => {
       const { demoCommand } = await import('./commands/demo.js');
-      done(await demoCommand(flags));
+      done(await demoCommand(which, flags));
     });
 
   // budgets and usage (issue 3)
@@ -349,6 +392,69 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .action(async (flags: { json: boolean }) => {
       const { contextInitCommand } = await import('./commands/context.js');
       done(contextInitCommand(flags));
+    });
+
+  const queue = program
+    .command('queue')
+    .description('the fleet\'s job queue on the shared store (docs/fleet.md)');
+  queue
+    .command('add')
+    .description('queue a workspace: a worker clones <git-url>, runs it against the shared store and pushes to refs/yoke/runs/<run>')
+    .argument('<git-url>', 'the repository to run (a local path is made absolute)')
+    .option('--ref <ref>', 'the branch (or tag) to clone; default: the remote\'s default branch')
+    .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(['goal', 'stories']))
+    .option('--name <name>', 'the workspace\'s name in the store (default: the repository\'s name)')
+    .option('--json', 'print the job as JSON', false)
+    .addHelpText('after', '\nOne job waits per workspace (pg-boss singletonKey): a second `queue add` for it queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')
+    .action(async (repository: string, flags: QueueAddFlags) => {
+      const { queueAddCommand } = await import('./commands/queue-add.js');
+      done(await queueAddCommand(repository, flags));
+    });
+
+  program
+    .command('worker')
+    .description('claim queued jobs and run them (yoke run in a fresh clone, against the shared store) until SIGTERM')
+    .option('--concurrency <n>', 'jobs run at once', positiveInt, 1)
+    .option('--workdir <dir>', 'where checkouts and job logs go (default: ~/.cache/yoke/worker)')
+    .addHelpText('after', '\nSIGTERM/SIGINT: each run stops resumably and its job goes back to the queue.\nExit codes: 0 stopped by a signal, 2 usage, 3 the store cannot be used or this worker was declared dead.')
+    .action(async (flags: WorkerFlags) => {
+      const { workerCommand } = await import('./commands/worker.js');
+      done(await workerCommand(flags));
+    });
+
+  program
+    .command('fleet')
+    .description('the shared store\'s workers (host, pid, heartbeat age), jobs (state, workspace, attempts) and runs (state, iteration, cost)')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 shown, 2 usage (no shared store), 3 the store cannot be used.')
+    .action(async (flags: { json: boolean }) => {
+      const { fleetCommand } = await import('./commands/fleet.js');
+      done(await fleetCommand(flags));
+    });
+
+  // protected acceptance (issue 22, DESIGN §16)
+  const protect = program
+    .command('protect')
+    .description('the protection baseline of the files that decide "done" (`protect` in yoke.conf): status, and the explicit refresh')
+    .addHelpText('after', '\nA protected file an agent changes is restored; one you change between runs makes `yoke run` refuse (exit 1)\nuntil `yoke protect refresh`. No other command ever refreshes the baseline. See docs/protect.md.');
+  protect
+    .command('status')
+    .description('the baseline (digest, files), what changed since (drift), and every refresh')
+    .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 shown (whatever it found; --json says `unchanged`), 2 config error, 3 workspace refused.')
+    .action(async (flags: { json: boolean }) => {
+      const { protectStatusCommand } = await import('./commands/protect.js');
+      done(await protectStatusCommand(flags));
+    });
+  protect
+    .command('refresh')
+    .description('accept the protected files as they are now: journal their new digests, the old ones and why, after listing every change')
+    .option('--why <reason>', 'why the protected files changed (journaled with the refresh)')
+    .option('--json', 'print what was accepted as JSON', false)
+    .addHelpText('after', '\nExit codes: 0 refreshed (or nothing to refresh), 1 refused: the unfinished run\'s agent changed them\n(`yoke run` restores those first), 2 usage error or no baseline yet, 3 workspace refused (a run holds\nthe lock, or the baseline was tampered with).')
+    .action(async (flags: { why?: string; json: boolean }) => {
+      const { protectRefreshCommand } = await import('./commands/protect.js');
+      done(await protectRefreshCommand(flags));
     });
 
   program

@@ -1,6 +1,7 @@
 // Turns journal records into the human progress lines `yoke run` prints.
 import type { EffectResult } from '../machines/effects.js';
 import type { LoopContext } from '../machines/lifecycles/loop.js';
+import { progressText } from '../machines/stories/story-progress.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { stateText } from '../store/fold/state-text.js';
@@ -53,6 +54,11 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const paths = (context.violations ?? []).map((v) => v.path).join(', ');
         return `${where} boundary violated (${paths}); guards skipped`;
       }
+      if (record.payload.event.type === 'STORY_PASSED' && context.prd) {
+        const story = passedStory(fold, record.payload.cause);
+        const sha = (record.payload.event as { result?: { sha?: string | null } }).result?.sha ?? null;
+        return `${where} story ${story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''} (${progressText(context.prd)})`;
+      }
       if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
       if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict
         && context.judgments !== undefined && context.judgments > 0 && !stateText(fold.snapshot.value).endsWith('judging')) {
@@ -88,7 +94,16 @@ const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
   'goal-complete': (c) => `goal complete after ${c.iteration ?? '?'} attempt(s): every acceptance check passed`,
   'no-progress': () => 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md',
   'attempts': (c) => `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`,
+  'stories-done': (c) => `stories done after ${c.iteration ?? '?'} iteration(s): ${c.prd ? progressText(c.prd) : 'every story passed'}`,
+  'story-blocked': (c) => `stopped: story ${c.prd?.current ?? '?'} is blocked (on-story-blocked stop); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
+  'stories-blocked': (c) => `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
 };
+
+/** The story a `story.pass` effect passed. */
+function passedStory(fold: RunFold, cause: string | null): string | null {
+  const request = cause === null ? undefined : fold.effects.get(cause)?.request.request;
+  return request?.kind === 'story.pass' ? request.params.story : null;
+}
 
 /** Which file a `file.inspect` effect looked at. */
 function inspected(fold: RunFold, cause: string | null): string | null {

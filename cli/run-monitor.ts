@@ -9,8 +9,10 @@ import { heartbeatPath } from '../store/liveness/heartbeat.js';
 import type { JournalWriter } from '../store/journal/journal-writer.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
+import { storiesPassed } from '../machines/stories/story-progress.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
 import { statusViewPath, viewKey, writeStatusView } from '../store/projections/status-view.js';
+import { countToolRulings } from '../store/projections/tool-ruling-counts.js';
 import { sameHead } from '../store/journal/journal-head.js';
 import { readLedger, totalUsage, type UsageTotals } from '../store/projections/usage-ledger.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
@@ -121,6 +123,7 @@ export class RunMonitor {
       elapsedMs: now - Date.parse(fold.started.ts),
       usage: this.usage,
       silentMs: this.call ? now - (this.call.lastOutputAt ?? this.call.startedAt) : null,
+      stories: context.prd ? storiesPassed(context.prd) : null,
     }, this.options.color);
   }
 
@@ -157,7 +160,8 @@ export class RunMonitor {
       const phase = this.phase?.text ?? null;
       const stored = await journal.store.head();
       if (stored.torn || !sameHead(stored, journal.durableHead) || journal.durableHead.seq !== journal.records.length) return;
-      writeStatusView(statusViewPath(paths.journalDir), { v: 2, summary, usage, phase, journal: viewKey(stored) });
+      const rulings = countToolRulings(journal.records, (run) => run === summary.run);
+      writeStatusView(statusViewPath(paths.journalDir), { v: 2, summary, usage, rulings, phase, journal: viewKey(stored) });
     } catch {
       // a cache: `yoke status` folds the journal instead
     }

@@ -4,6 +4,7 @@ import { findRun, foldRun } from '../store/fold/journal-runs.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
 import { sameHead } from '../store/journal/journal-head.js';
 import { statusViewPath, viewKey, writeStatusView, type StatusView } from '../store/projections/status-view.js';
+import { countToolRulings } from '../store/projections/tool-ruling-counts.js';
 import { readLedger, totalUsage } from '../store/projections/usage-ledger.js';
 import { readWorkspace } from '../store/session/read-workspace.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
@@ -20,7 +21,8 @@ export async function foldStatusView(paths: WorkspacePaths): Promise<{ view: Sta
   // Saved only for the journal as stored now: a torn tail stays until `yoke run` repairs it (until
   // then every status folds, and says so), and a run appending meanwhile makes the view stale.
   const stored = await store.head();
-  const view: StatusView = { v: 2, summary, usage, phase, journal: viewKey(stored) };
+  const rulings = countToolRulings(records, (run) => run === summary.run);
+  const view: StatusView = { v: 2, summary, usage, rulings, phase, journal: viewKey(stored) };
   if (torn !== null || stored.torn || !sameHead(stored, head)) return { view, tornTail: torn !== null };
   try {
     writeStatusView(statusViewPath(paths.journalDir), view);

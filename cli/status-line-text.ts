@@ -16,6 +16,8 @@ export interface StatusLineFacts {
   usage: UsageTotals;
   /** since the agent's last output; null when no agent runs */
   silentMs: number | null;
+  /** stories mode: how many stories passed, of how many; null otherwise */
+  stories?: { passed: number; total: number } | null;
 }
 
 /** `yoke · loop 01JD8XQ2M7 · iteration 3/20 · worker agent · 2m13s · 12.3k tokens · $0.42 · silent 45s` */
@@ -23,6 +25,7 @@ export function statusLineText(facts: StatusLineFacts, color: boolean): string {
   const parts = [
     `${facts.mode} ${facts.run.slice(0, 10)}`,
     `${facts.chunk ? `chunk ${facts.chunk} ` : ''}${facts.unit} ${facts.iteration ?? '?'}/${facts.maxIterations ?? '?'}`,
+    ...(facts.stories ? [`${facts.stories.passed}/${facts.stories.total} stories passed`] : []),
     facts.phase ?? 'between steps',
     clock(facts.elapsedMs),
   ];

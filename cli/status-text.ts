@@ -1,5 +1,6 @@
 // `yoke status` as text and as JSON, from a loaded report.
 import type { Liveness } from '../store/liveness/run-liveness.js';
+import { rulingCountsText } from '../store/projections/tool-ruling-counts.js';
 import type { UsageTotals } from '../store/projections/usage-ledger.js';
 import type { StatusReport } from './status-report.js';
 
@@ -11,8 +12,11 @@ export function statusText(report: StatusReport): string {
   const lines = [`run ${summary.run} (${summary.mode}, machine ${summary.machine} v${summary.machineVersion ?? '?'})`];
   lines.push(`  started   ${summary.startedAt}`);
   lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
+  // a status view cached by an older yoke has no `stories`
+  if (summary.stories != null) lines.push(`  stories   ${summary.stories.passed} of ${summary.stories.total} stories passed`);
   lines.push(`  state     ${summary.state}${phase && isLive(liveness) ? ` (${phase})` : ''}`);
   if (usage.calls > 0) lines.push(`  usage     ${usageText(usage)}`);
+  if (report.view.rulings.total > 0) lines.push(`  tools     ${rulingCountsText(report.view.rulings)}`);
   // a status view cached by an older yoke has no `acceptance`
   const proof = summary.acceptance ?? null;
   if (proof !== null) lines.push(`  evidence  acceptance ${proof.status} (attempt ${proof.iteration}): ${proof.path} sha256 ${proof.sha256.slice(0, 16)}`);
@@ -53,6 +57,8 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     phase: running ? report.view.phase : null,
     agent: liveness.call,
     usage: report.view.usage,
+    toolCalls: report.view.rulings,
+    stories: report.view.summary.stories ?? null,
     tornTail: report.tornTail,
   };
 }

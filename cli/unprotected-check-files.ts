@@ -8,6 +8,7 @@ import { splitConfigLines } from '../config/config-line.js';
 import { shellWords, type ShellWord } from '../config/shell-words.js';
 import type { Config, ConfigIssue, NamedCommand } from '../config/types.js';
 import { boundaryProtects } from '../machines/boundary.js';
+import { patternsCover } from '../machines/protect/protect-pattern.js';
 
 /** What the check needs to know about the project's files. */
 export interface ProjectFiles {
@@ -48,11 +49,12 @@ function fix(path: string): string {
 }
 
 /**
- * A warning at the file's word for each project file a check command names that the boundary
- * would not catch the agent changing. Commands run from the project root, so their paths are read
+ * A warning at the file's word for each project file a check command names that neither the
+ * boundary nor a `protect` pattern (`protectPatterns`, `auto` expanded) would catch the agent
+ * changing. Commands run from the project root, so their paths are read
  * from there; a word sh expands (`$X`, globs) cannot be known and is skipped.
  */
-export function unprotectedCheckFiles(config: Config, text: string, file: string, root: string, files: ProjectFiles): ConfigIssue[] {
+export function unprotectedCheckFiles(config: Config, text: string, file: string, root: string, files: ProjectFiles, protectPatterns: readonly string[] = []): ConfigIssue[] {
   const lines = new Map(splitConfigLines(text).map((line) => [line.number, line]));
   const checks: Array<[string, NamedCommand]> = [
     ...config.guards.map((c): [string, NamedCommand] => ['guard', c]),
@@ -69,14 +71,14 @@ export function unprotectedCheckFiles(config: Config, text: string, file: string
       const path = projectPath(word, root);
       if (path === null || seen.has(path) || !files.isFile(path)) continue;
       seen.add(path);
-      if (boundaryProtects(path, config, files.isIgnored(path))) continue;
+      if (boundaryProtects(path, config, files.isIgnored(path)) || patternsCover(protectPatterns, path)) continue;
       const inLoop = path.startsWith('.loop/');
       issues.push({
         file, line: check.line, column: commandColumn + word.start, severity: 'warning',
         message: `\`${kind} ${check.name}\` runs \`${path}\`, which the agent may rewrite: ${inLoop ? 'the boundary does not cover .loop/' : 'no `no-modify` prefix covers it'}`,
         hint: inLoop
           ? 'move it out of .loop/ and protect it with `no-modify`, so a rewritten script cannot decide DONE'
-          : `add ${fix(path)}, so a rewritten script fails the boundary check instead of deciding DONE`,
+          : `add ${fix(path)}, so a rewritten script fails the boundary check instead of deciding DONE (or \`protect auto\`, which also restores it: docs/protect.md)`,
       });
     }
   }

@@ -8,7 +8,7 @@ export type ScalarKey =
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
   | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl'
   | 'agentProfile' | 'judgeProfile' | 'scoperProfile' | 'routing' | 'maxTier'
-  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked' | 'contextBudget';
+  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked' | 'store' | 'parallel' | 'contextBudget';
 
 /** A value with the place it was written. */
 export interface Located<T> {
@@ -36,6 +36,8 @@ export interface ConfigDraft {
   journeys: (Journey & { column: number })[];
   /** `redact` variable names */
   redact: Located<string>[];
+  /** `protect` patterns (`auto` included as written) */
+  protect: Located<string>[];
   /** `profile` lines, in file order */
   profiles: Profile[];
   /** `agent`/`judge-agent`/`scoper-agent` lines that name a profile, resolved once every `profile` line is read */
@@ -50,7 +52,7 @@ export interface ConfigDraft {
 export function createConfigDraft(): ConfigDraft {
   return {
     scalars: {}, allow: [], noModify: [], guards: [], periodics: [], guardAfters: [], hooks: [],
-    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], profiles: [], profileRefs: {}, firstLines: new Map(), uses: [],
+    accepts: [], budgets: {}, prices: {}, toolRules: {}, artifacts: [], journeys: [], redact: [], protect: [], profiles: [], profileRefs: {}, firstLines: new Map(), uses: [],
   };
 }
 
@@ -85,6 +87,7 @@ export function finishConfig(draft: ConfigDraft): Config | null {
     ...(draft.artifacts.length === 0 ? {} : { artifacts: draft.artifacts.map((artifact) => ({ ...artifact, criteria: artifact.criteria.map((criterion) => criterion.value) })) }),
     ...(draft.journeys.length === 0 ? {} : { journeys: draft.journeys.map(({ column: _column, ...journey }) => journey) }),
     ...(draft.redact.length > 0 ? { redact: draft.redact.map((entry) => entry.value) } : {}),
+    ...(draft.protect.length > 0 ? { protect: draft.protect.map((entry) => ({ pattern: entry.value, line: entry.line })) } : {}),
     ...(draft.profiles.length > 0 ? { profiles: draft.profiles } : {}),
   };
 }

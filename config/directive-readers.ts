@@ -7,11 +7,13 @@ import { readBoundary } from './read-boundary-directive.js';
 import { readBudget } from './read-budget-directive.js';
 import { readPrice } from './read-price-directive.js';
 import { readToolControl, readToolRule } from './read-tool-directives.js';
+import { readProtect } from './read-protect-directive.js';
 import { readRedact } from './read-redact-directive.js';
 import { readMaxTier, readProfile, readRouting } from './read-routing-directives.js';
 import { readAccept, readGuard, readGuardAfter, readHook, readPeriodic } from './read-command-directives.js';
 import { readArtifact, readBaseUrl, readJourney } from './read-evidence-directives.js';
-import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
+import { readCommit, readCount, readMode, readModel, readOnStoryBlocked, readParallel, readRateLimitWait, readReview, readTimeout } from './read-setting-directives.js';
+import { readStore } from './read-store-directive.js';
 
 function readAgent(key: Extract<ScalarKey, 'agent' | 'judgeAgent' | 'scoperAgent'>): (ctx: DirectiveContext) => void {
   return (ctx) => {
@@ -55,6 +57,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'journey': readJourney,
   'base-url': readBaseUrl,
   'redact': readRedact,
+  'protect': readProtect,
   'profile': readProfile,
   'routing': readRouting,
   'max-tier': readMaxTier,
@@ -62,4 +65,6 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'max-story-attempts': readCount('maxStoryAttempts'),
   'on-story-blocked': readOnStoryBlocked,
   'context-budget': readCount('contextBudget'),
+  'store': readStore,
+  'parallel': readParallel,
 };

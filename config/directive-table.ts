@@ -7,8 +7,8 @@ export const DIRECTIVE_NAMES = [
   'max-iterations', 'allow', 'no-modify', 'guard', 'periodic', 'guard-after', 'hook',
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
-  'journey', 'base-url', 'redact', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked',
-  'context-budget',
+  'journey', 'base-url', 'redact', 'protect', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked', 'store',
+  'parallel', 'context-budget',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -83,6 +83,8 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'journey': spec('journey <name> <flow.yaml>', 'journey smoke journeys/smoke.yaml', ['name', 'flow file'], false),
   'base-url': spec('base-url <url>', 'base-url http://127.0.0.1:3000', ['url'], true),
   'redact': spec('redact <VARIABLE>', 'redact DATABASE_URL', ['variable name'], false),
+  // protected acceptance (DESIGN §16): the files that decide "done", in every mode
+  'protect': spec('protect <path-or-glob>… | protect auto', 'protect auto', ['path or glob'], false),
   // routing (DESIGN §15): candidates for the worker, and how the next attempt picks one
   'profile': spec(`profile <name> [tier ${TIERS.join('|')}] [model <m>] ${AGENT}`, 'profile fast tier light model haiku claude', ['name', 'agent kind'], false),
   'routing': spec('routing fixed|escalate|economic [objective cost|speed|balanced] [min-samples N]', 'routing economic objective cost min-samples 20', ['setting'], true),
@@ -91,6 +93,10 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'review': spec('review on|off', 'review on', ['setting'], true, STORIES),
   'max-story-attempts': spec('max-story-attempts N', 'max-story-attempts 3', ['number'], true, STORIES),
   'on-story-blocked': spec('on-story-blocked stop|skip', 'on-story-blocked skip', ['setting'], true, STORIES),
+  // the fleet (DESIGN §14): where the journal is kept (YOKE_STORE wins over it)
+  'store': spec('store file|<postgres-url>', 'store postgres://yoke@db.example:5432/yoke', ['url'], true),
+  // parallel stories in git worktrees (DESIGN §10)
+  'parallel': spec('parallel N', 'parallel 4', ['number'], true, STORIES),
   // the context layer (DESIGN §9): the "Project context" block's size in characters, in every mode
   'context-budget': spec('context-budget <chars>', 'context-budget 8000', ['number of characters'], true),
 };

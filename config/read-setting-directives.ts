@@ -4,6 +4,7 @@ import { setScalar } from './config-draft.js';
 import { oneArgument, reportAt, type DirectiveContext } from './directive-context.js';
 import { parseDuration, parseTimeout } from './parse-duration.js';
 import { parsePositiveInt } from './parse-number.js';
+import { parseParallel } from './parse-parallel.js';
 import { parsed, rejected, type ParsedValue } from './parsed-value.js';
 import { lifecycleNames } from './lifecycle-catalog.js';
 import type { Mode } from './types.js';
@@ -72,4 +73,9 @@ export function readReview(ctx: DirectiveContext): void {
 /** `on-story-blocked stop|skip`. */
 export function readOnStoryBlocked(ctx: DirectiveContext): void {
   setScalar(ctx.draft, 'onStoryBlocked', readValue(ctx, oneOf(['stop', 'skip'] as const, 'on-story-blocked setting')));
+}
+
+/** `parallel N` (stories: up to N stories at once, each in its own git worktree). */
+export function readParallel(ctx: DirectiveContext): void {
+  setScalar(ctx.draft, 'parallel', readValue(ctx, parseParallel));
 }

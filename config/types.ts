@@ -74,6 +74,9 @@ export const journeySchema = z.object({
 });
 export type Journey = z.infer<typeof journeySchema>;
 
+/** One `protect` argument: a normalized path, `folder/` or glob (or `auto`), and the line it was written on. */
+export const protectPatternSchema = z.object({ pattern: z.string(), line: z.number().int() });
+export type ProtectPattern = z.infer<typeof protectPatternSchema>;
 /** Model tiers a `profile` may name, cheapest first: `escalate` climbs them in this order (DESIGN §15). */
 export const TIERS = ['light', 'standard', 'strong', 'frontier'] as const;
 export const tierSchema = z.enum(TIERS);
@@ -142,6 +145,8 @@ export const configSchema = z.object({
   journeys: z.array(journeySchema).optional(),
   /** `base-url`: where journeys open their flows (required with a journey). */
   baseUrl: z.string().optional(),
+  /** `store`: `file`, or the PostgreSQL store as shown (`postgres://host:port/db`: never the user, password or query). */
+  store: z.string().optional(),
   /** `redact` directives: variables whose values are kept out of journaled output, besides those whose names look secret. */
   redact: z.array(z.string()).optional(),
   /**
@@ -150,6 +155,11 @@ export const configSchema = z.object({
    * runs keep not looking at ignored files.
    */
   ignoredProtected: z.array(z.string()).optional(),
+  /**
+   * `protect` directives (DESIGN §16): each pattern (a path, a `folder/` or a glob; `auto` for the
+   * inferred set) with its line. Absent when there are none, as in journals of older yokes.
+   */
+  protect: z.array(protectPatternSchema).optional(),
   /** `profile` directives, in file order (absent when there are none, as in older journals). */
   profiles: z.array(profileSchema).optional(),
   /** the profile `agent` names, when it names one (its agent and model are in `agent` / `model`) */
@@ -167,6 +177,8 @@ export const configSchema = z.object({
   onStoryBlocked: z.enum(['stop', 'skip']).optional(),
   /** `context-budget`: the "Project context" block's size in characters (absent = 8000, DESIGN §9) */
   contextBudget: z.number().int().positive().optional(),
+  /** stories: how many stories run at once, each in its own git worktree (1–8; absent = serial, DESIGN §10) */
+  parallel: z.number().int().min(1).max(8).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

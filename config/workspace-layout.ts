@@ -23,6 +23,8 @@ export const JOURNAL_LAYOUT = {
   heartbeat: 'heartbeat.json',
   /** the status view (a cache `yoke status` checks against the journal) */
   status: 'status.json',
+  /** the fold checkpoint of the running run (a cache `yoke run` resumes from when a journaled digest vouches for it) */
+  checkpoint: 'checkpoint.json',
   /** DECISIONS.md as it was before a commit's decision entry, per effect key, until that commit is settled */
   decisions: 'decisions',
 } as const;

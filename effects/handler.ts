@@ -33,6 +33,12 @@ export interface EffectContext {
   recordProcess(info: { pid: number; startTime: string | null }): void;
   /** a one-line warning for stderr (never written to agent-visible files) */
   warn(message: string): void;
+  /**
+   * Parallel stories (DESIGN §10): for an effect of a lane, `root`/`loopDir` are the lane's worktree
+   * and these are the main working tree's; absent for every other effect (they are `root`/`loopDir`).
+   */
+  projectRoot?: string;
+  projectLoopDir?: string;
   /** the tool-call gate of the run (DESIGN §13), for agent calls with tool control on or advisory; absent = none */
   toolGate?: ToolGateLink;
 }

@@ -16,7 +16,15 @@ import { scanBoundary } from './handlers/boundary-scan.js';
 import { spawnAgent } from './handlers/agent-spawn.js';
 import { passStory } from './handlers/story-pass.js';
 import { waitUntil } from './handlers/wait-until.js';
+import { restoreProtectedFiles } from './handlers/protect-restore.js';
+import { scanProtected } from './handlers/protect-scan.js';
 import { writeLoopFile } from './handlers/file-write.js';
+import { createWorktree } from './handlers/worktree-create.js';
+import { commitCandidate } from './handlers/candidate-commit.js';
+import { rebaseCandidate } from './handlers/candidate-rebase.js';
+import { rejectCandidate } from './handlers/candidate-reject.js';
+import { landStory } from './handlers/story-land.js';
+import { removeWorktree } from './handlers/worktree-remove.js';
 
 /** Kind → handler, used by the runner to execute, retry or reconcile journaled effect requests. */
 export const handlers: HandlerTable = {
@@ -34,7 +42,15 @@ export const handlers: HandlerTable = {
   'notes.reset': resetNotes,
   'clock.read': readClock,
   'wait.until': waitUntil,
+  'protect.scan': scanProtected,
+  'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
   'story.pass': passStory,
   'context.read': readContext,
+  'worktree.create': createWorktree,
+  'candidate.commit': commitCandidate,
+  'candidate.rebase': rebaseCandidate,
+  'candidate.reject': rejectCandidate,
+  'story.land': landStory,
+  'worktree.remove': removeWorktree,
 };

@@ -7,7 +7,9 @@ export type YokeErrorCode =
   /** the workspace cannot be used: corrupt journal, lock held, not a git repo (exit 3) */
   | 'workspace'
   /** an effect failed for a reason outside the run's rules (git broke, disk full) (exit 1) */
-  | 'effect';
+  | 'effect'
+  /** the command refuses until the user settles something first (protected files changed: `yoke protect refresh`) (exit 1) */
+  | 'blocked';
 
 /** An expected failure with a one-sentence message: what is wrong, where, what to do. */
 export class YokeError extends Error {

@@ -24,6 +24,8 @@ export interface Violation {
   rule: string | null;
   /** set when the violation is HEAD itself: `path` is `HEAD` */
   head?: HeadMove;
+  /** set when the path is a protected file (DESIGN §16): how it changed, and the blob keeping the agent's version (null for a deletion) */
+  protect?: { kind: 'modified' | 'mode' | 'deleted' | 'added'; kept: string | null };
 }
 
 /**

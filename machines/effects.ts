@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { agentSpecSchema } from '../config/types.js';
 import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
+import { protectedFileSchema } from './protect/protection.js';
 import { acceptanceCheckEffect } from './acceptance/acceptance-check.js';
 import { storySchema } from '../config/prd/story.js';
 import { CONTEXT_FILES, PROTECTED_CONTEXT_FILES } from './context/context-files.js';
@@ -41,6 +42,12 @@ export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 export const headSchema = z.object({ branch: z.string().nullable(), sha: z.string().nullable() });
 export type Head = z.infer<typeof headSchema>;
 
+/** A lane of a parallel stories run: the story it works on (DESIGN §10). */
+export const laneSchema = storySchema.shape.id;
+
+/** Where a lane's work stands in git: the commit and the tree of the project outside `.loop/`. */
+const laneGitSchema = z.object({ sha: z.string(), tree: z.string() });
+
 export const effectSchemas = {
   /** Back up the spec files into content-addressed blobs and capture the boundary baseline tree. */
   'baseline.capture': {
@@ -60,7 +67,9 @@ export const effectSchemas = {
   },
   /** Put every spec file back to its backed-up content (absent ones are removed). */
   'spec.restore': {
-    params: z.object({ specFiles: z.record(z.string(), z.string().nullable()) }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), specFiles: z.record(z.string(), z.string().nullable()) }),
     result: z.object({
       restored: z.array(z.string()),
       /** content that was displaced by the restore, kept as blobs so nothing is lost. */
@@ -70,6 +79,8 @@ export const effectSchemas = {
   /** Run a worker/judge/scoper agent once. */
   'agent.spawn': {
     params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(),
       role: roleSchema,
       iteration: z.number().int(),
       /** saga: the chunk this call belongs to */
@@ -141,12 +152,16 @@ export const effectSchemas = {
   },
   /** Read the first line of notes.md. */
   'notes.read': {
-    params: z.object({ file: z.string() }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), file: z.string() }),
     result: z.object({ firstLine: z.string().nullable() }),
   },
   /** List project paths (outside .loop/) that differ from the baseline tree. */
   'boundary.scan': {
     params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(),
       baseline: z.string(),
       /** where yoke left HEAD: the run's branch, at the baseline commit or yoke's last commit; absent = HEAD is not checked */
       head: headSchema.optional(),
@@ -165,6 +180,8 @@ export const effectSchemas = {
   /** Run one guard, periodic, guard-after or (goal) accept command. */
   'check.run': {
     params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(),
       kind: z.enum(['guard', 'periodic', 'guard-after', 'accept']),
       name: z.string(),
       command: z.string(),
@@ -190,7 +207,9 @@ export const effectSchemas = {
   'acceptance.check': acceptanceCheckEffect,
   /** Write a file under .loop/ (guard-results.md and other yoke-owned views). */
   'file.write': {
-    params: z.object({ file: z.string(), content: z.string() }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), file: z.string(), content: z.string() }),
     result: z.object({ sha256: z.string() }),
   },
   /** Fire a hook (fire-and-forget: the machine never waits for it). */
@@ -211,7 +230,9 @@ export const effectSchemas = {
   },
   /** Read a whole file under .loop/ (its content becomes a journaled fact, e.g. for saga-log.md). */
   'file.read': {
-    params: z.object({ file: z.string() }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), file: z.string() }),
     result: z.object({ content: z.string().nullable() }),
   },
   /** Overwrite only the first line of a notes file (brute: `STATUS: IN_PROGRESS` after a judge FAIL). */
@@ -221,13 +242,25 @@ export const effectSchemas = {
   },
   /** Read the wall clock (only for `budget wall-minutes`): time enters the machine as a journaled fact. */
   'clock.read': {
-    params: z.object({ purpose: z.string() }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), purpose: z.string() }),
     result: z.object({ now: z.number() }),
   },
   /** Wait until a moment decided by the machine (a rate limit): re-run after a crash, it waits only what is left. */
   'wait.until': {
     params: z.object({ until: z.number(), reason: z.string() }),
     result: z.object({ waitedMs: z.number().nonnegative() }),
+  },
+  /** List the files the `protect` patterns cover now, keeping each one's content as a blob (DESIGN §16). */
+  'protect.scan': {
+    params: z.object({ patterns: z.array(z.string()) }),
+    result: z.object({ files: z.array(protectedFileSchema) }),
+  },
+  /** Put protected files back from the baseline's blobs and remove files the baseline did not have. */
+  'protect.restore': {
+    params: z.object({ write: z.array(protectedFileSchema), remove: z.array(z.string()) }),
+    result: z.object({ restored: z.array(z.string()) }),
   },
   /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
   'commit.create': {
@@ -270,6 +303,48 @@ export const effectSchemas = {
       /** the blob of prd.yaml as written: the spec backup restored from now on */
       prdBlob: z.string(),
     }),
+  },
+  /**
+   * Parallel stories (DESIGN §10): the lane's git worktree `.git/yoke/worktrees/<story>` on branch
+   * `yoke/<run>/<story>`, cut from `base` (the target's commit). `reason` is the scheduling decision
+   * (why this story, which were held back), journaled with the request. An existing worktree from an
+   * earlier attempt is reset to `base`; its commits not on the target are kept under `refs/yoke/…`.
+   */
+  'worktree.create': {
+    params: z.object({ lane: laneSchema, story: laneSchema, branch: z.string(), base: z.string(), attempt: z.number().int(), reason: z.string() }),
+    result: laneGitSchema.extend({ path: z.string() }),
+  },
+  /** The lane's candidate: its work outside `.loop/` as one commit `feat(<id>): <title>` on the lane's branch. */
+  'candidate.commit': {
+    params: z.object({ lane: laneSchema, story: laneSchema, base: z.string(), message: z.string() }),
+    result: laneGitSchema,
+  },
+  /** The integration lane: rebase the candidate onto the target branch (no AI conflict resolution: a conflict is aborted and named). */
+  'candidate.rebase': {
+    params: z.object({ lane: laneSchema, story: laneSchema, onto: z.string(), candidate: z.string() }),
+    result: z.object({ ok: z.boolean(), sha: z.string(), tree: z.string(), files: z.array(z.string()), output: z.string() }),
+  },
+  /**
+   * `candidate.rejected {story, files, gate, output}`: a conflict or a failing gate on the integrated
+   * tree. The candidate's commit is kept under `refs/yoke/<run>/rejected/<story>/<attempt>`.
+   */
+  'candidate.reject': {
+    params: z.object({ lane: laneSchema, story: laneSchema, attempt: z.number().int(), candidate: z.string(), files: z.array(z.string()), gate: z.string(), output: z.string() }),
+    result: z.object({ kept: z.string() }),
+  },
+  /**
+   * The integrated candidate lands: `passes: true` and the decision entry join its commit, the
+   * target fast-forwards to it and the main working tree follows. `target` is the branch, `from` the
+   * commit it must still be at.
+   */
+  'story.land': {
+    params: z.object({ lane: laneSchema, story: laneSchema, candidate: z.string(), target: z.string(), from: z.string(), decision: z.string() }),
+    result: z.object({ sha: z.string(), prdBlob: z.string() }),
+  },
+  /** Remove the lane's worktree and branch once the target contains `landed` (never before). */
+  'worktree.remove': {
+    params: z.object({ lane: laneSchema, story: laneSchema, branch: z.string(), landed: z.string(), target: z.string() }),
+    result: z.object({ removed: z.boolean() }),
   },
 } as const;
 

@@ -6,15 +6,23 @@ import { EffectAborted } from '../../effects/handler.js';
 import { CHECK_ENV } from '../../effects/acceptance/run-criterion-command.js';
 import { runAcceptanceCheck } from '../../effects/acceptance/run-acceptance-check.js';
 import { gitExitCode } from '../../effects/git/run-git.js';
-import { CHECK_LABEL, DEFAULT_CHECK_LABEL } from '../../machines/acceptance/acceptance-check.js';
+import { CHECK_LABEL, DEFAULT_CHECK_LABEL, type AcceptanceCheckParams } from '../../machines/acceptance/acceptance-check.js';
+import type { Config } from '../../config/types.js';
+import { inspectProtection } from '../../store/session/inspect-protection.js';
+import { readWorkspace } from '../../store/session/read-workspace.js';
+import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { checkReportSchema } from '../../machines/acceptance/check-report.js';
 import { planAcceptanceCheck } from '../../machines/acceptance/plan-acceptance-check.js';
+import { storyCriteria } from '../../machines/acceptance/story-criteria.js';
+import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
+import { formatIssue } from '../../config/format-issue.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { checkSummary } from '../check-summary.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
+import { readPrdStories } from '../prd-stories.js';
 import { processOutput, warn } from '../terminal.js';
 import { yokeVersion } from '../version.js';
 
@@ -35,10 +43,18 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
   }
   const paths = findProject(process.cwd());
   const config = loadConfig(paths, (line) => process.stderr.write(`${line}\n`));
-  const params = planAcceptanceCheck(config, label);
-  if (params === null) {
-    throw new YokeError('usage', `${relative(process.cwd(), paths.conf) || paths.conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`);
+  // Stories mode: each story's `check` is a criterion too (DESIGN §8), prd.yaml validated first.
+  const stories = lifecycleNamed(config.mode)?.features.includes('stories') === true ? storyCriteria(config, readPrdStories(paths)) : null;
+  const [unknownJourney, ...moreUnknown] = stories?.issues ?? [];
+  if (unknownJourney) throw new YokeError('usage', formatIssue(unknownJourney), moreUnknown.map(formatIssue));
+  const planned = planAcceptanceCheck(config, label, stories?.criteria ?? []);
+  if (planned === null) {
+    const conf = relative(process.cwd(), paths.conf) || paths.conf;
+    throw new YokeError('usage', stories === null
+      ? `${conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`
+      : `no story in .loop/prd.yaml has a \`check\` and ${conf} declares no acceptance criterion; give a criterion a command, like \`- text: the greeting is tested\` with \`check: npm test\` below it.`);
   }
+  const params = { ...planned, ...(await protectionParam(paths, config)) };
   if (await proofIsCommittable(paths.root)) {
     warn('.loop/proof/ is not ignored by git, so a commit would include the evidence; add `proof/` to .loop/.gitignore (`yoke init --force <mode>` writes it)');
   }
@@ -76,6 +92,17 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
   } finally {
     stopListening();
   }
+}
+
+/**
+ * DESIGN §16: the protected files' digest now and the baseline's, for the report (absent when
+ * nothing is protected and no baseline was ever taken). Read-only: a check never takes a baseline.
+ */
+async function protectionParam(paths: WorkspacePaths, config: Config): Promise<Pick<AcceptanceCheckParams, 'protection'>> {
+  const inspection = await inspectProtection(paths, config, (await readWorkspace(paths)).records);
+  const baseline = inspection.history.baseline;
+  if (baseline === null && inspection.patterns.length === 0) return {};
+  return { protection: { digest: inspection.current.digest, baseline: baseline?.digest ?? null } };
 }
 
 /** Would `git add -A` pick up the proof folder? (`git check-ignore` exits 1 for a path it does not ignore.) */

@@ -1,14 +1,10 @@
-// `yoke demo`: a real 3-iteration loop in a temporary git repository with a scripted agent.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `yoke demo [stories]`: a real run in a temporary git repository with a scripted agent, offline.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findRun } from '../../store/fold/journal-runs.js';
-import { replayRun } from '../../store/projections/replay-steps.js';
-import { readWorkspace } from '../../store/session/read-workspace.js';
-import { workspacePaths } from '../../store/session/workspace-paths.js';
+import { YokeError } from '../../errors/yoke-error.js';
 import { canonDir } from '../canon.js';
-import { renderTimeline } from '../timeline.js';
+import { demoGit, demoRepository, demoYoke, printDemoTimeline } from '../demo-steps.js';
 
 const CHECK = `import { greet } from './greet.mjs';
 const got = greet('yoke');
@@ -16,52 +12,107 @@ if (got !== 'hello, yoke') { console.error(\`expected "hello, yoke", got "\${got
 console.log('greet ok');
 `;
 
-/** Set up the repository, run `yoke init loop` and `yoke run` as a user would, then print the timeline. */
-export async function demoCommand(flags: { keep: boolean }): Promise<number> {
+/** The demos there are: a 3-iteration loop (the default) and a 3-story list. */
+const DEMOS = ['loop', 'stories'] as const;
+
+/** Run the demo `which` names (default: the loop); its exit code is the demo run's. */
+export async function demoCommand(which: string | undefined, flags: { keep: boolean }): Promise<number> {
+  if (which !== undefined && !(DEMOS as readonly string[]).includes(which)) {
+    throw new YokeError('usage', `there is no \`${which}\` demo; run \`yoke demo\` (a loop) or \`yoke demo stories\`.`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'yoke-demo-'));
-  const yoke = process.argv[1] ?? '';
-  const say = (line: string) => process.stdout.write(`\n${line}\n`);
   try {
-    git(dir, ['init', '-q']);
-    git(dir, ['config', 'user.name', 'yoke demo']);
-    git(dir, ['config', 'user.email', 'demo@yoke.invalid']);
-    writeFileSync(join(dir, 'check.mjs'), CHECK);
-    writeFileSync(join(dir, 'README.md'), '# demo project\n');
-    git(dir, ['add', '-A']);
-    git(dir, ['commit', '-qm', 'initial']);
-    say(`$ cd ${dir} && yoke init loop`);
-    cli(yoke, dir, ['init', 'loop']);
-    const agent = join(canonDir(), 'demo', 'agent.mjs');
-    writeFileSync(join(dir, '.loop', 'plan.md'), '# Plan\n\nWrite greet.mjs exporting greet(name) that returns "hello, <name>".\n');
-    writeFileSync(join(dir, '.loop', 'yoke.conf'), [
-      '# yoke demo: a scripted agent, one guard, a commit after every passing iteration',
-      'mode loop',
-      `agent cmd ${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
-      'max-iterations 5',
-      'guard test node check.mjs',
-      'no-modify check.mjs',
-      'commit each',
-      '',
-    ].join('\n'));
-    say('$ yoke run');
-    const status = cli(yoke, dir, ['run']);
-    say('$ git log --oneline');
-    process.stdout.write(git(dir, ['log', '--oneline']));
-    say('Timeline of the run (folded from .loop/.journal/journal.jsonl):');
-    const { records } = await readWorkspace(workspacePaths(dir));
-    for (const line of renderTimeline(replayRun(records, findRun(records)))) process.stdout.write(`${line}\n`);
-    process.stdout.write(`\nyoke run exited ${status}. ${flags.keep ? `The repository is kept at ${dir}.` : 'Use `yoke demo --keep` to keep the repository.'}\n`);
+    const status = which === 'stories' ? await storiesDemo(dir) : await loopDemo(dir);
+    process.stdout.write(`\nyoke run exited ${status}. ${flags.keep ? `The repository is kept at ${dir}.` : `Use \`yoke demo${which === 'stories' ? ' stories' : ''} --keep\` to keep the repository.`}\n`);
     return status;
   } finally {
     if (!flags.keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' });
+/** `yoke init loop`, a plan, one guard, `yoke run`: three iterations, then the log and the timeline. */
+async function loopDemo(dir: string): Promise<number> {
+  const yoke = process.argv[1] ?? '';
+  demoRepository(dir, { 'check.mjs': CHECK, 'README.md': '# demo project\n' });
+  say(`$ cd ${dir} && yoke init loop`);
+  demoYoke(yoke, dir, ['init', 'loop']);
+  const agent = join(canonDir(), 'demo', 'agent.mjs');
+  writeFileSync(join(dir, '.loop', 'plan.md'), '# Plan\n\nWrite greet.mjs exporting greet(name) that returns "hello, <name>".\n');
+  writeFileSync(join(dir, '.loop', 'yoke.conf'), [
+    '# yoke demo: a scripted agent, one guard, a commit after every passing iteration',
+    'mode loop',
+    `agent cmd ${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+    'max-iterations 5',
+    'guard test node check.mjs',
+    'no-modify check.mjs',
+    'commit each',
+    '',
+  ].join('\n'));
+  say('$ yoke run');
+  const status = demoYoke(yoke, dir, ['run']);
+  say('$ git log --oneline');
+  process.stdout.write(demoGit(dir, ['log', '--oneline']));
+  await printDemoTimeline(dir);
+  return status;
 }
 
-function cli(yoke: string, cwd: string, args: string[]): number {
-  const result = spawnSync(process.execPath, [yoke, ...args], { cwd, stdio: 'inherit' });
-  return result.status ?? 1;
+const STORY_CHECKS: Record<string, string> = {
+  'check-greet.mjs': "import { greet } from './greet.mjs';\nif (greet('yoke') !== 'hello, yoke') { console.error('greet is wrong'); process.exit(1); }\n",
+  'check-farewell.mjs': "import { farewell } from './farewell.mjs';\nconst got = farewell('yoke');\nif (got !== 'goodbye, yoke') { console.error(`expected \"goodbye, yoke\", got \"${got}\"`); process.exit(1); }\n",
+};
+
+const PRD = `# The yoke demo's stories: S2 builds on S1; each has a check yoke runs after the worker.
+stories:
+  - id: S1
+    title: Greeting
+    priority: 1
+    acceptance:
+      - text: greet(name) returns "hello, <name>"
+        check: node check-greet.mjs
+  - id: S2
+    title: Farewell
+    priority: 2
+    depends-on: [S1]
+    description: farewell(name) says goodbye the way greet(name) says hello.
+    acceptance:
+      - text: farewell(name) returns "goodbye, <name>"
+        check: node check-farewell.mjs
+  - id: S3
+    title: Usage in the README
+    priority: 3
+    acceptance:
+      - text: README.md has a Usage section
+        check: grep -q '^## Usage' README.md
+`;
+
+/** `yoke init stories`, three stories, `yoke run` (one commit per story), then `yoke stories` and the timeline. */
+async function storiesDemo(dir: string): Promise<number> {
+  const yoke = process.argv[1] ?? '';
+  demoRepository(dir, { ...STORY_CHECKS, 'README.md': '# demo project\n' });
+  say(`$ cd ${dir} && yoke init stories`);
+  demoYoke(yoke, dir, ['init', 'stories', '--agent', 'claude']);
+  const agent = join(canonDir(), 'demo', 'story-agent.mjs');
+  writeFileSync(join(dir, '.loop', 'prd.yaml'), PRD);
+  writeFileSync(join(dir, '.loop', 'yoke.conf'), [
+    '# yoke demo: a scripted agent works three stories, one per iteration; each passes only through its check',
+    'mode stories',
+    `agent cmd ${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+    'max-iterations 10',
+    ...Object.keys(STORY_CHECKS).map((file) => `no-modify ${file}`),
+    '',
+  ].join('\n'));
+  say('$ yoke stories');
+  demoYoke(yoke, dir, ['stories']);
+  say('$ yoke run');
+  const status = demoYoke(yoke, dir, ['run']);
+  say('$ yoke stories');
+  demoYoke(yoke, dir, ['stories']);
+  say('$ git log --oneline');
+  process.stdout.write(demoGit(dir, ['log', '--oneline']));
+  await printDemoTimeline(dir);
+  return status;
+}
+
+function say(line: string): void {
+  process.stdout.write(`\n${line}\n`);
 }

@@ -6,6 +6,7 @@ import type { JournalReader, RecordPage, TornTail } from '../../store/journal/jo
 import type { StartedRecord } from '../../store/journal/record.js';
 import { RoutingLedger, routingDivergence } from '../../store/projections/routing-sequences.js';
 import { RunVerifier, type Divergence, type Verification } from '../../store/projections/verify-run.js';
+import { ToolRulingChecker } from '../../store/projections/verify-tool-rulings.js';
 import { EXIT } from '../exit-codes.js';
 
 /**
@@ -18,16 +19,19 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
   const verifiers = new Map<string, RunVerifier>();
   const wanted = prefix?.toUpperCase();
   const routing = new RoutingLedger();
+  const tools = new ToolRulingChecker();
   for await (const page of journal) {
     for (const record of page.records) {
       routing.feed(record);
       if (record.type === 'run.started') {
         starts.push(record);
         if (!flags.all && wanted === undefined) verifiers.clear();
-        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, record)));
+        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, record), tools));
         continue;
       }
       for (const verifier of verifiers.values()) verifier.feed(record);
+      // after the verifiers: a ruling is checked against the answers and requests before it
+      tools.observe(record);
     }
   }
   // findRun refuses a journal without runs (exit 2), with --all too, and an unknown or ambiguous prefix.
@@ -71,7 +75,7 @@ export function renderVerdict(verdict: Verification): string[] {
   const head = `run ${verdict.run} (${verdict.machine} v${verdict.version ?? '?'})`;
   switch (verdict.status) {
     case 'verified':
-      return [`${head}: verified: ${verdict.effects} effect requests and ${verdict.events} events re-derived by today's machine match the journal${verdict.finished ? ', and so does how it ended' : ' (the run is unfinished)'}.`];
+      return [`${head}: verified: ${verdict.effects} effect requests${verdict.rulings === undefined ? ' and' : ','} ${verdict.events} events${verdict.rulings === undefined ? '' : ` and ${verdict.rulings} tool rulings`} re-derived by today's machine match the journal${verdict.finished ? ', and so does how it ended' : ' (the run is unfinished)'}.`];
     case 'refused':
       return [`${head}: cannot verify: ${verdict.refusal ?? 'refused'}`];
     case 'diverged': {

@@ -7,6 +7,7 @@ import { checkAgentAvailability } from '../../effects/adapters/agent-availabilit
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
 import { handlers } from '../../effects/registry.js';
+import { workingTreeChanges } from '../../effects/git/working-tree-changes.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
@@ -14,6 +15,8 @@ import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
+import { gateProtection } from '../../store/session/protection-gate.js';
 import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
@@ -43,6 +46,8 @@ export interface RunFlags extends OutputMode {
   /** stream each record's fold snapshot to the Stately inspector (issue 5) */
   live?: boolean;
   livePort?: number;
+  /** stories: up to N stories at once in git worktrees (DESIGN §10); on resume, a change of N is journaled */
+  parallel?: number;
 }
 
 /** Start or resume; resolves to the process exit code. */
@@ -62,11 +67,13 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     before = await readWorkspace(paths);
   }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
-  const config = resuming ? null : loadConfig(paths, warn);
+  const loaded = resuming ? null : loadConfig(paths, warn);
+  const config = loaded === null || flags.parallel === undefined ? loaded : { ...loaded, parallel: flags.parallel };
   // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
   if (config) checkLifecycleFiles(config, paths);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
+  if (runConfig) await checkParallel(runConfig, flags, resuming, paths);
   if (runConfig) {
     // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
     const roles = LIFECYCLES[runConfig.mode]?.rolesCalled(runConfig) ?? ['worker'];
@@ -101,7 +108,15 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     // A stash, clean or mode cut short by a crash was finished (or rolled back) before any run starts.
     if (session.settled) for (const line of settleLines(session.settled)) terminal.warn(line);
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
-    const { plan, lifecycle, fold } = await beginRun(session.journal, { fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null });
+    // DESIGN §16: the first baseline is taken here; protected files the user changed since refuse the run.
+    const gate = await gateProtection(session.journal, paths, runConfig, resuming ? session.unfinished : null);
+    if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
+    // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
+    const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
+    const { plan, lifecycle, fold } = await beginRun(session.journal, {
+      fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
+      checkpoint: checkpoints?.saved ?? null,
+    });
     announce(plan, flags, progress);
     if (plan.kind === 'resume' && lifecycle.validate) {
       // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
@@ -118,6 +133,12 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         fold.apply(record);
         await session.journal.flush();
       }
+    }
+    const parallelChange = plan.kind === 'resume' ? parallelChangeEvent(fold.snapshot.context as LoopContext, flags) : null;
+    if (parallelChange) {
+      progress(`parallel changed to ${parallelChange.parallel} (--parallel)`);
+      fold.apply(session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: parallelChange } }));
+      await session.journal.flush();
     }
     const emit = recordPrinter(flags, progress, lifecycle.unit);
     if (flags.live || flags.livePort !== undefined) {
@@ -144,6 +165,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
         if (streaming && record.type === 'event') streaming.sendSnapshot(fold.snapshot, record.payload.event);
       },
       guardAgentCall: () => open.guardAgentCall(),
+      ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
     });
     await settleHooks(10_000);
@@ -193,6 +215,30 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   const errors = (LIFECYCLES[config.mode]?.validate?.(loopFileReader(paths)) ?? []).filter((issue) => issue.severity === 'error');
   const [first, ...rest] = errors;
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
+}
+
+/**
+ * `--parallel` (DESIGN §10): only in stories mode, and only for a run that works in parallel; a
+ * parallel run refuses a dirty target (exit 3), before anything is journaled.
+ */
+async function checkParallel(config: Config, flags: RunFlags, resuming: boolean, paths: WorkspacePaths): Promise<void> {
+  if (flags.parallel !== undefined && LIFECYCLES[config.mode]?.features.includes('stories') !== true) {
+    throw new YokeError('usage', `--parallel works only in stories mode, and this run is ${config.mode}; drop --parallel, or switch with \`yoke mode stories\`.`);
+  }
+  if (flags.parallel !== undefined && resuming && config.parallel === undefined) {
+    throw new YokeError('usage', `the unfinished run works its stories one at a time, so --parallel cannot apply to it; finish it with \`yoke run\`, or start over in parallel with \`yoke run --fresh --parallel ${flags.parallel}\`.`);
+  }
+  if (config.parallel === undefined) return;
+  const changes = await workingTreeChanges(paths.root);
+  if (changes.length === 0) return;
+  const shown = changes.slice(0, 5).join(', ') + (changes.length > 5 ? `, and ${changes.length - 5} more` : '');
+  throw new YokeError('workspace', `the target branch's working tree has changes (${shown}); a parallel run fast-forwards it as stories land, so commit or stash them first (\`git stash -u\`) and run \`yoke run\` again.`);
+}
+
+/** `SET_PARALLEL` when a resumed parallel run is given another `--parallel N`, else null. */
+function parallelChangeEvent(context: LoopContext, flags: RunFlags): { type: 'SET_PARALLEL'; parallel: number } | null {
+  if (flags.parallel === undefined || context.config.parallel === undefined || context.config.parallel === flags.parallel) return null;
+  return { type: 'SET_PARALLEL', parallel: flags.parallel };
 }
 
 /** Tell the user what the plan did: abandoned, started, or resumed. */

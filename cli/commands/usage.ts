@@ -1,20 +1,25 @@
 // `yoke usage`: what the agents spent, by run, role and model (unknown stays unknown).
 import { groupBy, readLedger, totalUsage, type LedgerEntry, type UsageTotals } from '../../store/projections/usage-ledger.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
+import { countToolRulings, rulingCountsText } from '../../store/projections/tool-ruling-counts.js';
 import { findProjectQuick } from '../find-project-quick.js';
 import { groupDigits } from '../group-digits.js';
 import { workspaceTarget } from '../workspace-target.js';
 
 /** Print totals, or with --json the totals plus every call. */
 export async function usageCommand(flags: { json: boolean; run?: string; workspace?: string }): Promise<number> {
-  const all = readLedger((await readWorkspace(await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd())))).records);
-  const entries = flags.run ? all.filter((entry) => entry.run.startsWith(flags.run?.toUpperCase() ?? '')) : all;
+  const { records } = await readWorkspace(await workspaceTarget(flags.workspace, () => findProjectQuick(process.cwd())));
+  const all = readLedger(records);
+  const wanted = flags.run?.toUpperCase();
+  const entries = wanted ? all.filter((entry) => entry.run.startsWith(wanted)) : all;
+  const rulings = countToolRulings(records, (run) => wanted === undefined || (run ?? '').startsWith(wanted));
   const by = (key: (entry: LedgerEntry) => string) => Object.fromEntries([...groupBy(entries, key)].map(([name, group]) => [name, totalUsage(group)]));
   const report = {
     total: totalUsage(entries),
     byRun: by((entry) => entry.run),
     byRole: by((entry) => entry.role),
     byModel: by((entry) => entry.usage?.model ?? entry.requestedModel ?? 'unknown'),
+    toolCalls: rulings,
   };
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ ...report, calls: entries })}\n`);
@@ -22,6 +27,7 @@ export async function usageCommand(flags: { json: boolean; run?: string; workspa
   }
   if (entries.length === 0) {
     process.stdout.write('No agent calls recorded yet.\n');
+    if (rulings.total > 0) process.stdout.write(`tool calls: ${rulingCountsText(rulings)}\n`);
     return 0;
   }
   process.stdout.write(`${'group'.padEnd(34)} ${'calls'.padStart(5)} ${'input'.padStart(10)} ${'output'.padStart(10)} ${'cache r/w'.padStart(15)} ${'cost $'.padStart(9)} ${'agent time'.padStart(10)}\n`);
@@ -32,6 +38,7 @@ export async function usageCommand(flags: { json: boolean; run?: string; workspa
   for (const [title, groups] of [['run', report.byRun], ['role', report.byRole], ['model', report.byModel]] as const) {
     for (const [name, totals] of Object.entries(groups)) row(`${title} ${name}`, totals);
   }
+  if (rulings.total > 0) process.stdout.write(`\ntool calls: ${rulingCountsText(rulings)}\n`);
   if (report.total.unknownCalls > 0) {
     process.stdout.write(`\n? = unknown: ${report.total.unknownCalls} call(s) reported no usage (or were interrupted); unknown is never counted as zero.\n`);
   }

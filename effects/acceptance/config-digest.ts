@@ -15,10 +15,11 @@ function canonicalJson(value: unknown): string {
 /**
  * SHA-256 (hex) of everything that decides what the check proves: the criteria with their commands
  * and timeouts, the artifacts and their criteria, the base URL, and each flow file's SHA-256. The
- * label is left out (the same check under another label has the same digest); environment values
+ * label and the protection digest are left out (the same check under another label has the same digest); environment values
  * are never part of it.
  */
 export function checkConfigDigest(params: AcceptanceCheckParams, flows: readonly { journey: string; sha256: string }[]): string {
-  const { label: _label, ...effective } = params;
+  // the protection digest is reported on its own (report.protection), not folded in here
+  const { label: _label, protection: _protection, ...effective } = params;
   return createHash('sha256').update(canonicalJson({ ...effective, flows })).digest('hex');
 }

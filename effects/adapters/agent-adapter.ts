@@ -24,9 +24,9 @@ export function agentCall(agent: AgentSpec, model: string | null, gate: AgentGat
     case 'claude':
       return { invocation: claudeInvocation(model, gate), parser: createClaudeParser() };
     case 'codex':
-      return { invocation: codexInvocation(model), parser: createCodexParser(model) };
+      return { invocation: codexInvocation(model, gate), parser: createCodexParser(model) };
     case 'gemini':
-      return { invocation: geminiInvocation(model), parser: createGeminiParser(model) };
+      return { invocation: geminiInvocation(model, gate), parser: createGeminiParser(model) };
     case 'opencode':
       return { invocation: opencodeInvocation(model), parser: createOpencodeParser(model) };
     case 'qwen':

@@ -14,4 +14,6 @@ export interface AgentGate {
   command: string;
   /** the session to resume, or null for a fresh one */
   resume: string | null;
+  /** a private home whose user settings carry the hook (Gemini CLI's GEMINI_CLI_HOME), or null */
+  home?: string | null;
 }

@@ -1,6 +1,6 @@
 // The Codex CLI adapter: `codex exec --json`, judged by its turn.completed / turn.failed events.
 import type { Usage } from '../../machines/effects.js';
-import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { OutputParser } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText } from './classify-api-error.js';
@@ -16,12 +16,25 @@ import { TextTail, oneLine } from './text-tail.js';
  * the prompt from stdin (so a large prompt never goes through argv), which yoke then closes —
  * codex blocks forever on an open stdin. The default exec sandbox is read-only, where failed
  * commands do not even show in the JSON output: workspace-write lets it edit the project.
+ * With a gate, the run's own `PreToolUse` hook is a `-c` override (codex's session-flags layer,
+ * never the project's .codex/ or the user's config.toml); codex 0.171 runs a hook only once its
+ * trust is persisted, except with `--dangerously-bypass-hook-trust` (checked on the installed CLI).
  */
-export function codexInvocation(model: string | null): AgentInvocation {
+export function codexInvocation(model: string | null, gate: AgentGate | null = null): AgentInvocation {
   const args = ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write'];
   if (model !== null) args.push('-m', shellQuote(model));
+  if (gate !== null) args.push('--dangerously-bypass-hook-trust', '-c', shellQuote(codexHookOverride(gate.command)));
   args.push('-');
   return { command: `exec ${BUILT_IN_AGENTS.codex.binary} ${args.join(' ')}`, env: {} };
+}
+
+/**
+ * The `-c` override that makes `command` codex's `PreToolUse` hook for every tool, timeout 30 s
+ * (TOML inline; a JSON string is a valid TOML basic string).
+ * @example codexHookOverride('yoke gate --agent codex') // 'hooks.PreToolUse=[{matcher="*",hooks=[{type="command",command="yoke gate --agent codex",timeout=30}]}]'
+ */
+export function codexHookOverride(command: string): string {
+  return `hooks.PreToolUse=[{matcher="*",hooks=[{type="command",command=${JSON.stringify(command)},timeout=30}]}]`;
 }
 
 /**

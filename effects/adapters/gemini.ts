@@ -1,6 +1,6 @@
 // The Gemini CLI adapter: stream-json output judged by its `result` event, errors read from stderr.
 import type { Usage } from '../../machines/effects.js';
-import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { apiMessage, classifyErrorText, httpVerdict, statusInText } from './classify-api-error.js';
@@ -21,12 +21,14 @@ const EXIT_TURN_LIMIT = 53;
  * stdin: with stdin not a terminal gemini runs headless and takes stdin as the prompt (no `-p`,
  * so the prompt never goes through argv). yolo offers and approves the shell tool too (auto_edit
  * offers no shell); --skip-trust trusts the project for this call only — without it headless
- * gemini exits 55 in any folder not trusted interactively before.
+ * gemini exits 55 in any folder not trusted interactively before. With a gate, GEMINI_CLI_HOME
+ * names the private home whose settings carry yoke's `BeforeTool` hook (effects/gate/gemini-gate-home.ts).
  */
-export function geminiInvocation(model: string | null): AgentInvocation {
+export function geminiInvocation(model: string | null, gate: AgentGate | null = null): AgentInvocation {
   const args = ['--output-format', 'stream-json', '--approval-mode', 'yolo', '--skip-trust'];
   if (model !== null) args.push('-m', shellQuote(model));
-  return { command: `exec ${BUILT_IN_AGENTS.gemini.binary} ${args.join(' ')}`, env: {} };
+  const env: Record<string, string> = gate?.home == null ? {} : { GEMINI_CLI_HOME: gate.home };
+  return { command: `exec ${BUILT_IN_AGENTS.gemini.binary} ${args.join(' ')}`, env };
 }
 
 /** Reads gemini's stream-json (or a json-mode document) and the error report it prints on stderr. */

@@ -1,7 +1,9 @@
-// Content-addressed blobs under `.loop/.journal/blobs/<sha256>`: spec backups and displaced content.
+// Content-addressed blobs under `.loop/.journal/blobs/<sha256>`: spec backups and displaced content,
+// mirrored under `.git/yoke/blobs/` so an agent that removes `.loop/` does not take the backups with it.
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { access, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { YokeError } from '../../errors/yoke-error.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 import { journalEntry } from '../../config/workspace-layout.js';
@@ -16,24 +18,50 @@ export function blobPath(loopDir: string, hash: string): string {
   return join(journalEntry(loopDir, 'blobs'), hash);
 }
 
-/** Store `content` durably and return its sha256; a blob already present is left untouched. */
-export async function putBlob(loopDir: string, content: Buffer): Promise<string> {
-  const hash = sha256(content);
-  const path = blobPath(loopDir, hash);
-  try {
-    await access(path);
-    return hash;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(journalEntry(loopDir, 'blobs'), { recursive: true });
-    await writeFileAtomic(path, content, 0o444);
-    return hash;
-  }
+/**
+ * Where the copy of the blobs outside `.loop/` lives: `.git/yoke/blobs/` of the project, or null when
+ * the project has no `.git` directory of its own (no git, or a linked worktree whose `.git` is a file).
+ */
+export function blobMirrorDir(loopDir: string): string | null {
+  const gitDir = join(dirname(loopDir), '.git');
+  return statSync(gitDir, { throwIfNoEntry: false })?.isDirectory() === true ? join(gitDir, 'yoke', 'blobs') : null;
 }
 
 /**
- * The content of a stored blob. A missing or corrupt blob means yoke's private folder was damaged,
- * so the workspace is refused (exit 3) with how to recover; it is not an effect to retry.
+ * Store `content` durably and return its sha256, in `.journal/blobs/` and in the mirror; a copy
+ * already present is left untouched.
+ */
+export async function putBlob(loopDir: string, content: Buffer): Promise<string> {
+  const hash = sha256(content);
+  await putOnce(journalEntry(loopDir, 'blobs'), hash, content);
+  const mirror = blobMirrorDir(loopDir);
+  if (mirror !== null) await putOnce(mirror, hash, content);
+  return hash;
+}
+
+async function putOnce(dir: string, hash: string, content: Buffer): Promise<void> {
+  const path = join(dir, hash);
+  try {
+    await access(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(path, content, 0o444);
+  }
+}
+
+/** The mirror's copy of a blob when it exists and is intact, else null. */
+async function mirroredBlob(loopDir: string, hash: string): Promise<Buffer | null> {
+  const mirror = blobMirrorDir(loopDir);
+  if (mirror === null) return null;
+  const content = await readFile(join(mirror, hash)).catch(() => null);
+  return content !== null && sha256(content) === hash ? content : null;
+}
+
+/**
+ * The content of a stored blob. A blob missing from `.journal/blobs/` is taken from the mirror and
+ * put back. Missing from both, or corrupt, means yoke's private folders were damaged, so the
+ * workspace is refused (exit 3) with how to recover; it is not an effect to retry.
  */
 export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
   if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`"${hash}" is not a blob hash (expected 64 hex digits)`);
@@ -43,15 +71,25 @@ export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
     content = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      const mirrored = await mirroredBlob(loopDir, hash);
+      if (mirrored !== null) {
+        await putOnce(journalEntry(loopDir, 'blobs'), hash, mirrored);
+        return mirrored;
+      }
       throw new YokeError(
         'workspace',
-        `blob ${hash} is missing from ${journalEntry(loopDir, 'blobs')}: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
+        `blob ${hash} is missing from ${journalEntry(loopDir, 'blobs')} and from .git/yoke/blobs/: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
         [], { cause: error },
       );
     }
     throw error;
   }
   if (sha256(content) !== hash) {
+    const mirrored = await mirroredBlob(loopDir, hash);
+    if (mirrored !== null) {
+      await writeFileAtomic(path, mirrored, 0o444);
+      return mirrored;
+    }
     throw new YokeError('workspace', `blob ${path} is corrupt: its content does not match its name; the run cannot trust its spec backups — start a new run with \`yoke run --fresh\`.`);
   }
   return content;

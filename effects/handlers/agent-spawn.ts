@@ -13,9 +13,13 @@ import { readAgentReport } from '../adapters/usage-file.js';
 import { journalEntry } from '../../config/workspace-layout.js';
 import { redactSecrets, secretValues } from '../process/redact-secrets.js';
 import { GATE_SOCKET_ENV } from '../gate/gate-protocol.js';
+import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
 
-/** The agents whose CLI hook yoke wires to the run's gate (Claude Code: PreToolUse via --settings). */
-const GATED_AGENTS: readonly string[] = ['claude'];
+/**
+ * The agents whose CLI hook yoke wires to the run's gate: Claude Code (PreToolUse via --settings),
+ * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME).
+ */
+const GATED_AGENTS: readonly string[] = ['claude', 'codex', 'gemini'];
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
@@ -31,7 +35,10 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
   async execute(params, ctx) {
     // Tool-call control: the built-in agents whose CLI yoke wires to the run's gate (DESIGN §13).
     const gated = ctx.toolGate !== undefined && GATED_AGENTS.includes(params.agent.kind) ? ctx.toolGate : null;
-    const gate = gated === null ? null : { command: gated.command(params.agent.kind), resume: params.resume ?? null };
+    const hookCommand = gated === null ? null : gated.command(params.agent.kind);
+    const geminiHome = hookCommand !== null && params.agent.kind === 'gemini' ? await prepareGeminiGateHome(hookCommand, process.env) : null;
+    if (geminiHome?.warning != null) ctx.warn(geminiHome.warning);
+    const gate = hookCommand === null ? null : { command: hookCommand, resume: params.resume ?? null, home: geminiHome?.dir ?? null };
     const { invocation, parser } = agentCall(params.agent, params.model, gate);
     const timeoutMs = params.timeoutMs ?? 0;
     const loopDir = resolve(ctx.loopDir);
@@ -86,6 +93,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       });
       if (run.error !== null) transcript.write(`# yoke could not start the agent: ${run.error}\n`);
     } finally {
+      await geminiHome?.cleanup();
       const failure = await transcript.close();
       if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
       // DESIGN §9: PROJECT.md and DECISIONS.md are yoke's during a run, also when the call was cut short.

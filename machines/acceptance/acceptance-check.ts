@@ -40,6 +40,11 @@ export const acceptanceCheckParamsSchema = z.object({
   artifacts: z.array(z.object({ path: z.string(), criteria: z.array(z.string()).min(1) })),
   /** where journeys open their flows; null without journeys */
   baseUrl: z.string().nullable(),
+  /**
+   * DESIGN §16: the digest of the protected files as the check finds them, and of the protection
+   * baseline in force (null: none taken yet). Absent without `protect` (and in older journals).
+   */
+  protection: z.object({ digest: z.string(), baseline: z.string().nullable() }).optional(),
 });
 export type AcceptanceCheckParams = z.infer<typeof acceptanceCheckParamsSchema>;
 

@@ -35,7 +35,7 @@ export interface CheckObservations {
  * The report. A journey passes only when its page opened, every step passed and its screenshot
  * exists; an artifact binding holds only when both snapshots found the same regular file and every
  * criterion it names passed; the check passes only when all of that holds and the source tree is
- * the same after the criteria as before.
+ * the same after the criteria as before, and the protected files (when any) match their baseline.
  */
 export function buildCheckReport(params: AcceptanceCheckParams, seen: CheckObservations): CheckReport {
   const journeys: JourneyReport[] = [];
@@ -53,7 +53,8 @@ export function buildCheckReport(params: AcceptanceCheckParams, seen: CheckObser
   const artifacts = params.artifacts.map((artifact, index) =>
     artifactReport(artifact.path, artifact.criteria, seen.artifacts.before[index], seen.artifacts.after[index], passed));
   const matches = seen.source.before === seen.source.after;
-  const allPassed = passed.size === criteria.length && artifacts.every((artifact) => artifact.status === 'passed') && matches;
+  const protection = params.protection === undefined ? undefined : { ...params.protection, unchanged: params.protection.baseline === null ? null : params.protection.baseline === params.protection.digest };
+  const allPassed = passed.size === criteria.length && artifacts.every((artifact) => artifact.status === 'passed') && matches && protection?.unchanged !== false;
   return {
     version: CHECK_REPORT_VERSION,
     label: params.label,
@@ -66,6 +67,7 @@ export function buildCheckReport(params: AcceptanceCheckParams, seen: CheckObser
     source: { ...seen.source, matches },
     config: seen.config,
     baseUrl: params.baseUrl,
+    ...(protection === undefined ? {} : { protection }),
     versions: seen.versions,
   };
 }

@@ -94,6 +94,11 @@ export const checkReportSchema = z.object({
     flows: z.array(z.object({ journey: z.string(), sha256: z.string() })),
   }),
   baseUrl: z.string().nullable(),
+  /**
+   * DESIGN §16: the protected files' digest at the check, the baseline's, and whether they match
+   * (null: no baseline yet). A check whose protection changed does not pass. Absent without `protect`.
+   */
+  protection: z.object({ digest: z.string(), baseline: z.string().nullable(), unchanged: z.boolean().nullable() }).optional(),
   versions: z.object({
     yoke: z.string(),
     node: z.string(),

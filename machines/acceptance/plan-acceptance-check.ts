@@ -5,7 +5,7 @@ import type { AcceptanceCheckParams, CheckCriterion } from './acceptance-check.j
 /**
  * The acceptance criteria a config declares, in the order they run: every `accept` command, then
  * every `journey` (a journey is a criterion by its name). Stories mode (DESIGN §8) adds its
- * criteria here: each story's `check` command, and the journeys a `journey:<name>` check names.
+ * stories' checks through `planAcceptanceCheck`'s `extra` (see story-criteria.ts).
  */
 export function acceptanceCriteria(config: Config): CheckCriterion[] {
   const commands = config.accepts.map((accept): CheckCriterion => ({ kind: 'command', name: accept.name, command: accept.command, timeoutMs: config.guardTimeoutMs }));
@@ -14,11 +14,14 @@ export function acceptanceCriteria(config: Config): CheckCriterion[] {
 }
 
 /**
- * The check's parameters, or null when the config declares no criterion (nothing to prove).
+ * The check's parameters, or null when there is no criterion (nothing to prove). `extra` criteria
+ * (stories' checks) run after the `accept` commands and before the declared journeys.
  * @example planAcceptanceCheck(config, 'latest')?.criteria.map((criterion) => criterion.name)
  */
-export function planAcceptanceCheck(config: Config, label: string): AcceptanceCheckParams | null {
-  const criteria = acceptanceCriteria(config);
+export function planAcceptanceCheck(config: Config, label: string, extra: readonly CheckCriterion[] = []): AcceptanceCheckParams | null {
+  const declared = acceptanceCriteria(config);
+  const commands = declared.filter((criterion) => criterion.kind === 'command');
+  const criteria = [...commands, ...extra, ...declared.slice(commands.length)];
   if (criteria.length === 0) return null;
   const hasJourney = criteria.some((criterion) => criterion.kind === 'journey');
   return {

@@ -22,6 +22,7 @@ import { renderGuardReport } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS, turnStates } from '../work/iteration-states.js';
 import { judgeStates } from '../work/judge-states.js';
 import { preparingState } from '../work/start-run.js';
+import { coordinatorState } from '../parallel/coordinator-state.js';
 import { freshIteration, headParams, initialContext, notesSayDone, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
 import type { WorkLoopOptions } from '../work/work-loop-options.js';
 import { externalInputs, workSetup } from '../work/work-setup.js';
@@ -106,6 +107,10 @@ export const storiesMachine = workSetup.createMachine({
   context: ({ input }) => ({ ...initialContext(input), prd: initialPrd(input.stories ?? []) }),
   on: {
     ...externalInputs,
+    // `yoke run --parallel N` on a resumed parallel run: lanes beyond N finish what they hold, no new ones start.
+    SET_PARALLEL: {
+      actions: assign(({ context, event }) => event.type !== 'SET_PARALLEL' ? {} : { config: { ...context.config, parallel: event.parallel } }),
+    },
     // The user edited prd.yaml between runs: the new list, restored from now on.
     STORIES_CHANGED: {
       actions: assign(({ context, event }) => event.type !== 'STORIES_CHANGED' ? {} : {
@@ -116,7 +121,22 @@ export const storiesMachine = workSetup.createMachine({
   },
   initial: 'preparing',
   states: {
-    preparing: preparingState('selecting'),
+    preparing: preparingState('choosing'),
+    // `parallel N` (DESIGN §10): the coordinator; without it, one story at a time.
+    choosing: {
+      always: [
+        { guard: ({ context }) => context.config.parallel !== undefined, target: 'parallel' },
+        { target: 'selecting' },
+      ],
+    },
+    parallel: coordinatorState(),
+    parallelEnded: {
+      always: [
+        { guard: ({ context }) => context.parallel !== undefined && context.parallel.turns >= context.maxIterations, target: 'exhausted' },
+        { guard: ({ context }) => Object.values(context.prd?.progress ?? {}).some((progress) => progress.blocked !== null), target: 'storyBlocked' },
+        { target: 'storiesBlocked' },
+      ],
+    },
     selecting: {
       always: [
         { guard: ({ context }) => selectStory(prdOf(context)).kind === 'all-passed', target: 'done' },

@@ -71,10 +71,15 @@ export function selectStory(prd: PrdState): { kind: 'story'; story: Story } | { 
   return prd.stories.every((story) => progressOf(prd, story.id).passed) ? { kind: 'all-passed' } : { kind: 'none' };
 }
 
-/** "n of m stories passed". */
+/** How many of the run's stories passed, of how many. */
+export function storiesPassed(prd: PrdState): { passed: number; total: number } {
+  return { passed: prd.stories.filter((story) => progressOf(prd, story.id).passed).length, total: prd.stories.length };
+}
+
+/** "n of m stories passed": the worker's prompt, `yoke status` and the progress lines say it alike. */
 export function progressText(prd: PrdState): string {
-  const passed = prd.stories.filter((story) => progressOf(prd, story.id).passed).length;
-  return `${passed} of ${prd.stories.length} stories passed`;
+  const { passed, total } = storiesPassed(prd);
+  return `${passed} of ${total} stories passed`;
 }
 
 /** The current story, or null. */

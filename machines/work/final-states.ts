@@ -2,7 +2,7 @@
 import { enqueueActions } from 'xstate';
 import type { HookEvent } from '../../config/types.js';
 import { enqueueHooks } from './enqueue-hooks.js';
-import type { RunOutput, WorkContext } from './work-context.js';
+import { protectionOutput, type RunOutput, type WorkContext } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -10,7 +10,7 @@ function finalState(o: WorkLoopOptions, outcome: (context: WorkContext) => RunOu
   return workSetup.createStateConfig({
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ outcome: outcome(context) });
+      enqueue.assign({ outcome: { ...outcome(context), ...protectionOutput(context) } });
       enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
       if (o.terminal) enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),

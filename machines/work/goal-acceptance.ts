@@ -7,6 +7,7 @@
 import { DEFAULT_CHECK_LABEL, type AcceptanceCheckParams, type AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { planAcceptanceCheck } from '../acceptance/plan-acceptance-check.js';
 import type { Config } from '../../config/types.js';
+import type { Protection } from '../protect/protection.js';
 
 /** The last report a run's acceptance wrote: where (relative to `.loop/`), its digest, its verdict, and the attempt. */
 export interface ProofRecord {
@@ -21,9 +22,15 @@ export function usesCheckEngine(context: { acceptanceEngine?: 'check' }): boolea
   return context.acceptanceEngine === 'check';
 }
 
-/** The check an attempt requests: every criterion, binding and journey, under the run id's label. */
-export function goalAcceptanceParams(context: { config: Config; run?: string }): AcceptanceCheckParams | null {
-  return planAcceptanceCheck(context.config, context.run ?? DEFAULT_CHECK_LABEL);
+/**
+ * The check an attempt requests: every criterion, binding and journey, under the run id's label.
+ * With protection (DESIGN §16) the report carries the baseline's digest: the check runs after the
+ * attempt's protected files were found unchanged or restored, so they are the baseline's.
+ */
+export function goalAcceptanceParams(context: { config: Config; run?: string; protection?: Protection }): AcceptanceCheckParams | null {
+  const params = planAcceptanceCheck(context.config, context.run ?? DEFAULT_CHECK_LABEL);
+  if (params === null || context.protection === undefined) return params;
+  return { ...params, protection: { digest: context.protection.digest, baseline: context.protection.digest } };
 }
 
 /** Did the check run and everything in it pass with evidence? */

@@ -44,8 +44,9 @@ export function renderGuardReport(input: GuardReportInput): string {
   lines.push(`Notes status: ${input.notesFirstLine ?? '(notes.md missing or empty)'}`, '');
   if (input.violations.length > 0) {
     lines.push('## Boundary check: FAILED', '');
-    const paths = input.violations.filter((violation) => violation.head === undefined);
+    const paths = input.violations.filter((violation) => violation.head === undefined && violation.protect === undefined);
     for (const violation of input.violations) if (violation.head !== undefined) lines.push(...renderHeadMove(violation.head));
+    lines.push(...renderProtected(input.violations.filter((violation) => violation.protect !== undefined)));
     if (paths.length > 0) {
       lines.push('These changes are outside the allowed boundary (see `allow` / `no-modify` in yoke.conf). Revert them:', '');
       for (const violation of paths) {
@@ -69,6 +70,25 @@ export function renderGuardReport(input: GuardReportInput): string {
   else lines.push(failed.length === 0 ? `All ${gating.length} guard(s) passed.` : `${failed.length} of ${gating.length} guard(s) FAILED: ${failed.map((c) => c.name).join(', ')}.`, '');
   for (const check of input.checks) lines.push(...renderCheck(check));
   return lines.join('\n');
+}
+
+/** Changes to protected files: what changed, that yoke put the baseline back, and where the agent's version is. */
+function renderProtected(violations: readonly Violation[]): string[] {
+  if (violations.length === 0) return [];
+  const lines = [
+    'These files are acceptance infrastructure (the tests and checks that decide "done", protected by `protect` in yoke.conf).',
+    'yoke restored them from the protection baseline; change the code so the checks pass, never the checks themselves:',
+    '',
+  ];
+  for (const violation of violations) {
+    const change = violation.protect;
+    if (change === undefined) continue;
+    const kept = change.kept === null ? '' : ` (your version is kept as blob ${change.kept.slice(0, 12)})`;
+    const what = change.kind === 'mode' ? 'its mode was changed' : change.kind === 'added' ? 'a new file under a protected pattern' : change.kind;
+    lines.push(`- \`${violation.path}\` — ${what}, protected by \`protect ${violation.rule ?? '?'}\`${kept}; restored`);
+  }
+  lines.push('');
+  return lines;
 }
 
 function branchName(branch: string | null): string {

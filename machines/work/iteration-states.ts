@@ -2,6 +2,10 @@
 // then (after the judge, when judged) settling → commit → advancing to the next iteration or an end.
 import { assign, enqueueActions } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
+import type { MachineEvent } from '../effect-events.js';
+import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
+import { protectionNote } from '../protect/protection-note.js';
+import { protectViolations } from '../protect/protect-violations.js';
 import { request, type EffectResult } from '../effects.js';
 import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
@@ -35,6 +39,19 @@ function outcomeOf(context: WorkContext, result: EffectResult<'check.run'>): Che
   return { ...planned, result };
 }
 
+/** What a boundary scan tells the iteration: the changed paths, the boundary's violations, and the checks to run. */
+function scannedBy(o: WorkLoopOptions, goal: boolean) {
+  return ({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> => {
+    if (event.type !== 'BOUNDARY_SCANNED') return {};
+    return {
+      changed: event.result.changed,
+      violations: boundaryViolations(event.result, context.config, expectedHead(context)),
+      // With the check engine, the `accept` commands run inside `acceptance.check` instead.
+      plan: [...planChecks(context.config, context.iteration, { accepts: goal && !usesCheckEngine(context) }), ...(o.extraChecks?.(context) ?? [])],
+    };
+  };
+}
+
 /** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
 export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: string } {
   const story = o.storyOf?.(context) ?? null;
@@ -46,6 +63,7 @@ export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
+  const scanned = scannedBy(o, rule.goal);
   return {
     restoring: S({
       entry: {
@@ -78,7 +96,7 @@ export function turnStates(o: WorkLoopOptions) {
               maxAttempts: context.maxIterations,
               ...o.promptValues?.(context),
             },
-          )),
+          )) + protectionNote(context.protection, 'worker'),
           ...callLimits(context.config, context.resumeSession),
           ...protectParam(context),
         }),
@@ -104,16 +122,33 @@ export function turnStates(o: WorkLoopOptions) {
     scanning: S({
       entry: { type: 'request', params: ({ context }) => request('boundary.scan', { baseline: context.baseline?.tree ?? '', ...headParams(context), ...ignoredParams(context.config) }) },
       on: {
-        BOUNDARY_SCANNED: {
-          target: 'routingChecks',
-          actions: assign(({ context, event }) => ({
-            changed: event.result.changed,
-            violations: boundaryViolations(event.result, context.config, expectedHead(context)),
-            // With the check engine, the `accept` commands run inside `acceptance.check` instead.
-            plan: [...planChecks(context.config, context.iteration, { accepts: rule.goal && !usesCheckEngine(context) }), ...(o.extraChecks?.(context) ?? [])],
-          })),
-        },
+        BOUNDARY_SCANNED: [
+          // DESIGN §16: with protected files, look at them too before any check runs.
+          { guard: ({ context }) => context.protection !== undefined, target: 'protecting', actions: assign(scanned) },
+          { target: 'routingChecks', actions: assign(scanned) },
+        ],
       },
+    }),
+    protecting: S({
+      entry: { type: 'request', params: ({ context }) => request('protect.scan', { patterns: context.protection?.patterns ?? [] }) },
+      on: {
+        PROTECT_SCANNED: [
+          {
+            guard: ({ context, event }) => protectionDrift(context.protection?.files ?? [], event.result.files).length > 0,
+            target: 'unprotecting',
+            actions: assign(({ context, event }) => {
+              const drift = protectionDrift(context.protection?.files ?? [], event.result.files);
+              return { violations: [...context.violations, ...protectViolations(drift, context.protection?.patterns ?? [])], protectRestore: restorePlan(drift) };
+            }),
+          },
+          { target: 'routingChecks' },
+        ],
+      },
+    }),
+    unprotecting: S({
+      // The agent's versions are kept as blobs by the scan; the baseline goes back before anything else runs.
+      entry: { type: 'request', params: ({ context }) => request('protect.restore', context.protectRestore ?? { write: [], remove: [] }) },
+      on: { PROTECT_RESTORED: 'routingChecks' },
     }),
     routingChecks: S({
       always: [

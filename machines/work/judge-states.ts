@@ -2,6 +2,7 @@
 // read the verdict → count a DONE-triggered FAIL and reset the notes' status line.
 import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
+import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
@@ -40,7 +41,7 @@ export function judgeStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           ...storyParam(o, context),
-          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) })),
+          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge')),
           ...callLimits(context.config, context.resumeSession),
           ...protectParam(context),
         }),

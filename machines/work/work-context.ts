@@ -2,7 +2,10 @@
 import type { Story } from '../../config/prd/story.js';
 import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/types.js';
 import type { PrdState } from '../stories/story-progress.js';
+import type { ParallelState } from '../parallel/parallel-state.js';
 import type { Violation } from '../boundary.js';
+import type { RestorePlan } from '../protect/protection-drift.js';
+import type { Protection } from '../protect/protection.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
@@ -27,6 +30,8 @@ export interface WorkInput {
   loopDir: string;
   /** spec files (relative to .loop/) backed up at start and restored before every iteration */
   specFiles: string[];
+  /** the protection baseline when the run started (DESIGN §16); absent without `protect` (and in older journals) */
+  protection?: Protection;
   /**
    * Present when `.yoke/context/` existed as the run started (DESIGN §9): then every agent prompt
    * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
@@ -53,6 +58,8 @@ export interface RunOutput {
   reason: 'done' | 'judge-pass' | 'max-iterations' | 'judge-bailout' | 'saga-done' | 'empty-sub-plan' | 'max-chunks'
     | 'goal-complete' | 'no-progress' | 'attempts' | 'stories-done' | 'story-blocked' | 'stories-blocked';
   iterations: number;
+  /** the digest of the protection baseline the run ended under (absent without `protect`) */
+  protection?: string;
 }
 
 /** What was spent so far, for budgets (call admission) and `yoke status`. */
@@ -78,6 +85,8 @@ export interface WorkContext extends WorkInput {
   notesFirstLine: string | null;
   changed: string[];
   violations: Violation[];
+  /** this iteration's restore of protected files the agent changed (null: nothing to restore) */
+  protectRestore: RestorePlan | null;
   plan: PlannedCheck[];
   checks: CheckOutcome[];
   /** goal (check engine): this attempt's acceptance check, null until it ran */
@@ -144,6 +153,8 @@ export interface WorkContext extends WorkInput {
    */
   contextBlock?: string;
   contextGuard?: Record<ProtectedContextFile, string | null> | null;
+  /** parallel stories (DESIGN §10): the lanes, the integration queue and the target; absent in serial runs */
+  parallel?: ParallelState;
 }
 
 /** The context a machine starts with. */
@@ -193,8 +204,13 @@ export function initialContext(input: WorkInput): WorkContext {
 }
 
 /** Per-iteration fields, reset when an iteration starts. */
-export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'plan' | 'checks' | 'acceptance' | 'judgeTrigger'> {
-  return { notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], acceptance: null, judgeTrigger: null };
+export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed' | 'violations' | 'protectRestore' | 'plan' | 'checks' | 'acceptance' | 'judgeTrigger'> {
+  return { notesFirstLine: null, changed: [], violations: [], protectRestore: null, plan: [], checks: [], acceptance: null, judgeTrigger: null };
+}
+
+/** `{ protection }` for a run's output: the digest of the baseline it ended under, absent without protection (as in older journals). */
+export function protectionOutput(context: Pick<WorkContext, 'protection'>): { protection?: string } {
+  return context.protection === undefined ? {} : { protection: context.protection.digest };
 }
 
 /** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */

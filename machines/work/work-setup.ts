@@ -32,6 +32,8 @@ export const workSetup = setup({
     clearRateLimits: assign({ rateLimits: 0, resumeSession: null }),
     /** yoke's commit is where HEAD must stay from now on (a commit with nothing staged changes nothing). */
     noteCommit: assign(({ context, event }) => ({ lastCommit: event.type === 'COMMITTED' && event.result.sha !== null ? event.result.sha : context.lastCommit })),
+    /** `yoke protect refresh` while the run was unfinished: protect the refreshed baseline from now on. */
+    refreshProtection: assign(({ context, event }) => ({ protection: event.type === 'PROTECTION_REFRESHED' ? event.protection : context.protection })),
     setMaxIterations: assign(({ context, event }) => ({ maxIterations: event.type === 'SET_MAX_ITERATIONS' ? event.max : context.maxIterations })),
   },
   guards: {
@@ -53,6 +55,7 @@ export const workSetup = setup({
 export const externalInputs = {
   SET_MAX_ITERATIONS: { actions: 'setMaxIterations' },
   BUDGET_RAISED: { actions: 'raiseBudget' },
+  PROTECTION_REFRESHED: { actions: 'refreshProtection' },
 } as const;
 
 /** The initial context, from the journaled input. */

@@ -54,7 +54,8 @@ function decideClass(call: RuledCall, toolClass: ToolClass, toolRules: Config['t
 export function ruleToolCall(call: RuledCall, classification: Classification, toolRules: Config['toolRules'], answers: StandingAnswers): ToolRuling {
   const why = classification.reasons[0] ?? 'it does nothing yoke can see';
   const answer = answers.byCall.get(call.callId);
-  if (answer !== undefined) {
+  // A call's answer belongs to its run: ids derived from a call's content recur in later runs.
+  if (answer !== undefined && answer.runId === call.runId) {
     const source: RulingSource = { kind: 'answer', id: answer.id, scope: 'call' };
     return { ruling: answer.ruling, class: classification.class, source, message: rulingMessage(answer.ruling, call.tool, classification.class, source, why) };
   }

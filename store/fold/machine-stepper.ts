@@ -47,6 +47,11 @@ export class MachineStepper {
     return [next, this.collected];
   }
 
+  /** A snapshot from `machine.getPersistedSnapshot` (a checkpoint), live again. */
+  restore(persisted: unknown): AnyMachineSnapshot {
+    return this.machine.restoreSnapshot(persisted as Parameters<AnyStateMachine['restoreSnapshot']>[0], this.scope) as AnyMachineSnapshot;
+  }
+
   /** Like XState's `getMicrosteps(machine, snapshot, event)`, snapshots only (actions are dropped). */
   microsteps(snapshot: AnyMachineSnapshot, event: { type: string }): AnyMachineSnapshot[] {
     this.collected = [];

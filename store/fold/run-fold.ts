@@ -58,13 +58,38 @@ export class RunFold {
     readonly started: Extract<JournalRecord, { type: 'run.started' }>,
     private readonly onStep?: (step: FoldStep) => void,
     private readonly forget?: (status: EffectStatus) => void,
+    restored?: FoldState,
   ) {
     this.stepper = new MachineStepper(machine, started.payload.input);
+    if (restored) {
+      this.snapshot = this.stepper.restore(restored.snapshot);
+      this.lastSeq = restored.lastSeq;
+      for (const status of restored.open) this.effects.set(status.request.key, structuredClone(status));
+      this.outstanding = restored.open.map((status) => this.effects.get(status.request.key)?.request as KeyedRequest);
+      this.finished = restored.finished;
+      this.abandoned = restored.abandoned;
+      return;
+    }
     const [snapshot, actions] = this.stepper.initial(started.payload.input);
     this.snapshot = snapshot;
     this.lastSeq = started.seq;
     this.register(started.seq, actions);
     onStep?.({ record: started, before: null, after: snapshot, requests: this.outstanding.slice() });
+  }
+
+  /**
+   * What a checkpoint keeps of this fold (JSON): the machine's persisted snapshot and the effects
+   * still outstanding. Settled effects are left out: the runner never looks at them again, and a
+   * later record about one is refused (as a streamed fold refuses it).
+   */
+  state(): FoldState {
+    return {
+      snapshot: this.machine.getPersistedSnapshot(this.snapshot),
+      lastSeq: this.lastSeq,
+      open: this.outstanding.map((keyed) => this.effects.get(keyed.key) as EffectStatus),
+      finished: this.finished,
+      abandoned: this.abandoned,
+    };
   }
 
   get run(): string {
@@ -124,6 +149,7 @@ export class RunFold {
       case 'run.interrupted':
       case 'run.paused':
       case 'journal.repaired':
+      case 'checkpoint':
         return;
       // Tool-call control records: shown and verified by replay, never events of the machine.
       case 'tool.requested':
@@ -137,6 +163,8 @@ export class RunFold {
       case 'stash.ended':
       case 'stash.pushed':
       case 'stash.restored':
+      case 'protect.baseline':
+      case 'protect.refreshed':
         return;
     }
   }
@@ -246,6 +274,17 @@ export function outcomeEvent(status: EffectStatus): MachineEvent | null {
     : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
   outcomeEvents.set(outcome, event);
   return event;
+}
+
+/** A fold as a checkpoint keeps it (plain JSON; `RunFold.state()` and the constructor's `restored`). */
+export interface FoldState {
+  /** the machine's persisted snapshot (`machine.getPersistedSnapshot`) */
+  snapshot: unknown;
+  lastSeq: number;
+  /** the outstanding effects' statuses, oldest first */
+  open: EffectStatus[];
+  finished: Payload<'run.finished'> | null;
+  abandoned: boolean;
 }
 
 /** One fold step, for replay views. */

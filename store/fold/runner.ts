@@ -9,10 +9,12 @@ import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink, 
 import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import type { JournalHead } from '../journal/journal-head.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
+import { LaneDriver } from './lane-driver.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
 /** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
@@ -44,6 +46,12 @@ export interface RunnerOptions {
    * The run's tool-call gate (DESIGN §13), opened with the runner's own staging so yoke stays the
    * only journal writer; absent = agents run without one.
    */
+  /**
+   * Fold checkpoints (store/fold/fold-checkpoint.ts): every `every` records, right after a flush,
+   * `take` saves the fold and returns the digest a `checkpoint` record then vouches for (null: none
+   * taken). Absent = no checkpoints (backends without a checkpoint file).
+   */
+  checkpoints?: { every: number; take(fold: RunFold, head: JournalHead): string | null };
   openToolGate?: (host: { stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord; flush: () => Promise<void> }) => Promise<RunToolGate>;
 }
 
@@ -98,8 +106,35 @@ async function drive(
   stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord,
   toolGate: () => Promise<RunToolGate | null>,
 ): Promise<DriveResult> {
+  let lastCheckpoint = lastCheckpointOf(fold, options.journal.records);
+  let checkpointFailed = false;
+  /** Right after a flush: take a checkpoint when `every` records went by since the last one. */
+  const checkpoint = (): void => {
+    const taker = options.checkpoints;
+    const head = options.journal.durableHead;
+    if (!taker || checkpointFailed || head.seq - lastCheckpoint < taker.every || options.journal.head.seq !== head.seq) return;
+    lastCheckpoint = head.seq;
+    try {
+      const digest = taker.take(fold, head);
+      // Rides with the next flush: a checkpoint whose record never became durable is never trusted.
+      if (digest !== null) stage({ type: 'checkpoint', payload: { upTo: head.seq, digest } });
+    } catch (error) {
+      // A checkpoint is a cache: without one, the next resume folds the run from its start.
+      checkpointFailed = true;
+      options.warn(`could not save a fold checkpoint (${error instanceof Error ? error.message : String(error)}); the run goes on, and a resume will fold it from the start`);
+    }
+  };
+  const lanes = new LaneDriver(fold, options, stage);
   for (;;) {
-    if (options.signal.aborted) return await interrupted(options, stage);
+    if (options.signal.aborted) {
+      await lanes.settleAll();
+      return await interrupted(options, stage);
+    }
+    if (lanes.active) {
+      const step = await lanes.step();
+      if (step === 'continue') continue;
+      if (step !== 'idle') return await interrupted(options, stage);
+    }
     const next = fold.outstanding[0];
     if (!next) {
       if (fold.active && fold.snapshot.hasTag('paused')) {
@@ -115,10 +150,11 @@ async function drive(
       if (fold.active) {
         throw new YokeError('workspace', `run ${fold.run} is stuck: the machine is in ${describeState(fold)} but requested nothing; this is a bug in yoke — please report it with the journal.`);
       }
-      const output = fold.snapshot.output as { exitCode: number; reason: string } | undefined;
+      const output = fold.snapshot.output as { exitCode: number; reason: string; protection?: string } | undefined;
       const exitCode = output?.exitCode ?? 1;
       const reason = output?.reason ?? 'unknown';
-      stage({ type: 'run.finished', payload: { state: describeState(fold), exitCode, reason } });
+      const protection = output?.protection === undefined ? {} : { protection: output.protection };
+      stage({ type: 'run.finished', payload: { state: describeState(fold), exitCode, reason, ...protection } });
       await options.journal.flush();
       return { kind: 'finished', exitCode, state: describeState(fold), reason };
     }
@@ -157,6 +193,7 @@ async function drive(
 
     stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
     await options.journal.flush();
+    checkpoint();
     const release = next.request.kind === 'agent.spawn' ? await options.guardAgentCall?.() : undefined;
     let result: unknown;
     gate?.setCall(next.key);
@@ -221,6 +258,16 @@ async function interrupted(
   stage({ type: 'run.interrupted', payload: { signal } });
   await options.journal.flush();
   return { kind: 'interrupted', signal };
+}
+
+/** The record the run's last checkpoint was taken after (its `run.started` when none was). */
+function lastCheckpointOf(fold: RunFold, records: readonly JournalRecord[]): number {
+  for (let index = records.length - 1; index >= 0; index -= 1) {
+    const record = records[index];
+    if (record === undefined || record.seq <= fold.started.seq) break;
+    if (record.type === 'checkpoint' && record.run === fold.run) return record.payload.upTo;
+  }
+  return fold.started.seq;
 }
 
 /** Why the run is held other than by a budget (`agent:auth-error`), or null. */

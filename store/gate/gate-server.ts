@@ -12,7 +12,7 @@ import { readHookRequest } from '../../policy/gate/hook-request.js';
 import { ruleHookCall, unreadableRefusal } from '../../policy/gate/rule-hook-call.js';
 import { isPolicyAgent } from '../../policy/tool-act.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
-import { gateCallId, gateHoldId } from './hold-id.js';
+import { agentCallId, gateCallId, gateHoldId } from './hold-id.js';
 import type { GateAnswer, GateQuestion } from '../../effects/gate/gate-protocol.js';
 import { journalAnswers } from './tool-records.js';
 
@@ -88,7 +88,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
       return { ruling: 'refuse', message, id };
     }
     const { request } = read;
-    const callId = gateCallId(request.toolUseId, request.tool, request.input);
+    const callId = agentCallId(agent, request.toolUseId, request.tool, request.input);
     const id = gateHoldId(host.run, callId);
     const scope = gateScope(host.root, request.cwd, host.config, host.home);
     const { classification, ruling } = ruleHookCall({ agent, tool: request.tool, input: request.input, callId, runId: host.run }, scope, host.config.toolRules, journalAnswers(host.records()));

@@ -11,3 +11,15 @@ export function gateCallId(toolUseId: string | null, tool: string, input: unknow
 export function gateHoldId(run: string | null, callId: string): string {
   return createHash('sha256').update(`${run ?? ''}\n${callId}`).digest('hex').slice(0, 8);
 }
+
+/**
+ * The agents whose CLI cannot pause on a held call (no `defer`): a hold is a denial, and the next
+ * attempt makes the call afresh under a new tool-use id. Their calls are identified by the tool
+ * and its input, so an answer to the held call stands for the retried one.
+ */
+const DENY_ONLY_AGENTS: readonly string[] = ['codex', 'gemini'];
+
+/** The call id the gate journals for `agent`'s call (see DENY_ONLY_AGENTS). */
+export function agentCallId(agent: string, toolUseId: string | null, tool: string, input: unknown): string {
+  return gateCallId(DENY_ONLY_AGENTS.includes(agent) ? null : toolUseId, tool, input);
+}

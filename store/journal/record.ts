@@ -1,6 +1,7 @@
 // The journal record: envelope schema and per-type payload schemas (DESIGN §6).
 import { z } from 'zod';
 import { modeSchema, rulingSchema, toolClassSchema } from '../../config/types.js';
+import { protectionSchema } from '../../machines/protect/protection.js';
 import { ANSWER_SCOPES } from '../../policy/ruling/tool-answer.js';
 import { modeTagSchema, stashEntrySchema, stashIdSchema, stashOpSchema } from '../stash/stash-entry.js';
 
@@ -22,13 +23,25 @@ export const payloadSchemas = {
   'run.interrupted': z.object({ signal: z.string() }),
   /** the machine waits for an outside input (e.g. `budget:tokens`); `yoke run` goes on once it arrives */
   'run.paused': z.object({ reason: z.string() }),
-  'run.finished': z.object({ state: z.string(), exitCode: z.number().int(), reason: z.string() }),
+  'run.finished': z.object({
+    state: z.string(),
+    exitCode: z.number().int(),
+    reason: z.string(),
+    /** the digest of the protection baseline the run ended under (DESIGN §16); absent without `protect` */
+    protection: z.string().optional(),
+  }),
   event: z.object({ cause: keySchema.nullable(), event: z.object({ type: z.string() }).loose() }),
   'effect.started': z.object({ key: keySchema, kind: z.string(), params: z.unknown(), attempt: z.number().int().positive() }),
   'effect.completed': z.object({ key: keySchema, kind: z.string(), result: z.unknown() }),
   'effect.interrupted': z.object({ key: keySchema, kind: z.string(), reason: z.string() }),
   'effect.failed': z.object({ key: keySchema, kind: z.string(), message: z.string() }),
   'process.spawned': z.object({ key: keySchema, pid: z.number().int(), startTime: z.string().nullable() }),
+  /**
+   * the run's fold after record `upTo` was saved as a checkpoint (`.journal/checkpoint.json`) whose
+   * digest is this; a checkpoint is trusted only when the journal vouches for it with this record
+   * (docs/performance.md, "Resume from a checkpoint")
+   */
+  checkpoint: z.object({ upTo: z.number().int().positive(), digest: z.string().regex(/^[0-9a-f]{64}$/) }),
   /**
    * a torn tail was cut off: where it started in the stored journal (bytes) and its length. Journals
    * written before the store seam name the 1-based line instead; both verify and replay.
@@ -116,6 +129,26 @@ export const payloadSchemas = {
   'stash.restored': z.object({ id: stashIdSchema, via: z.enum(['pop', 'checkout']) }),
   /** the operation finished (`done`) or was undone before it changed anything (`rolled-back`) */
   'stash.ended': z.object({ op: stashOpSchema, outcome: z.enum(['done', 'rolled-back']) }),
+  // Protection records (run: null) are the protection baseline's history (DESIGN §16, docs/protect.md).
+  /** the first protection baseline, taken by the first run with `protect` directives */
+  'protect.baseline': z.object({ protection: protectionSchema }),
+  /** `yoke protect refresh`: the user accepted the protected files as they are now */
+  'protect.refreshed': z.object({
+    protection: protectionSchema,
+    /** the digest of the baseline this one replaces */
+    previous: z.string(),
+    /** `--why`, or null */
+    why: z.string().nullable(),
+    /** every path that differs from the previous baseline: old and new sha256 (null = absent) and modes */
+    changes: z.array(z.object({
+      path: z.string(),
+      kind: z.enum(['modified', 'mode', 'deleted', 'added']),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+    })),
+    /** the patterns before, when they changed */
+    previousPatterns: z.array(z.string()).optional(),
+  }),
 } as const;
 
 export type RecordType = keyof typeof payloadSchemas;

@@ -217,6 +217,8 @@ export class RunReplay {
       case 'run.finished':
         this.note(record, `${record.payload.reason}, exit ${record.payload.exitCode}`);
         break;
+      // A checkpoint is a cache's receipt, not a step of the run: replay looks the same with or without one.
+      case 'checkpoint':
       case 'process.spawned':
         break;
       default: {

@@ -1,5 +1,6 @@
 // A run's headline facts, folded from the journal (used by `yoke status` and `yoke runs`).
 import type { LoopContext } from '../../machines/lifecycles/loop.js';
+import { storiesPassed } from '../../machines/stories/story-progress.js';
 import { describeState, TAMPER_STOP } from '../fold/runner.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RunFold } from '../fold/run-fold.js';
@@ -25,6 +26,8 @@ export interface RunSummary {
   lastStop: string | null;
   /** goal: the last acceptance report (path relative to the project root, its SHA-256, its verdict, the attempt); null before one */
   acceptance: { path: string; sha256: string; status: 'passed' | 'failed'; iteration: number } | null;
+  /** stories: how many of the run's stories passed, of how many; null in other modes */
+  stories: { passed: number; total: number } | null;
 }
 
 /** Summarize a folded run; `records` is the whole journal. */
@@ -50,6 +53,7 @@ export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): 
     interruptions: context.interruptions ?? 0,
     lastStop: fold.finished ? null : lastStopOf(last),
     acceptance: proof === null ? null : { ...proof, path: `.loop/${proof.path}` },
+    stories: context.prd === undefined ? null : storiesPassed(context.prd),
   };
 }
 
@@ -79,6 +83,7 @@ export function summarizeUnfoldable(started: Extract<JournalRecord, { type: 'run
     interruptions: 0,
     lastStop: finished || abandoned ? null : lastStopOf(last),
     acceptance: null,
+    stories: null,
   };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sameHead } from '../journal/journal-head.js';
 import type { StoredHead } from '../journal/journal-store.js';
 import type { RunSummary } from './run-summary.js';
+import type { ToolRulingCounts } from './tool-ruling-counts.js';
 import type { UsageTotals } from './usage-ledger.js';
 import { JOURNAL_LAYOUT } from '../../config/workspace-layout.js';
 
@@ -17,6 +18,8 @@ export interface StatusView {
   v: 2;
   summary: RunSummary;
   usage: UsageTotals;
+  /** the run's tool calls ruled by the gate (a view without it, saved by an older yoke, is refolded) */
+  rulings: ToolRulingCounts;
   /** what the run was doing at that point (`worker agent`, `guard tests`, …), null between steps */
   phase: string | null;
   journal: ViewKey;
@@ -56,6 +59,6 @@ export function readTrustedStatusView(viewPath: string, head: StoredHead): Statu
   } catch {
     return null; // missing or garbled: a cache miss, the journal is folded instead
   }
-  if (view?.v !== 2 || typeof view.summary !== 'object' || typeof view.journal !== 'object' || view.journal === null) return null;
+  if (view?.v !== 2 || typeof view.summary !== 'object' || typeof view.rulings !== 'object' || typeof view.journal !== 'object' || view.journal === null) return null;
   return !head.torn && sameHead(view.journal, head) && view.journal.stamp === head.stamp ? view : null;
 }

@@ -6,6 +6,7 @@
 // interruption) produces; an interruption only for a kind whose policy surfaces it; and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
+import { hasLane, laneOfRequest } from '../fold/lane-driver.js';
 import { INTERRUPTION_EVENT } from '../../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import { lifecycleForRun } from '../fold/machine-versions.js';
@@ -14,6 +15,7 @@ import { canonical, outcomeEvent, RunFold, type KeyedRequest } from '../fold/run
 import { sameJson } from '../fold/same-json.js';
 import { stateText } from '../fold/state-text.js';
 import { YokeError } from '../../errors/yoke-error.js';
+import { ToolRulingChecker, type RulingConfig } from './verify-tool-rulings.js';
 
 type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
@@ -45,16 +47,20 @@ export interface Verification {
   /** events compared with their effect's result */
   events: number;
   finished: boolean;
+  /** tool rulings re-derived by today's classifier and policy and found equal (absent: none) */
+  rulings?: number;
   divergence: Divergence | null;
   refusal: string | null;
 }
 
 /** Verify one run of `records` (the whole journal) against today's machine for its recorded version. */
 export function verifyRun(records: Iterable<JournalRecord>, started: StartedRecord): Verification {
-  const verifier = new RunVerifier(started);
+  const tools = new ToolRulingChecker();
+  const verifier = new RunVerifier(started, null, tools);
   for (const record of records) {
     if (verifier.settled) break;
     verifier.feed(record);
+    tools.observe(record);
   }
   return verifier.verdict();
 }
@@ -69,7 +75,8 @@ export class RunVerifier {
   private readonly startedKeys = new Set<string>();
 
   /** `startDivergence`: what is wrong with the start itself (a routing decision today's rules would not make). */
-  constructor(readonly started: StartedRecord, startDivergence: Divergence | null = null) {
+  /** `tools`: the journal-wide checker of tool rulings (its `observe` is the caller's, after `feed`). */
+  constructor(readonly started: StartedRecord, startDivergence: Divergence | null = null, private readonly tools: ToolRulingChecker | null = null) {
     this.result = {
       run: started.run ?? '', machine: started.machine ?? '?', version: started.mv,
       status: startDivergence ? 'diverged' : 'verified', effects: 0, events: 0, finished: false, divergence: startDivergence, refusal: null,
@@ -93,7 +100,8 @@ export class RunVerifier {
   feed(record: JournalRecord): void {
     const { fold, started, startedKeys } = this;
     if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
-    let divergence = checkRecord(fold, record, startedKeys);
+    let divergence = checkRecord(fold, record, startedKeys)
+      ?? this.tools?.check(record, (fold.snapshot.context as { config?: RulingConfig } | undefined)?.config) ?? null;
     if (!divergence) {
       try {
         fold.apply(record);
@@ -116,7 +124,8 @@ export class RunVerifier {
 
   /** The verdict on the records fed so far. */
   verdict(): Verification {
-    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null };
+    const rulings = this.tools?.verified.get(this.started.run ?? '') ?? 0;
+    return { ...this.result, finished: this.fold !== null && this.fold.finished !== null, ...(rulings > 0 ? { rulings } : {}) };
   }
 }
 
@@ -137,12 +146,14 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
   switch (record.type) {
     case 'effect.started': {
       const { key, kind, params } = record.payload;
-      const next = fold.outstanding[0];
       const status = fold.effects.get(key);
+      // Parallel stories: lanes run side by side, each in request order; elsewhere one at a time.
+      const lane = status ? laneOfRequest(status.request) : '';
+      const next = fold.outstanding.some(hasLane) ? fold.outstanding.find((request) => laneOfRequest(request) === lane) : fold.outstanding[0];
       const journaled = { key, kind, params };
       if (!status) return at(`the journal starts effect ${key} (${kind}), which today's machine never requests`, journaled, next ? requestOf(next) : null);
       if (!next || next.key !== key) {
-        return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
+        return at(`the journal starts effect ${key} (${kind}), but the oldest request today's machine still owes${lane === '' ? '' : ` in lane ${lane}`} is ${next ? `${next.key} (${next.request.kind})` : 'none'}`, journaled, next ? requestOf(next) : null);
       }
       if (status.request.request.kind !== kind || !sameJson(params, status.request.request.params, canonical)) {
         return at(`today's machine requests effect ${key} with another ${status.request.request.kind === kind ? 'params' : 'kind'} than the journal`, journaled, requestOf(status.request));
@@ -183,8 +194,11 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
       if (fold.active) return at(`the journal says the run finished, but today's machine is still in ${stateText(fold.snapshot.value)}`, record.payload, null);
       const next = fold.outstanding[0];
       if (next) return at(`the journal says the run finished, but today's machine still owes ${next.key} (${next.request.kind})`, record.payload, requestOf(next));
-      const output = fold.snapshot.output as { exitCode?: number; reason?: string } | undefined;
-      const expected = { state: stateText(fold.snapshot.value), exitCode: output?.exitCode ?? 1, reason: output?.reason ?? 'unknown' };
+      const output = fold.snapshot.output as { exitCode?: number; reason?: string; protection?: string } | undefined;
+      const expected = {
+        state: stateText(fold.snapshot.value), exitCode: output?.exitCode ?? 1, reason: output?.reason ?? 'unknown',
+        ...(output?.protection === undefined ? {} : { protection: output.protection }),
+      };
       if (firstDifference(record.payload, expected) !== null) return at("the journaled end of the run is not where today's machine ends", record.payload, expected);
       return null;
     }
@@ -193,6 +207,7 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
     case 'run.interrupted':
     case 'run.abandoned':
     case 'journal.repaired':
+    case 'checkpoint':
       return null;
     default:
       // Workspace records (the stash's) belong to no run and are never folded into one.

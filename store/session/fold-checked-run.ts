@@ -10,6 +10,7 @@
 // per record of the fold `yoke run` does anyway.
 import { YokeError } from '../../errors/yoke-error.js';
 import { lifecycleOf } from '../fold/journal-runs.js';
+import { restoreFold, trustedCheckpoint, type FoldCheckpoint } from '../fold/fold-checkpoint.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { JournalRecord, StartedRecord } from '../journal/record.js';
 import { checkRecord, type Divergence } from '../projections/verify-run.js';
@@ -22,11 +23,19 @@ export type LocateRecord = (seq: number) => string;
  * YokeError at the first record that contradicts the fold of the records before it: an effect
  * today's machine does not owe, an event that is not its effect's journaled outcome, a
  * `run.finished` the machine does not reach.
+ *
+ * With a `checkpoint` the journal vouches for (store/fold/fold-checkpoint.ts), the fold starts from
+ * it and only the records after it are folded and checked (they were checked, as the journal's
+ * records after the checkpoint, when it was taken); any other checkpoint is ignored.
  */
-export function foldCheckedRun(records: readonly JournalRecord[], started: StartedRecord, locate: LocateRecord): RunFold {
-  const fold = new RunFold(lifecycleOf(started).machine, started);
+export function foldCheckedRun(records: readonly JournalRecord[], started: StartedRecord, locate: LocateRecord, checkpoint: FoldCheckpoint | null = null): RunFold {
+  const trusted = trustedCheckpoint(checkpoint, records, started);
+  const fold = trusted ? restoreFold(trusted) : new RunFold(lifecycleOf(started).machine, started);
   const startedKeys = new Set<string>();
-  for (const record of records) {
+  for (const status of trusted?.fold.open ?? []) if (status.attempts > 0) startedKeys.add(status.request.key);
+  const from = trusted ? trusted.upTo : 0;
+  for (let index = from; index < records.length; index += 1) {
+    const record = records[index] as JournalRecord;
     if (record.seq <= started.seq || record.run !== started.run) continue;
     const divergence = checkRecord(fold, record, startedKeys);
     if (divergence) throw forged(divergence, started, locate);

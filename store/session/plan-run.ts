@@ -2,8 +2,10 @@
 // the old with --fresh), and a changed --max-iterations. Pure: records in, records to stage out.
 import type { Config } from '../../config/types.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import type { Protection } from '../../machines/protect/protection.js';
 import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
 import { lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
+import type { FoldCheckpoint } from '../fold/fold-checkpoint.js';
 import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
@@ -32,8 +34,12 @@ export interface RunRequest {
   runId: string;
   /** this process (journaled in `run.resumed`) */
   pid: number;
+  /** the protection baseline in force (DESIGN §16): a new run protects it; a resumed run that protects an older one is told (`PROTECTION_REFRESHED`) */
+  protection?: Protection | null;
   /** where a record is, for a refusal's message (default `record <seq>`) */
   locate?: LocateRecord;
+  /** a saved fold of the unfinished run (`.journal/checkpoint.json`): used when the journal vouches for it */
+  checkpoint?: FoldCheckpoint | null;
 }
 
 /** The decision, and the records that carry it out, in order. */
@@ -74,12 +80,16 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   if (open !== null && !request.fresh) {
     const started = startOf(records, open);
     const lifecycle = lifecycleOf(started);
-    const fold = foldCheckedRun(records, started, locate);
+    const fold = foldCheckedRun(records, started, locate, request.checkpoint ?? null);
     const context = fold.snapshot.context as WorkContext;
     const meta = { run: open, machine: started.machine, mv: started.mv };
     const drafts: RecordDraft[] = [{ ...meta, type: 'run.resumed', payload: { pid: request.pid } }];
     if (request.maxIterations !== undefined && context.maxIterations !== request.maxIterations) {
       drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: request.maxIterations } } });
+    }
+    const protection = request.protection ?? null;
+    if (protection !== null && context.protection !== undefined && context.protection.digest !== protection.digest) {
+      drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'PROTECTION_REFRESHED', protection } } });
     }
     return { kind: 'resume', run: open, started, fold, iteration: context.iteration, state: stateText(fold.snapshot.value), drafts };
   }
@@ -96,10 +106,13 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   // The run id is part of the input: goal acceptance labels its proof folder with it; the context layer is a fact of it too.
   // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
   const routing = routingDecisionFor(records, config);
+  const protection = request.protection ?? null;
+  // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
     ...start.input, config, run: request.runId,
     ...(start.contextLayer === true ? { contextLayer: { run: request.runId } } : {}),
     ...(routing ? { routing } : {}),
+    ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection } : {}),
   };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,

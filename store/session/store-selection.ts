@@ -1,5 +1,7 @@
 // Which journal backend a workspace uses (DESIGN §14): the file journal, or a shared PostgreSQL store named by YOKE_STORE.
-import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseStoreUrl, STORE_URL_REFERENCE, storeLineOf } from '../../config/parse-store-url.js';
 import { isPostgresUrl, redactStoreUrl } from '../journal/postgres/store-url.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
@@ -28,11 +30,44 @@ export function checkWorkspaceName(name: string, from: string): string {
 }
 
 /**
- * The store of the project at `root`: YOKE_STORE's PostgreSQL store when set, the workspace named
+ * The store URL a project's `.loop/yoke.conf` names with `store <url>` (null: no such line, or
+ * `store file`), its `${NAME}` references replaced from `env`. A bad line or an unset variable is
+ * refused naming file:line (exit 2). The expanded URL is only ever handed to the pool, never shown.
+ */
+export function storeUrlFromConf(root: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const file = join(root, '.loop', 'yoke.conf');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const line = storeLineOf(text);
+  if (line === null) return null;
+  const where = `${file}:${line.line}`;
+  const setting = parseStoreUrl(line.argument);
+  if (!setting.ok) throw new YokeError('usage', `${where}: ${setting.message}; ${setting.hint}.`);
+  if (setting.value.kind === 'file') return null;
+  return setting.value.written.replace(STORE_URL_REFERENCE, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined || value === '') throw new YokeError('usage', `${where}: the store URL refers to \${${name}}, but ${name} is not set; set it in the environment (or drop the reference and use PGPASSWORD).`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The store URL for the project at `root`: YOKE_STORE when set (`file` included), else its `store` directive; null is the file journal. */
+export function storeUrlOf(root: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
+  if ((env.YOKE_STORE?.trim() ?? '') !== '') return storeUrlFromEnv(env);
+  return root === null ? null : storeUrlFromConf(root, env);
+}
+
+/**
+ * The store of the project at `root`: YOKE_STORE's PostgreSQL store when set (else the `store`
+ * directive of its yoke.conf), the workspace named
  * `name` (`--workspace`), else YOKE_WORKSPACE, else the project folder's name; the file journal otherwise.
  */
 export function selectStore(root: string, name: string | null = null, env: NodeJS.ProcessEnv = process.env): StoreSelection {
-  const url = storeUrlFromEnv(env);
+  const url = storeUrlOf(root, env);
   if (url === null) return { kind: 'file' };
   const workspace = name ?? (env.YOKE_WORKSPACE ? checkWorkspaceName(env.YOKE_WORKSPACE, 'YOKE_WORKSPACE') : sanitized(basename(root)));
   return { kind: 'postgres', url, workspace };

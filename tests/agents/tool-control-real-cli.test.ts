@@ -132,5 +132,9 @@ describe.skipIf(skip)(`tool-call control with claude ${agentCliPins.claude.versi
     expect(ruledPass.source).toMatchObject({ kind: 'answer', scope: 'run' });
     // the second call resumed Claude's session: the model's first request carries the held call's result
     expect(toldModel(second)).not.toContain('refused');
+    // replay --verify rules again on every request, the run-wide answer folded in
+    const verified = await runYoke(ws, ['replay', '--verify']);
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain('and 3 tool rulings re-derived');
   });
 });

@@ -35,7 +35,7 @@ describe('issue 20.15: a guard script the agent may edit decides DONE', () => {
       'guard-after p g bash scripts/check.sh',
     ]);
     expect(found).toEqual([
-      { line: 3, column: 17, message: '`accept ok` runs `scripts/check.sh`, which the agent may rewrite: no `no-modify` prefix covers it', hint: 'add `no-modify scripts/` (or `no-modify scripts/check.sh`), so a rewritten script fails the boundary check instead of deciding DONE' },
+      { line: 3, column: 17, message: '`accept ok` runs `scripts/check.sh`, which the agent may rewrite: no `no-modify` prefix covers it', hint: 'add `no-modify scripts/` (or `no-modify scripts/check.sh`), so a rewritten script fails the boundary check instead of deciding DONE (or `protect auto`, which also restores it: docs/protect.md)' },
       { line: 4, column: 18, message: '`guard tests` runs `tests/run.mjs`, which the agent may rewrite: no `no-modify` prefix covers it', hint: expect.stringContaining('`no-modify tests/`') as string },
       { line: 4, column: 42, message: '`guard tests` runs `tests/fixture.json`, which the agent may rewrite: no `no-modify` prefix covers it', hint: expect.stringContaining('`no-modify tests/`') as string },
       { line: 5, column: 14, message: '`periodic p` runs `scripts/check.sh`, which the agent may rewrite: no `no-modify` prefix covers it', hint: expect.any(String) as string },

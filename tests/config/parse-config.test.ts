@@ -154,6 +154,18 @@ describe('directives that do not apply to the mode', () => {
     expect(parse(LOOP).config).not.toHaveProperty('journeys');
     expect(parse(LOOP).config).not.toHaveProperty('baseUrl');
   });
+  it('store: the config (journaled) keeps only postgres://host:port/db; a password written in the file is a warning, ${VAR} is not', () => {
+    const written = parse(`${LOOP}store postgres://yoke:hunter2@db.example:5432/yoke?sslmode=require`);
+    expect(written.config?.store).toBe('postgres://db.example:5432/yoke');
+    expect(JSON.stringify(written.config)).not.toContain('hunter2');
+    expect(written.issues.map((issue) => [issue.severity, issue.line, issue.message])).toEqual([['warning', 3, 'the store URL has its password written in yoke.conf, which is committed with the project']]);
+    const referenced = parse(`${LOOP}store postgres://yoke:\${YOKE_DB_PASSWORD}@db.example/yoke`);
+    expect(referenced.issues).toEqual([]);
+    expect(referenced.config?.store).toBe('postgres://db.example/yoke');
+    expect(parse(`${LOOP}store file`).config?.store).toBe('file');
+    expect(errorsOf(`${LOOP}store mysql://db/yoke`).map((issue) => issue.message)).toEqual(['`store` must be `file` or a postgres://… URL, not `mysql://db/yoke`']);
+    expect(errorsOf(`${LOOP}store postgres://\${1X}@db/yoke`).map((issue) => issue.message)).toEqual(['`${1X}` in the store URL is not a variable reference']);
+  });
   it('max-iterations in goal caps the attempts: no warning', () => {
     expect(parse('mode goal\nagent claude\naccept t true\nmax-iterations 5').issues).toEqual([]);
   });

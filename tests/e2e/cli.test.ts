@@ -9,7 +9,7 @@ import { appendTornLine, journalLines, rewriteJournal } from '../support/journal
 import { journalPath, readJournal, type JournalRecord } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
-import { isAlive, waitUntil } from '../support/process-liveness.js';
+import { isAlive, markProcesses, waitUntil } from '../support/process-liveness.js';
 import { snapshotTree } from '../support/tree-snapshot.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
@@ -107,7 +107,7 @@ describe('unfinished runs', () => {
     const yoke = startYoke(ws, ['run'], { env });
     expect(await waitUntil(async () => (await agentCalls(env.FAKE_AGENT_LOG)).length === 1, 15_000)).toBe(true);
     const [call] = await agentCalls(env.FAKE_AGENT_LOG);
-    if (call) leftoverPids.push(call.pid);
+    if (call) leftoverPids.push(...markProcesses(call.pid));
     yoke.kill('SIGINT');
     expect((await yoke).exitCode).toBe(130);
 
@@ -152,7 +152,7 @@ describe('unfinished runs', () => {
     const [orphan] = await agentCalls(env.FAKE_AGENT_LOG);
     const [grandchild] = await grandchildPids(env.FAKE_AGENT_LOG);
     if (orphan === undefined || grandchild === undefined) throw new Error('unreachable');
-    leftoverPids.push(orphan.pid, grandchild);
+    leftoverPids.push(...markProcesses(orphan.pid, grandchild));
     expect(isAlive(orphan.pid)).toBe(true);
 
     const freshEnv = await writeScript(ws, { default: { notes: 'DONE' } }, 'fresh-script');
@@ -254,7 +254,7 @@ describe('arguments', () => {
       seen.push(path.join(' '));
       for (const name of listedCommands(result.stdout)) queue.push([...path, name]);
     }
-    expect(seen).toEqual(expect.arrayContaining(['', 'init', 'run', 'status', 'runs', 'config', 'config check', 'check', 'demo']));
+    expect(seen).toEqual(expect.arrayContaining(['', 'init', 'run', 'status', 'runs', 'config', 'config check', 'check', 'demo', 'protect', 'protect status', 'protect refresh']));
     expect(await snapshotTree(ws.path)).toEqual(before);
   }, TIMEOUT * 3); // one yoke process per command (about 20 now), on a loaded machine
 

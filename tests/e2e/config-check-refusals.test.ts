@@ -49,7 +49,7 @@ describe('issue 20: config values that passed `config check` and then broke ever
     const ws = await setup('mode loop\nagent cmd true\nguard check ./scripts/check.sh --strict\n', { 'scripts/check.sh': '#!/bin/sh\nexit 0\n' });
     const warned = await runYoke(ws, ['config', 'check']);
     expect(warned.exitCode, warned.stderr).toBe(0);
-    expect(warned.stderr).toContain('.loop/yoke.conf:3:13: warning: `guard check` runs `scripts/check.sh`, which the agent may rewrite: no `no-modify` prefix covers it (add `no-modify scripts/` (or `no-modify scripts/check.sh`), so a rewritten script fails the boundary check instead of deciding DONE)');
+    expect(warned.stderr).toContain('.loop/yoke.conf:3:13: warning: `guard check` runs `scripts/check.sh`, which the agent may rewrite: no `no-modify` prefix covers it (add `no-modify scripts/` (or `no-modify scripts/check.sh`), so a rewritten script fails the boundary check instead of deciding DONE (or `protect auto`, which also restores it: docs/protect.md))');
     const json = JSON.parse((await runYoke(ws, ['config', 'check', '--json'])).stdout) as { valid: boolean; issues: Array<{ severity: string; line: number }> };
     expect(json.valid).toBe(true);
     expect(json.issues).toEqual([expect.objectContaining({ severity: 'warning', line: 3 })]);

@@ -6,12 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openContainment } from '../../effects/process/containment.js';
 import { isSameProcess, processStartTime } from '../../effects/process/process-identity.js';
 import { makeJudgedWorkspace } from '../support/judged-workspace.js';
-import { killQuietly, waitUntil } from '../support/process-liveness.js';
+import { killQuietly, markProcesses, type ProcessMark, waitUntil } from '../support/process-liveness.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 60_000;
 const workspaces: Workspace[] = [];
-const leftovers: number[] = [];
+const leftovers: ProcessMark[] = [];
 afterEach(async () => {
   killQuietly(leftovers.splice(0));
   for (const ws of workspaces.splice(0)) await ws.cleanup();
@@ -31,7 +31,7 @@ async function setup(worker: Array<{ sh: string; notes?: 'DONE' | 'IN_PROGRESS' 
 async function escapee(ws: Workspace): Promise<{ pid: number; startTime: string | null }> {
   expect(await waitUntil(async () => ((await ws.sideText('escapee')) ?? '').trim() !== '', 15_000)).toBe(true);
   const pid = Number(((await ws.sideText('escapee')) ?? '').trim());
-  leftovers.push(pid);
+  leftovers.push(...markProcesses(pid));
   return { pid, startTime: processStartTime(pid) };
 }
 

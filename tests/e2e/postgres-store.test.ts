@@ -63,11 +63,11 @@ describe('the PostgreSQL store (DESIGN §14)', () => {
     const init = await runYoke(ws, ['store', 'init', '--json'], { env: { YOKE_STORE: database.url } });
     expect(init.exitCode, init.stderr).toBe(0);
     const report = JSON.parse(init.stdout) as { store: string; from: number; to: number };
-    expect(report).toMatchObject({ from: 0, to: 1 });
+    expect(report).toMatchObject({ from: 0, to: 2 });
     expect(report.store).not.toContain(new URL(database.url).password);
     const again = await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: database.url } });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/already at version 1/);
+    expect(again.stdout).toMatch(/already at version 2/);
   }, TIMEOUT);
 
   it('bad credentials, an unreachable server and a newer schema: exit 3, one sentence without the secret, nothing started', async () => {

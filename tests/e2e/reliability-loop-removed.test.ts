@@ -1,7 +1,8 @@
 // An agent that runs `rm -rf .loop` (issue 20, item 10): yoke stops the run (exit 3) and puts its
-// journal back, but the spec backups in `.journal/blobs/` are gone. Every later `yoke run` must then
-// say exactly how to recover (`yoke init <mode>`, then `yoke run --fresh`), and following that
-// advice must work.
+// journal back. The spec backups in `.journal/blobs/` are gone with it, but yoke keeps a copy of
+// every backup under `.git/yoke/blobs/`, so the next `yoke run` restores the spec files and finishes.
+// Only when that copy is gone too must every later `yoke run` say exactly how to recover
+// (`yoke init <mode>`, then `yoke run --fresh`), and following that advice must work.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeJudgedWorkspace } from '../support/judged-workspace.js';
 import { runYoke, type Workspace } from '../support/workspace.js';
@@ -13,11 +14,30 @@ afterEach(async () => {
 });
 
 describe('issue 20 item 10: an agent that ran `rm -rf .loop` left a run that could never finish', () => {
-  it('the stop is exit 3; the next `yoke run` names the recovery; `yoke init loop` + `yoke run --fresh` works', async () => {
+  it('the stop is exit 3; the next `yoke run` restores the spec files from .git/yoke/blobs and finishes', async () => {
     const { ws } = await makeJudgedWorkspace({
       mode: 'loop',
       conf: ['max-iterations 3', 'commit off'],
       script: { worker: [{ sh: 'rm -rf .loop' }], after: { worker: { notes: 'DONE' } } },
+    });
+    workspaces.push(ws);
+    const conf = await ws.read('.loop/yoke.conf');
+    const stopped = await runYoke(ws, ['run', '--quiet']);
+    expect(stopped.exitCode, stopped.stderr).toBe(3);
+    expect(await ws.exists('.git/yoke/blobs')).toBe(true);
+
+    const again = await runYoke(ws, ['run', '--quiet']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(await ws.read('.loop/yoke.conf')).toBe(conf);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stderr + verify.stdout).toBe(0);
+  }, TIMEOUT);
+
+  it('with .git/yoke removed too, the next `yoke run` names the recovery; `yoke init loop` + `yoke run --fresh` works', async () => {
+    const { ws } = await makeJudgedWorkspace({
+      mode: 'loop',
+      conf: ['max-iterations 3', 'commit off'],
+      script: { worker: [{ sh: 'rm -rf .loop .git/yoke' }], after: { worker: { notes: 'DONE' } } },
     });
     workspaces.push(ws);
     const stopped = await runYoke(ws, ['run', '--quiet']);

@@ -7,12 +7,12 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callLabels, makeJudgedWorkspace } from '../support/judged-workspace.js';
 import { readJournal } from '../support/journal-records.js';
-import { isAlive, killQuietly, waitUntil } from '../support/process-liveness.js';
+import { isAlive, killQuietly, markProcesses, type ProcessMark, waitUntil } from '../support/process-liveness.js';
 import { runYoke, startYoke, yokeBin, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
 const workspaces: Workspace[] = [];
-const leftovers: number[] = [];
+const leftovers: ProcessMark[] = [];
 const script = ['/usr/bin/script', '/bin/script'].find((path) => existsSync(path)) ?? null;
 
 afterEach(async () => {
@@ -37,7 +37,7 @@ describe('issue 20 item 2: SIGHUP during an agent call left the agent unsupervis
     expect(await waitUntil(async () => ((await ws.sideText('agent')) ?? '').trim() !== '', 30_000), 'the agent started').toBe(true);
     const agent = Number((await ws.sideText('agent'))?.trim());
     const child = Number((await ws.sideText('child'))?.trim());
-    leftovers.push(agent, child);
+    leftovers.push(...markProcesses(agent, child));
     expect(isAlive(agent) && isAlive(child)).toBe(true);
 
     yoke.kill('SIGHUP');
@@ -77,7 +77,7 @@ describe('issue 20 item 2: SIGHUP during an agent call left the agent unsupervis
     const terminal = execa(script ?? 'script', ['-qfec', `${process.execPath} ${yokeBin} run`, '/dev/null'], { cwd: ws.path, env: { ...env, NO_COLOR: '1' }, extendEnv: false, reject: false, stdin: 'ignore' });
     expect(await waitUntil(async () => ((await ws.sideText('agent')) ?? '').trim() !== '', 30_000), 'the agent started').toBe(true);
     const agent = Number((await ws.sideText('agent'))?.trim());
-    leftovers.push(agent);
+    leftovers.push(...markProcesses(agent));
     terminal.kill('SIGKILL');
     await terminal;
 

@@ -7,12 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../effects/process/process-identity.js';
 import { makeJudgedWorkspace } from '../support/judged-workspace.js';
 import { readJournal } from '../support/journal-records.js';
-import { killQuietly } from '../support/process-liveness.js';
+import { killQuietly, markProcesses, type ProcessMark } from '../support/process-liveness.js';
 import { runYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
 const workspaces: Workspace[] = [];
-const leftovers: number[] = [];
+const leftovers: ProcessMark[] = [];
 afterEach(async () => {
   killQuietly(leftovers.splice(0));
   for (const ws of workspaces.splice(0)) await ws.cleanup();
@@ -33,7 +33,7 @@ describe('issue 20 item 12: a misleading refusal during a stash operation', () =
     // a live process holds the workspace lock as `yoke stash pop` (pid + start time, as yoke writes it)
     const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
     const pid = holder.pid ?? 0;
-    leftovers.push(pid);
+    leftovers.push(...markProcesses(pid));
     writeFileSync(ws.abs('.loop/.journal/lock'), `${JSON.stringify({ pid, startTime: processStartTime(pid), command: 'yoke stash pop' })}\n`);
     const refused = await runYoke(ws, ['run', '--quiet']);
     expect(refused.exitCode, refused.stderr).toBe(3);

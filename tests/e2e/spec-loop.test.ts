@@ -4,12 +4,12 @@ import { agentCalls, grandchildPids } from '../support/fake-agent-script.js';
 import { readJournal } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { type LoopSetup, makeLoopWorkspace } from '../support/loop-workspace.js';
-import { isAlive, killQuietly, waitUntil } from '../support/process-liveness.js';
+import { isAlive, killQuietly, markProcesses, type ProcessMark, waitUntil } from '../support/process-liveness.js';
 import { type Workspace, runYoke, startYoke, writeScript } from '../support/workspace.js';
 
 const TIMEOUT = 30_000;
 const workspaces: Workspace[] = [];
-const leftoverPids: number[] = [];
+const leftoverPids: ProcessMark[] = [];
 
 async function setup(spec: LoopSetup): ReturnType<typeof makeLoopWorkspace> {
   const made = await makeLoopWorkspace(spec);
@@ -197,7 +197,7 @@ describe('spec §1: the loop', () => {
     const [call] = await agentCalls(log);
     const [grandchild] = await grandchildPids(log);
     if (call === undefined || grandchild === undefined) throw new Error('unreachable');
-    leftoverPids.push(call.pid, grandchild);
+    leftoverPids.push(...markProcesses(call.pid, grandchild));
     expect(isAlive(call.pid)).toBe(true);
     expect(isAlive(grandchild)).toBe(true);
 

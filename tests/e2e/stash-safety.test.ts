@@ -12,7 +12,7 @@ import { journalPath, readJournal } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
 import { loopNames, loopSnapshot, writeTree } from '../support/loop-tree.js';
-import { waitUntil } from '../support/process-liveness.js';
+import { markProcesses, waitUntil } from '../support/process-liveness.js';
 import { makeStashWorkspace, readIndex, yokeJson, yokeOk, type EntryJson } from '../support/stash-workspace.js';
 import { snapshotTree } from '../support/tree-snapshot.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
@@ -128,7 +128,7 @@ describe('one writer per workspace', () => {
     const started = await waitUntil(async () => (await readJournal(ws)).some((r) => r.type === 'process.spawned') && (await agentCalls(env.FAKE_AGENT_LOG)).length === 1, 15_000);
     expect(started, 'the run started its agent').toBe(true);
     const [call] = await agentCalls(env.FAKE_AGENT_LOG);
-    if (call) leftoverPids.push(call.pid);
+    if (call) leftoverPids.push(...markProcesses(call.pid));
     // The running yoke keeps its heartbeat and status view fresh: they are its files, not the refused commands'.
     const tree = async () => {
       const { ['.loop/.journal/heartbeat.json']: _beat, ['.loop/.journal/status.json']: _view, ...rest } = await snapshotTree(ws.path);

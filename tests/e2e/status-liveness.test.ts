@@ -7,7 +7,7 @@ import { agentCalls, type FakeScript } from '../support/fake-agent-script.js';
 import { readJournal } from '../support/journal-records.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
-import { isAlive, waitUntil } from '../support/process-liveness.js';
+import { isAlive, markProcesses, waitUntil } from '../support/process-liveness.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
@@ -49,7 +49,7 @@ async function startWithAgent(ws: Workspace, env: Record<string, string>) {
   // the journaled agent pid is its process group leader (the `sh -c` running the agent command)
   const spawned = (await readJournal(ws)).find((r) => r.type === 'process.spawned')?.payload as { pid: number } | undefined;
   if (!call || !spawned || yoke.pid === undefined) throw new Error('no agent or no yoke pid');
-  leftoverPids.push(call.pid, spawned.pid, yoke.pid);
+  leftoverPids.push(...markProcesses(call.pid, spawned.pid, yoke.pid));
   return { yoke, yokePid: yoke.pid, agentPid: spawned.pid };
 }
 

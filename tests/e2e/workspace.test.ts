@@ -14,14 +14,14 @@ import { appendTornLine, editRecord, journalLines, rewriteLine } from '../suppor
 import { journalPath, readJournal } from '../support/journal-records.js';
 import { confHead, loopConf, loopFiles } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
-import { isAlive, killQuietly, waitUntil } from '../support/process-liveness.js';
+import { isAlive, killQuietly, markProcesses, type ProcessMark, waitUntil } from '../support/process-liveness.js';
 import { snapshotTree } from '../support/tree-snapshot.js';
 import { makeWorkspace, runYoke, startYoke, writeScript, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 30_000;
 const workspaces: Workspace[] = [];
 const tempDirs: string[] = [];
-const leftoverPids: number[] = [];
+const leftoverPids: ProcessMark[] = [];
 
 afterEach(async () => {
   killQuietly(leftoverPids.splice(0));
@@ -125,7 +125,7 @@ describe('one writer per workspace', () => {
     expect(spawned, 'the first yoke journaled its agent, which started').toBe(true);
     const [call] = await agentCalls(env.FAKE_AGENT_LOG);
     if (call === undefined) throw new Error('no agent call logged');
-    leftoverPids.push(call.pid);
+    leftoverPids.push(...markProcesses(call.pid));
     const journalBefore = await readFile(journalPath(ws.path));
     const lockBefore = await readFile(ws.abs('.loop/.journal/lock'), 'utf8');
 
@@ -195,7 +195,7 @@ describe('signals', () => {
     const [call] = await agentCalls(log);
     const [grandchild] = await grandchildPids(log);
     if (call === undefined || grandchild === undefined) throw new Error('unreachable');
-    leftoverPids.push(call.pid, grandchild);
+    leftoverPids.push(...markProcesses(call.pid, grandchild));
 
     yoke.kill('SIGTERM');
     const stopped = await yoke;

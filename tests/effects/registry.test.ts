@@ -31,6 +31,14 @@ describe('handlers', () => {
       'commit.create': 'reconcile',
       'story.pass': 'reconcile',
       'context.read': 'retry',
+      'protect.scan': 'retry',
+      'protect.restore': 'retry',
+      'worktree.create': 'retry',
+      'candidate.commit': 'retry',
+      'candidate.rebase': 'retry',
+      'candidate.reject': 'retry',
+      'story.land': 'reconcile',
+      'worktree.remove': 'retry',
     });
   });
 });

@@ -36,7 +36,7 @@ describe('golden journals', () => {
     expect(goldens).toEqual([
       'brute-bailout.v0.1.0.jsonl', 'brute-done.v0.1.0.jsonl', 'goal-complete.v0.1.0.jsonl', 'goal-no-progress.v0.1.0.jsonl',
       'loop-crash-resume.v0.1.0.jsonl', 'loop-done.v0.1.0.jsonl', 'loop-max-iterations.v0.1.0.jsonl', 'loop-sigint-resume.v0.1.0.jsonl',
-      'saga-done.v0.1.0.jsonl',
+      'saga-done.v0.1.0.jsonl', 'stories-done.v0.1.0.jsonl',
     ]);
   });
 
@@ -82,6 +82,20 @@ describe('golden journals', () => {
     expect(goal.steps.filter((s) => s.event === 'CLOCK_READ')).toHaveLength(3);
     expect(replayed('goal-no-progress.v0.1.0.jsonl').outcome).toMatchObject({ exitCode: 1, reason: 'no-progress' });
   });
+
+  it('the stories journal covers its lifecycle\'s decisions: a failed check, a judge FAIL, one story.pass per story, the worker\'s prd.yaml edit restored', () => {
+    const stories = replayed('stories-done.v0.1.0.jsonl');
+    expect(stories.outcome).toMatchObject({ state: 'done', exitCode: 0, reason: 'stories-done' });
+    const passes = stories.steps.filter((s) => s.event === 'STORY_PASSED');
+    expect(passes).toHaveLength(3);
+    expect(stories.steps.filter((s) => s.effect?.label === 'check.run accept S1#1').map((s) => s.effect?.outcome.startsWith('FAIL'))).toEqual([true, false]);
+    expect(stories.steps.filter((s) => s.event === 'NOTES_RESET')).toHaveLength(1);
+    expect(stories.steps.filter((s) => s.effect?.label.startsWith('agent.spawn judge'))).toHaveLength(4);
+    expect(stories.steps.some((s) => s.effect?.label === 'spec.restore' && s.effect.outcome.startsWith('1 restored'))).toBe(true);
+    const { records } = readJournalFile(join(here, 'stories-done.v0.1.0.jsonl'));
+    const messages = records.flatMap((r) => (r.type === 'effect.started' && r.payload.kind === 'story.pass' ? [(r.payload.params as { message: string }).message] : []));
+    expect(messages).toEqual(['feat(S1): Parser', 'feat(S2): Printer', 'feat(S3): Docs']);
+  });
 });
 
 describe('the tampered golden journal', () => {
@@ -105,11 +119,12 @@ describe('the tampered golden journal', () => {
   });
 });
 
-describe('the tampered brute, saga and goal journals', () => {
+describe('the tampered brute, saga, goal and stories journals', () => {
   it.each([
     ['brute-done-judge-prompt', 46, 'params.prompt'],
     ['saga-done-log', 59, 'params.content'],
     ['goal-complete-accept', 21, 'params.command'],
+    ['stories-done-subject', 65, 'params.message'],
   ])('%s passes every structural check and fails --verify at seq %i (%s)', async (name, seq, path) => {
     const file = join(here, 'tampered', `${name}.v0.1.0.jsonl`);
     expect(() => readJournalFile(file)).not.toThrow();

@@ -186,6 +186,59 @@ async function goalNoProgress(): Promise<Workspace> {
   return ws;
 }
 
+const STORIES_PRD = `stories:
+  - id: S1
+    title: Parser
+    priority: 1
+    acceptance:
+      - text: the parser exists
+        check: test -f src/s1.txt
+  - id: S2
+    title: Printer
+    priority: 2
+    depends-on: [S1]
+    acceptance:
+      - text: the printer exists
+        check: test -f src/s2.txt
+  - id: S3
+    title: Docs
+    priority: 3
+    acceptance: [the docs say how]
+    passes: false
+`;
+
+/**
+ * Three stories with `review on` and a decision ledger: S1's first DONE fails its `check` (and its
+ * edit of prd.yaml is restored), then passes; S2 (after S1) is IN_PROGRESS once, then judged FAIL,
+ * then PASS; S3 passes at once. Each passed story is one `feat(<id>)` commit.
+ */
+async function storiesDone(): Promise<Workspace> {
+  const ws = await makeWorkspace((paths) => ({
+    '.loop/yoke.conf': `${['mode stories', `agent cmd sh ${paths.side('agent.sh')}`, 'review on', 'max-iterations 8', 'max-story-attempts 3', 'guard tree test -d src'].join('\n')}\n`,
+    '.loop/prd.yaml': STORIES_PRD,
+    '.loop/protocol.md': '# Protocol\n\nOne story at a time.\n',
+    '.loop/judge.md': '# Judge\n\nJudge the story against its criteria; write VERDICT: PASS or VERDICT: FAIL.\n',
+    '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+    '.loop/.gitignore': '.journal/\n.stash/\n',
+    '.yoke/context/DECISIONS.md': '# Decisions\n',
+    'src/.keep': '',
+  }));
+  const done = (body: string): ShellAct => ({ notes: { status: 'DONE', body: `${body}\n` } });
+  await installShellAgent(ws.sideDir, {
+    worker: [
+      [{ write: { '.loop/prd.yaml': STORIES_PRD.replace('passes: false', 'passes: true') } }, shellUsage(1, true), done('claimed too early')],
+      [{ write: { 'src/s1.txt': 'parser\n' } }, shellUsage(2, true), done('Decision: the parser reads one line at a time')],
+      [{ write: { 'src/s2.txt': 'half\n' } }, shellUsage(1, true), { notes: 'IN_PROGRESS' }],
+      [shellUsage(2, true), done('printer written')],
+      [{ write: { 'src/s2.txt': 'printer\n' } }, shellUsage(2, true), done('Decision: the printer pads to 80 columns')],
+      [{ write: { 'docs.md': 'how\n' } }, shellUsage(1, true), done('docs')],
+    ],
+    judge: [verdict('PASS', 'the parser is there'), verdict('FAIL', 'the printer only prints half'), verdict('PASS', 'good'), verdict('PASS', 'clear')],
+  });
+  expectExit(await runYoke(ws, ['run', '--quiet']), 0);
+  return ws;
+}
+
 /** Where a crash should land, found on a dry run of the same workspace setup. */
 async function crashSeq(ws: Workspace, env: Record<string, string>, pick: (records: Awaited<ReturnType<typeof readJournal>>) => number | undefined): Promise<number> {
   const dry = await makeLoopWorkspace({ conf: (await ws.read('.loop/yoke.conf')).trimEnd().split('\n'), script: {} });
@@ -218,6 +271,7 @@ const RECORDINGS: Record<string, () => Promise<Workspace>> = {
   'saga-done': sagaDone,
   'goal-complete': goalComplete,
   'goal-no-progress': goalNoProgress,
+  'stories-done': storiesDone,
 };
 
 /**
@@ -230,6 +284,7 @@ const TAMPERED: Record<string, { from: string; kind: string; edit: (params: Reco
   'brute-done-judge-prompt': { from: 'brute-done', kind: 'agent.spawn', edit: (params) => { if (params.role === 'judge') params.prompt = 'Say VERDICT: PASS.'; } },
   'saga-done-log': { from: 'saga-done', kind: 'file.write', edit: (params) => { if (params.file === 'saga-log.md') params.content = '# Saga log\n'; } },
   'goal-complete-accept': { from: 'goal-complete', kind: 'check.run', edit: (params) => { params.command = 'true'; } },
+  'stories-done-subject': { from: 'stories-done', kind: 'story.pass', edit: (params) => { params.message = 'feat(S1): something else'; } },
 };
 
 /** Write the tampered copies whose source exists and that do not exist yet. */

@@ -150,6 +150,17 @@ function worldOf(s: Scenario): World {
           return { now: T0 + countOf(journal, 'CLOCK_READ') * s.tickMinutes * 60_000 };
         case 'wait.until':
           return { waitedMs: 0 };
+        case 'protect.scan':
+          return { files: [] };
+        case 'protect.restore':
+          return { restored: [] };
+        case 'worktree.create':
+        case 'candidate.commit':
+        case 'candidate.rebase':
+        case 'candidate.reject':
+        case 'story.land':
+        case 'worktree.remove':
+          throw new Error(`only parallel stories request ${request.kind}`);
       }
     },
     operator(snapshot: AnyMachineSnapshot, journal) {

@@ -21,6 +21,8 @@ import { effectSchemas, type EffectRequest, type EffectResult } from '../../mach
 import { checkPassed, gatesDone } from '../../machines/work/guard-report.js';
 import { loopMachine, notesSayDone, type LoopInput } from '../../machines/lifecycles/loop.js';
 import { budgetBreached } from '../../machines/work/work-context.js';
+import { makeProtection } from '../../machines/protect/protection.js';
+import { PROTECTED_FILE } from './support/work-samples.js';
 import { utcDate } from '../../machines/context/decision-entry.js';
 import { makeCheckResult, makeConfig, makeInput, requestsOf, requestsOfKind, type LoopSnapshot } from './support/loop-driver.js';
 import { admissionProblem, bookEvent, bookRequests, breachFor, describeBook, heldRole, openBook, type BudgetBook } from './support/budget-book.js';
@@ -55,6 +57,8 @@ const BUDGET_CONF = ['max-iterations 2', 'commit done', 'budget tokens 50', 'bud
 /** The context layer (DESIGN §9): the run's success commits with a DECISIONS.md entry, decided from the clock, the notes and the plan. */
 const CONTEXT_CONF = ['max-iterations 2', 'guard tests npm test', 'commit done'];
 const CONTEXT_RUN = '01JCONTEXT7Q4Z3H8K2M5N6P9R';
+/** DESIGN §16: one protected test file, a guard (skipped when the worker edits the file), no commits. */
+const PROTECTED_CONF = ['max-iterations 2', 'guard tests npm test', 'protect tests/', 'commit off'];
 
 const PERIODIC_EVERY = 2;
 const T0 = 1_750_000_000_000;
@@ -71,6 +75,8 @@ const SAMPLES: Record<string, MachineEvent> = {
   'AGENT_INTERRUPTED': { type: 'AGENT_INTERRUPTED', reason: 'SIGINT' },
   'AGENT_EXITED(rate-limited)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), exitCode: 1, classification: 'rate-limited', retryAfterMs: null, endedAt: T0 } },
   'AGENT_EXITED(auth-error)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), exitCode: 1, classification: 'auth-error', detail: 'HTTP 401', endedAt: T0 } },
+  // DESIGN §13: a call whose tool call the gate held (Claude's defer: its session resumes after the answer)
+  'AGENT_EXITED(tool-held)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), classification: 'tool-held', detail: '1 tool call(s) held for the operator (abcd1234)', toolHold: { id: 'abcd1234', session: 'session-1' }, endedAt: T0 } },
   'WAITED': { type: 'WAITED', result: { waitedMs: 30_000 } },
   'AGENT_RETRY': { type: 'AGENT_RETRY' },
   'NOTES_READ(DONE)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' } },
@@ -100,17 +106,28 @@ const CONTEXT_SAMPLES: Record<string, MachineEvent> = {
   'FILE_READ(notes/plan)': { type: 'FILE_READ', result: { content: '# Greeting endpoint\nDecision: answer in plain text\n' } },
   'CONTEXT_READ': { type: 'CONTEXT_READ', result: { block: '', files: [{ name: 'PROJECT.md', bytes: null, injected: 0 }, { name: 'DECISIONS.md', bytes: null, injected: 0 }, { name: 'KNOWLEDGE.md', bytes: null, injected: 0 }], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } } },
 };
-const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES), ...Object.entries(CONTEXT_SAMPLES)].map(([name, event]) => [event, name]));
+/** DESIGN §16: the protected config's samples: its one test file as it was, edited, restored; and a refresh. */
+const PROTECT_EVENTS: Record<string, MachineEvent> = {
+  'PROTECT_SCANNED(clean)': { type: 'PROTECT_SCANNED', result: { files: [PROTECTED_FILE] } },
+  'PROTECT_SCANNED(edited)': { type: 'PROTECT_SCANNED', result: { files: [{ ...PROTECTED_FILE, sha256: 'b'.repeat(64) }] } },
+  'PROTECT_RESTORED': { type: 'PROTECT_RESTORED', result: { restored: [PROTECTED_FILE.path] } },
+  // the same baseline again: the graph takes the root handler without growing
+  'PROTECTION_REFRESHED': { type: 'PROTECTION_REFRESHED', protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+};
+const SAMPLE_NAMES = new Map([...Object.entries(SAMPLES), ...Object.entries(BUDGET_SAMPLES), ...Object.entries(CONTEXT_SAMPLES), ...Object.entries(PROTECT_EVENTS)].map(([name, event]) => [event, name]));
 const ALL_EVENTS = Object.values(SAMPLES);
 const WITHOUT_OPERATOR = ALL_EVENTS.filter((event) => event.type !== 'SET_MAX_ITERATIONS');
 /** The budget model: no boundary rules and no operator cap changes, so the graph stays about budgets. */
 /** The context model: one clean outcome per effect besides DONE or not and a passing or failing guard, so the graph stays about the decision. */
-const CONTEXT_EVENTS = [
-  ...['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)', 'FILE_WRITTEN', 'COMMITTED']
-    .map((name) => SAMPLES[name] as MachineEvent),
-  ...Object.values(CONTEXT_SAMPLES),
-];
-const BUDGET_EVENTS = [...ALL_EVENTS.filter((e) => e.type !== 'SET_MAX_ITERATIONS' && e.type !== 'BOUNDARY_SCANNED'), SAMPLES['BOUNDARY_SCANNED(clean)'] as MachineEvent, ...Object.values(BUDGET_SAMPLES)];
+const PLAIN_EVENT_NAMES = ['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'CHECK_FINISHED(fail)', 'FILE_WRITTEN', 'COMMITTED'];
+const CONTEXT_EVENTS = [...PLAIN_EVENT_NAMES.map((name) => SAMPLES[name] as MachineEvent), ...Object.values(CONTEXT_SAMPLES)];
+/**
+ * The protected model (DESIGN §16): the same plain outcomes plus the protected file as it was, edited
+ * and restored, and a refresh; no setbacks, violations or cap changes (the model config covers those),
+ * so the graph stays about protected files and stays small.
+ */
+const PROTECTED_EVENTS = [...PLAIN_EVENT_NAMES.map((name) => SAMPLES[name] as MachineEvent), ...Object.values(PROTECT_EVENTS)];
+const BUDGET_EVENTS = [...ALL_EVENTS.filter((e) => e.type !== 'SET_MAX_ITERATIONS' && e.type !== 'BOUNDARY_SCANNED' && e !== SAMPLES['AGENT_EXITED(tool-held)']), SAMPLES['BOUNDARY_SCANNED(clean)'] as MachineEvent, ...Object.values(BUDGET_SAMPLES)];
 
 /**
  * Graph identity of a loop snapshot. Context is part of state identity, and the raw context holds
@@ -258,7 +275,19 @@ function iterationSucceeded(l: Ledger): boolean {
   return notesSayDone(l.lastNotes ?? null) && !l.violation && guardsRan && gatingPassed;
 }
 
+/** The agent exits that hold the run until `yoke run` journals AGENT_RETRY: credentials, or a tool call held for the operator (DESIGN §13). */
+const HOLDING_EXITS = ['auth-error', 'tool-held'];
+
 const INVARIANTS: Record<string, Invariant> = {
+  'tool hold: the agent call after a held tool call resumes the held session, and no other call resumes one': (_l, emitted) => {
+    for (const request of emitted) {
+      if (request.kind !== 'agent.spawn') continue;
+      const resume = (request.params as { resume?: string }).resume;
+      const expected = _l.lastAgentExit === 'tool-held' ? 'session-1' : undefined;
+      if (resume !== expected) return `agent.spawn with resume ${String(resume)} after a call that ended ${_l.lastAgentExit ?? '(none)'}`;
+    }
+    return null;
+  },
   'at most one outstanding request awaits an event; an active machine awaits one (never stuck) unless held by a budget, a held or ended one none': (l) => {
     if (l.awaited.length > 1) return `${l.awaited.length} awaited requests: ${l.awaited.map((r) => r.kind).join(', ')}`;
     const held = l.snapshot.status === 'active' && l.snapshot.hasTag('paused');
@@ -271,7 +300,7 @@ const INVARIANTS: Record<string, Invariant> = {
   'budgets: the run is held only when the next call would break a ceiling': (l) => {
     if (l.snapshot.status !== 'active' || !l.snapshot.hasTag('paused')) return null;
     if (JSON.stringify(l.snapshot.value).includes('AgentHold')) {
-      return l.lastAgentExit === 'auth-error' ? null : `held in ${JSON.stringify(l.snapshot.value)} although the last agent call did not fail to authenticate`;
+      return HOLDING_EXITS.includes(l.lastAgentExit ?? '') ? null : `held in ${JSON.stringify(l.snapshot.value)} although the last agent call neither failed to authenticate nor had a tool call held`;
     }
     const role = heldRole(l.snapshot.value);
     if (role === null) return `held in ${JSON.stringify(l.snapshot.value)}, which is no admission hold`;
@@ -371,8 +400,8 @@ function answer(ledger: Ledger, event: MachineEvent): string | null {
     ledger.maxIterations = event.max;
     return null;
   }
-  if (event.type === 'BUDGET_RAISED') return null;
-  if (event.type === 'AGENT_RETRY') return ledger.lastAgentExit === 'auth-error' ? null : 'AGENT_RETRY accepted although no agent call failed to authenticate';
+  if (event.type === 'BUDGET_RAISED' || event.type === 'PROTECTION_REFRESHED') return null;
+  if (event.type === 'AGENT_RETRY') return HOLDING_EXITS.includes(ledger.lastAgentExit ?? '') ? null : 'AGENT_RETRY accepted although no agent call failed to authenticate or had a tool call held';
   const index = ledger.awaited.findIndex((r) => (event.type === 'AGENT_INTERRUPTED' ? r.kind === 'agent.spawn' : COMPLETION_EVENT[r.kind] === event.type));
   const answered = ledger.awaited[index];
   if (answered === undefined) return `${event.type} answers no outstanding request (${ledger.awaited.map((r) => r.kind).join(', ')})`;
@@ -454,6 +483,9 @@ describe('loop machine graph', () => {
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
   const budgetInput = makeInput(makeConfig(BUDGET_CONF));
   const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN } });
+  const protectedInput = makeInput(makeConfig(PROTECTED_CONF), { protection: makeProtection(['tests/'], [PROTECTED_FILE]) });
+  let protectedPaths: TransitionPaths;
+  let protectedCoverage: Coverage;
   let model: TransitionPaths;
   let context: TransitionPaths;
   let contextCoverage: Coverage;
@@ -472,43 +504,47 @@ describe('loop machine graph', () => {
     histories = simplePaths(modelInput, WITHOUT_OPERATOR);
     modelCoverage = coverageOf(modelInput, model.paths);
     budgetCoverage = coverageOf(budgetInput, budget.paths);
+    protectedPaths = transitionPaths(protectedInput, PROTECTED_EVENTS);
+    protectedCoverage = coverageOf(protectedInput, protectedPaths.paths);
   }, 600_000);
 
   it('the bounded graph is finite and reaches both endings', () => {
     console.info(
       `loop graph: model ${model.vertices} vertices / ${model.paths.length} transition paths; ` +
         `guardless ${guardless.vertices} vertices / ${guardless.paths.length} transition paths; ` +
-        `budget ${budget.vertices} vertices / ${budget.paths.length} transition paths; ${histories.paths.length} histories`,
+        `budget ${budget.vertices} vertices / ${budget.paths.length} transition paths; protected ${protectedPaths.vertices} vertices / ${protectedPaths.paths.length} transition paths; ${histories.paths.length} histories`,
     );
     expect(model.vertices).toBeGreaterThan(100);
     expect(histories.paths.length).toBeGreaterThan(model.vertices);
     expect([...model.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
     expect([...budget.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
+    expect([...protectedPaths.ends].sort()).toEqual(['active', 'done', 'max-iterations']);
   });
 
   it('(a) every state node and every (state node, event type) transition is taken by some path (model ∪ budget ∪ context config)', () => {
     const nodes = allStateNodes().map((n) => n.id);
     const { types } = allTransitions();
-    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes, ...contextCoverage.nodes]);
-    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types, ...contextCoverage.types]);
+    const seenNodes = new Set([...modelCoverage.nodes, ...budgetCoverage.nodes, ...contextCoverage.nodes, ...protectedCoverage.nodes]);
+    const seenTypes = new Set([...modelCoverage.types, ...budgetCoverage.types, ...contextCoverage.types, ...protectedCoverage.types]);
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(24);
-    // the budget states are what the budget config is for; the context read and the decision states what the context config is for
-    expect(missing(nodes, modelCoverage.nodes).sort()).toEqual(['loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan', 'loop.workerClock', 'loop.workerContext', 'loop.workerHold']);
+    expect(nodes).toHaveLength(26);
+    // the budget states are what the budget config is for; the context read and the decision states what the
+    // context config is for, the protection states the protected config's
+    expect(missing(nodes, modelCoverage.nodes).sort()).toEqual(['loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan', 'loop.protecting', 'loop.unprotecting', 'loop.workerClock', 'loop.workerContext', 'loop.workerHold']);
   });
 
   it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless ∪ budget ∪ context config)', () => {
     const { candidates } = allTransitions();
-    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates, ...contextCoverage.candidates]);
+    const union = new Set([...modelCoverage.candidates, ...coverageOf(guardlessInput, guardless.paths).candidates, ...budgetCoverage.candidates, ...contextCoverage.candidates, ...protectedCoverage.candidates]);
     console.info(`coverage: ${union.size}/${candidates.length} transition alternatives (${modelCoverage.candidates.size} from the model alone)`);
-    expect(missing(candidates.filter(notToolHold), union), 'transition alternatives no path takes').toEqual([]);
+    expect(missing(candidates, union), 'transition alternatives no path takes').toEqual([]);
     // the model's blind spots, and why the other configs are here: with a guard configured, every
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter(notToolHold).filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 /.test(key))).toEqual([]);
+    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting/.test(key))).toEqual([]);
     expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(3);
   });
 
@@ -518,6 +554,7 @@ describe('loop machine graph', () => {
     const onBudget = checkInvariants(budgetInput, budget.paths);
     const onContext = checkInvariants(contextInput, context.paths);
     expect(onContext.failures.slice(0, 5)).toEqual([]);
+    expect(checkInvariants(protectedInput, protectedPaths.paths).failures.slice(0, 3)).toEqual([]);
     expect(onModel.failures.slice(0, 5)).toEqual([]);
     expect(onGuardless.failures.slice(0, 5)).toEqual([]);
     expect(onBudget.failures.slice(0, 5)).toEqual([]);
@@ -565,11 +602,3 @@ describe('loop machine graph', () => {
   });
 });
 
-/**
- * The gate's tool hold (DESIGN §13, `[agentToolHeld]`) is not in these graphs yet: the model's
- * oracle does not know holds. It is proven end to end instead, with the real Claude Code
- * (tests/agents/tool-control-real-cli.test.ts: a held curl pauses the run, `yoke answer`, resume).
- */
-function notToolHold(candidate: string): boolean {
-  return !candidate.includes('[agentToolHeld]');
-}

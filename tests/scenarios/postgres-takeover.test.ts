@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
-import { isAlive, killQuietly, waitUntil } from '../support/process-liveness.js';
+import { isAlive, killQuietly, markProcesses, type ProcessMark, waitUntil } from '../support/process-liveness.js';
 import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const AGENT = `#!/bin/sh
@@ -28,7 +28,7 @@ esac
 
 let database: TestDatabase;
 const workspaces: Workspace[] = [];
-const leftover: number[] = [];
+const leftover: ProcessMark[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase('takeover');
@@ -82,7 +82,7 @@ describe('the shared store\'s lease (DESIGN §14)', () => {
     const first = startYoke(ws, ['run', '--quiet'], { env, timeoutMs: 120_000 });
     expect(await waitUntil(() => existsSync(ws.side('slow-pids')), 60_000, 100)).toBe(true);
     const [agentPid, sleepPid] = readFileSync(ws.side('slow-pids'), 'utf8').trim().split(' ').map(Number);
-    leftover.push(agentPid ?? 0, sleepPid ?? 0);
+    leftover.push(...markProcesses(agentPid ?? 0, sleepPid ?? 0));
     // the lease is live and beating while the agent works: a second writer is refused, nothing started
     const live = await sql<{ pid: number; command: string }>("SELECT pid, command FROM yoke_lease WHERE workspace = 'moved' AND expires_at > now()");
     expect(live).toEqual([{ pid: first.pid, command: 'yoke run' }]);
@@ -126,7 +126,7 @@ describe('the shared store\'s lease (DESIGN §14)', () => {
     const first = startYoke(ws, ['run', '--quiet'], { env, timeoutMs: 150_000 });
     expect(await waitUntil(() => existsSync(ws.side('slow-pids')), 60_000, 100)).toBe(true);
     const [agentPid, sleepPid] = readFileSync(ws.side('slow-pids'), 'utf8').trim().split(' ').map(Number);
-    leftover.push(agentPid ?? 0, sleepPid ?? 0);
+    leftover.push(...markProcesses(agentPid ?? 0, sleepPid ?? 0));
     // freeze the first yoke (no heartbeat) until its lease lapses: the second takes over and finishes
     process.kill(first.pid ?? 0, 'SIGSTOP');
     expect(await waitUntil(async () => (await sql("SELECT 1 FROM yoke_lease WHERE workspace = 'forced' AND expires_at > now()")).length === 0, 30_000, 100)).toBe(true);

@@ -1,12 +1,12 @@
 // One e2e file's temporary workspaces and stray processes, cleaned up after each of its tests.
 import { afterEach } from 'vitest';
-import { killQuietly } from './process-liveness.js';
+import { killQuietly, stillRunning, type ProcessMark } from './process-liveness.js';
 import type { Workspace } from './workspace.js';
 
 /** What a test registers for cleanup: workspaces to remove and pids to kill (stopped ones too). */
 export interface E2eLeftovers {
   workspaces: Workspace[];
-  leftoverPids: number[];
+  leftoverPids: ProcessMark[];
 }
 
 /**
@@ -16,9 +16,10 @@ export interface E2eLeftovers {
 export function cleanupAfterEach(): E2eLeftovers {
   const leftovers: E2eLeftovers = { workspaces: [], leftoverPids: [] };
   afterEach(async () => {
-    for (const pid of leftovers.leftoverPids) {
+    for (const mark of leftovers.leftoverPids) {
+      if (!stillRunning(mark)) continue;
       try {
-        process.kill(pid, 'SIGCONT');
+        process.kill(mark.pid, 'SIGCONT');
       } catch {
         // gone
       }

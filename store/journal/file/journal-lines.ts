@@ -12,7 +12,8 @@ export interface JournalLine {
  * The complete lines of a file, in order, read `chunkBytes` at a time (memory stays at one chunk
  * plus the longest line, whatever the file's size). After iterating, `validBytes` is the length of
  * the prefix that ends with the last newline and `torn` describes bytes after it (a crash mid-write).
- * A missing file has no lines. Reading stops at `limitBytes` when given (a file growing meanwhile).
+ * A missing file has no lines. Reading stops at `limitBytes` when given (a file growing meanwhile),
+ * and starts at byte `startBytes` (the start of line `startLine + 1`) when given (a checkpoint's end).
  */
 export class JournalLineReader implements Iterable<JournalLine> {
   validBytes = 0;
@@ -22,6 +23,8 @@ export class JournalLineReader implements Iterable<JournalLine> {
     readonly path: string,
     private readonly limitBytes = Number.POSITIVE_INFINITY,
     private readonly chunkBytes = 1 << 20,
+    private readonly startBytes = 0,
+    private readonly startLine = 0,
   ) {}
 
   *[Symbol.iterator](): Iterator<JournalLine> {
@@ -44,9 +47,9 @@ export class JournalLineReader implements Iterable<JournalLine> {
     /** bytes of the line being read that came in earlier chunks */
     const pending: Buffer[] = [];
     let pendingBytes = 0;
-    let position = 0;
-    let number = 0;
-    this.validBytes = 0;
+    let position = this.startBytes;
+    let number = this.startLine;
+    this.validBytes = this.startBytes;
     this.torn = null;
     while (position < this.limitBytes) {
       const want = Math.min(buffer.length, this.limitBytes - position);

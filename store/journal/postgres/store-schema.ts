@@ -64,6 +64,37 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER yoke_journal_updated AFTER UPDATE ON yoke_journal REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION yoke_revise_new();
   CREATE TRIGGER yoke_journal_deleted AFTER DELETE ON yoke_journal REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION yoke_revise_old();
   `,
+  // 2: the fleet (issue 19). The queue itself is pg-boss's (schema pgboss); these are yoke's own rows beside it.
+  `
+  CREATE TABLE yoke_worker (
+    id text PRIMARY KEY,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    concurrency integer NOT NULL,
+    started_at timestamptz NOT NULL DEFAULT now(),
+    heartbeat_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    -- running, stopped (SIGTERM, clean), dead (stopped beating; its jobs were handed back)
+    state text NOT NULL
+  );
+  -- one row per queued job: what it asks for, and the journal length when it was queued (its run is the one after)
+  CREATE TABLE yoke_job (
+    job text PRIMARY KEY,
+    workspace text NOT NULL,
+    repository text NOT NULL,
+    ref text,
+    mode text,
+    after_seq bigint NOT NULL,
+    queued_at timestamptz NOT NULL DEFAULT now()
+  );
+  -- which worker works on which job right now (deleted when it lets go, or when it is found dead)
+  CREATE TABLE yoke_job_claim (
+    job text PRIMARY KEY,
+    worker text NOT NULL,
+    workspace text NOT NULL,
+    claimed_at timestamptz NOT NULL DEFAULT now()
+  );
+  `,
 ];
 
 /** The store schema version this yoke reads and writes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codexInvocation, createCodexParser } from '../../../effects/adapters/codex.js';
+import { codexHookOverride, codexInvocation, createCodexParser } from '../../../effects/adapters/codex.js';
 import type { Usage } from '../../../machines/effects.js';
 import { exited, feed, sample } from './support/feed-parser.js';
 
@@ -14,6 +14,15 @@ describe('codex invocation', () => {
     expect(codexInvocation(null)).toEqual({ command: 'exec codex exec --json --skip-git-repo-check --sandbox workspace-write -', env: {} });
     expect(codexInvocation('gpt-5.5').command).toBe('exec codex exec --json --skip-git-repo-check --sandbox workspace-write -m gpt-5.5 -');
     expect(codexInvocation('a b$(x)').command).toContain("-m 'a b$(x)' -");
+  });
+
+  it('with a gate, adds the run\'s PreToolUse hook as a -c override and lets it run without persisted trust', () => {
+    const command = codexInvocation('gpt-5.5', { command: "'/usr/bin/node' '/x y/yoke.js' gate --agent codex", resume: null }).command;
+    expect(command).toContain('--dangerously-bypass-hook-trust -c ');
+    expect(command.endsWith(' -')).toBe(true);
+    expect(codexHookOverride('yoke gate --agent codex')).toBe('hooks.PreToolUse=[{matcher="*",hooks=[{type="command",command="yoke gate --agent codex",timeout=30}]}]');
+    // a quote in the command stays inside the TOML string
+    expect(codexHookOverride('a "b"')).toContain('command="a \\"b\\""');
   });
 });
 

@@ -16,6 +16,10 @@ describe('gemini invocation', () => {
     expect(geminiInvocation('gemini-2.5-pro').command).toBe('exec gemini --output-format stream-json --approval-mode yolo --skip-trust -m gemini-2.5-pro');
     expect(geminiInvocation('m;x').command).toMatch(/-m 'm;x'$/);
   });
+
+  it('with a gate, points GEMINI_CLI_HOME at the private home whose settings carry the hook', () => {
+    expect(geminiInvocation(null, { command: 'yoke gate --agent gemini', resume: null, home: '/tmp/h' }).env).toEqual({ GEMINI_CLI_HOME: '/tmp/h' });
+  });
 });
 
 describe('gemini output: every sample', () => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blobPath, getBlob, putBlob } from '../../../effects/fs/blob-store.js';
+import { blobMirrorDir, blobPath, getBlob, putBlob } from '../../../effects/fs/blob-store.js';
 
 let loopDir: string;
 beforeEach(async () => {
@@ -43,5 +43,44 @@ describe('putBlob / getBlob', () => {
     await rm(blobPath(loopDir, hash));
     await writeFile(blobPath(loopDir, hash), 'tampered');
     await expect(getBlob(loopDir, hash)).rejects.toThrow(/corrupt/);
+  });
+});
+
+describe('the copy of the blobs under .git/yoke/blobs (issue 20, item 10)', () => {
+  let project: string;
+  let projectLoop: string;
+  beforeEach(async () => {
+    project = await mkdtemp(join(tmpdir(), 'yoke-blob-mirror-'));
+    await mkdir(join(project, '.git'));
+    projectLoop = join(project, '.loop');
+  });
+  afterEach(async () => {
+    await rm(project, { recursive: true, force: true });
+  });
+
+  it('puts every blob in both places, and none outside a project with a .git directory', async () => {
+    const hash = await putBlob(projectLoop, Buffer.from('spec'));
+    expect(blobMirrorDir(projectLoop)).toBe(join(project, '.git', 'yoke', 'blobs'));
+    expect(await readFile(join(project, '.git', 'yoke', 'blobs', hash), 'utf8')).toBe('spec');
+    expect(blobMirrorDir(loopDir)).toBeNull();
+  });
+
+  it('a blob removed with .loop/ comes back from the copy and is put back in place', async () => {
+    const hash = await putBlob(projectLoop, Buffer.from('plan: build it\n'));
+    await rm(projectLoop, { recursive: true, force: true });
+    expect((await getBlob(projectLoop, hash)).toString()).toBe('plan: build it\n');
+    expect(await readFile(blobPath(projectLoop, hash), 'utf8')).toBe('plan: build it\n');
+  });
+
+  it('a corrupt blob is replaced by an intact copy; a corrupt copy is never used', async () => {
+    const hash = await putBlob(projectLoop, Buffer.from('original'));
+    await rm(blobPath(projectLoop, hash));
+    await writeFile(blobPath(projectLoop, hash), 'tampered');
+    expect((await getBlob(projectLoop, hash)).toString()).toBe('original');
+    await rm(blobPath(projectLoop, hash));
+    const copy = join(project, '.git', 'yoke', 'blobs', hash);
+    await rm(copy);
+    await writeFile(copy, 'tampered too');
+    await expect(getBlob(projectLoop, hash)).rejects.toThrow(/is missing .* and from \.git\/yoke\/blobs/);
   });
 });

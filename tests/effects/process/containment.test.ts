@@ -7,20 +7,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openContainment } from '../../../effects/process/containment.js';
 import { runInProcessGroup, type ProcessGroupOptions } from '../../../effects/process/process-group.js';
 import { isSameProcess, processStartTime } from '../../../effects/process/process-identity.js';
+import { killQuietly, markProcesses, type ProcessMark } from '../../support/process-liveness.js';
 
 let dir: string;
-const leftovers: number[] = [];
+const leftovers: ProcessMark[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'yoke-contain-'));
 });
 afterEach(async () => {
-  for (const pid of leftovers.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
+  killQuietly(leftovers.splice(0));
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -42,7 +37,7 @@ function run(command: string, overrides: Partial<ProcessGroupOptions> = {}) {
 /** The process a command wrote to `escapee`, with its start time (taken while it surely lives). */
 async function escapee(): Promise<{ pid: number; startTime: string | null }> {
   const pid = Number((await readFile(join(dir, 'escapee'), 'utf8')).trim());
-  leftovers.push(pid);
+  leftovers.push(...markProcesses(pid));
   return { pid, startTime: processStartTime(pid) };
 }
 

@@ -35,6 +35,15 @@ function observations(over: Partial<CheckObservations> = {}): CheckObservations 
 }
 
 describe('buildCheckReport', () => {
+  it('DESIGN §16: carries the protection digest; fails when the protected files differ from their baseline, never for a missing baseline', () => {
+    const at = (digest: string, baseline: string | null) => buildCheckReport({ ...PARAMS, protection: { digest, baseline } }, observations());
+    expect(at('a'.repeat(64), 'a'.repeat(64))).toMatchObject({ status: 'passed', protection: { digest: 'a'.repeat(64), baseline: 'a'.repeat(64), unchanged: true } });
+    expect(at('b'.repeat(64), 'a'.repeat(64))).toMatchObject({ status: 'failed', protection: { unchanged: false } });
+    expect(at('b'.repeat(64), null)).toMatchObject({ status: 'passed', protection: { baseline: null, unchanged: null } });
+    expect(checkReportSchema.parse(at('b'.repeat(64), 'a'.repeat(64)))).toHaveProperty('protection');
+    expect(buildCheckReport(PARAMS, observations())).not.toHaveProperty('protection');
+  });
+
   it('passes when every criterion, binding and journey passed and the source did not change', () => {
     const report = buildCheckReport(PARAMS, observations());
     expect(checkReportSchema.parse(report)).toEqual(report);

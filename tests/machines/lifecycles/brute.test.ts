@@ -8,6 +8,7 @@
 // invariant holds after every step. Configs: a judged model with a guard, a periodic-free
 // judge-every cadence and a boundary; a guardless one (the `noChecksPlanned` route, commit off);
 // and one with budgets (call admission for the worker and the judge).
+import { makeProtection } from '../../../machines/protect/protection.js';
 import { describe, expect, it } from 'vitest';
 import { bruteMachine } from '../../../machines/lifecycles/brute.js';
 import type { EffectRequest } from '../../../machines/effects.js';
@@ -16,7 +17,7 @@ import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Res
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
-import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 const MODEL: GraphModel = {
   input: makeJudgedInput(makeModeConfig('brute', [
@@ -44,6 +45,12 @@ const ATTEMPTS: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...(attemptsRaise ? { 'BUDGET_RAISED(attempts 3)': attemptsRaise } : {}) },
   serialize: serializeWork,
 };
+/** DESIGN §16: a protected test file, edited by the worker (restored) or left alone. */
+const PROTECTED: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+  samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...PROTECT_SAMPLES },
+  serialize: serializeWork,
+};
 /** The context layer: a passing run's commit carries its DECISIONS.md entry (DESIGN §9). */
 const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_FAIL } = VERDICT_SAMPLES;
 const CONTEXT: GraphModel = {
@@ -51,7 +58,7 @@ const CONTEXT: GraphModel = {
   samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT };
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES, ...CONTEXT_SAMPLES });
 
 describe('brute machine graph', () => {
@@ -71,7 +78,7 @@ describe('brute machine graph', () => {
     console.info(`coverage: ${union('nodes').size}/${nodes.length} state nodes, ${union('types').size}/${types.length} transitions, ${union('candidates').size}/${candidates.length} alternatives`);
     expect(missing(nodes, union('nodes')), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, union('types')), 'transitions no path takes').toEqual([]);
-    expect(missing(candidates.filter(notToolHold), union('candidates')), 'transition alternatives no path takes').toEqual([]);
+    expect(missing(candidates, union('candidates')), 'transition alternatives no path takes').toEqual([]);
     for (const judgeState of ['brute.judgeGate', 'brute.judgeClock', 'brute.judgeHold', 'brute.judging', 'brute.readingVerdict', 'brute.judged', 'brute.resettingNotes', 'brute.bailedOut']) {
       expect(nodes).toContain(judgeState);
     }
@@ -140,6 +147,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { sha: null, prdBlob: 'b'.repeat(64) };
       case 'context.read':
         return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
+      case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
+        throw new Error(`only parallel stories request ${request.kind}`);
       case 'file.inspect': {
         const line = verdict(judgments);
         return { exists: line !== null, firstLine: line, blank: line === null };
@@ -152,6 +161,10 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { now: 0 };
       case 'wait.until':
         return { waitedMs: 0 };
+      case 'protect.scan':
+        return { files: [] };
+      case 'protect.restore':
+        return { restored: [] };
     }
   };
 }
@@ -216,11 +229,3 @@ describe('brute machine, scripted', () => {
   });
 });
 
-/**
- * The gate's tool hold (DESIGN §13, `[agentToolHeld]`) is not in these graphs yet: the model's
- * oracle does not know holds. It is proven end to end instead, with the real Claude Code
- * (tests/agents/tool-control-real-cli.test.ts: a held curl pauses the run, `yoke answer`, resume).
- */
-function notToolHold(candidate: string): boolean {
-  return !candidate.includes('[agentToolHeld]');
-}

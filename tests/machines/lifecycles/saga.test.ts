@@ -7,6 +7,7 @@
 // machine with the independent bookkeeper (support/work-ledger.ts), which checks spec §4, the
 // judge rules of spec §2 inside each chunk, and call admission for scoper, worker and judge.
 import type { AnyStateMachine } from 'xstate';
+import { makeProtection } from '../../../machines/protect/protection.js';
 import { describe, expect, it } from 'vitest';
 import type { EffectRequest } from '../../../machines/effects.js';
 import { sagaMachine } from '../../../machines/lifecycles/saga.js';
@@ -15,7 +16,7 @@ import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
-import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 // the loop and brute models cover wall-clock breaches and raises that fall short; here a tokens hold
 // in front of each role's gate (and its clock reading) is enough
@@ -43,13 +44,19 @@ const BUDGET: GraphModel = {
   samples: { ...WITHOUT_FAILING_CHECKS, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...SPENDING_SAMPLES },
   serialize: serializeWork,
 };
+/** DESIGN §16: a protected test file, edited by the worker (restored) or left alone. */
+const PROTECTED: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+  samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
+  serialize: serializeWork,
+};
 /** The context layer: each passing chunk's commit carries its DECISIONS.md entry (DESIGN §9). */
 const CONTEXT: GraphModel = {
   input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT };
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples, ...CONTEXT_SAMPLES });
 
 describe('saga machine graph', () => {
@@ -68,7 +75,7 @@ describe('saga machine graph', () => {
     console.info(`coverage: ${union('nodes').size}/${nodes.length} state nodes, ${union('types').size}/${types.length} transitions, ${union('candidates').size}/${candidates.length} alternatives`);
     expect(missing(nodes, union('nodes')), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, union('types')), 'transitions no path takes').toEqual([]);
-    expect(missing(candidates.filter(notToolHold), union('candidates')), 'transition alternatives no path takes').toEqual([]);
+    expect(missing(candidates, union('candidates')), 'transition alternatives no path takes').toEqual([]);
     expect(types).toContain('saga.chunk xstate.done.state.saga.chunk');
   });
 
@@ -136,6 +143,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { sha: null, prdBlob: 'b'.repeat(64) };
       case 'context.read':
         return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
+      case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
+        throw new Error(`only parallel stories request ${request.kind}`);
       case 'file.inspect': {
         inspecting = request.params.file === 'saga-notes.md' ? 'saga' : request.params.file === 'sub-plan.md' ? 'plan' : 'verdict';
         const line = inspecting === 'saga' ? script.sagaNotes(scoperCalls) : inspecting === 'plan' ? script.subPlan(scoperCalls) : script.verdict(chunk, iteration);
@@ -149,6 +158,10 @@ function sagaResponder(script: SagaScript): Responder {
         return { now: 0 };
       case 'wait.until':
         return { waitedMs: 0 };
+      case 'protect.scan':
+        return { files: [] };
+      case 'protect.restore':
+        return { restored: [] };
     }
   };
 }
@@ -218,11 +231,3 @@ describe('saga machine, scripted', () => {
   });
 });
 
-/**
- * The gate's tool hold (DESIGN §13, `[agentToolHeld]`) is not in these graphs yet: the model's
- * oracle does not know holds. It is proven end to end instead, with the real Claude Code
- * (tests/agents/tool-control-real-cli.test.ts: a held curl pauses the run, `yoke answer`, resume).
- */
-function notToolHold(candidate: string): boolean {
-  return !candidate.includes('[agentToolHeld]');
-}

@@ -160,6 +160,13 @@ export function label(request: EffectRequest): string {
       return `story.pass ${request.params.story}`;
     case 'context.read':
       return 'context.read';
+    case 'worktree.create':
+    case 'candidate.commit':
+    case 'candidate.rebase':
+    case 'candidate.reject':
+    case 'story.land':
+    case 'worktree.remove':
+      return `${request.kind} ${request.params.story}`;
     case 'file.inspect':
     case 'file.read':
     case 'notes.reset':
@@ -170,6 +177,8 @@ export function label(request: EffectRequest): string {
     case 'boundary.scan':
     case 'clock.read':
     case 'wait.until':
+    case 'protect.scan':
+    case 'protect.restore':
       return request.kind;
   }
 }
@@ -301,10 +310,21 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { now: 0 };
       case 'wait.until':
         return { waitedMs: 0 };
+      case 'protect.scan':
+        return { files: [] };
+      case 'protect.restore':
+        return { restored: [] };
       case 'story.pass':
         return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
       case 'context.read':
         return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
+      case 'worktree.create':
+      case 'candidate.commit':
+      case 'candidate.rebase':
+      case 'candidate.reject':
+      case 'story.land':
+      case 'worktree.remove':
+        throw new Error(`only parallel stories request ${request.kind}`);
     }
   };
 }

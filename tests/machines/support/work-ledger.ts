@@ -10,6 +10,8 @@ import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMa
 import type { Config } from '../../../config/types.js';
 import { COMPLETION_EVENT, type MachineEvent } from '../../../machines/effect-events.js';
 import { effectSchemas, type EffectRequest } from '../../../machines/effects.js';
+import { protectionDrift } from '../../../machines/protect/protection-drift.js';
+import { protectionNote } from '../../../machines/protect/protection-note.js';
 import { renderTemplate } from '../../../machines/render-template.js';
 import { utcDate } from '../../../machines/context/decision-entry.js';
 import type { WorkInput } from '../../../machines/work/work-context.js';
@@ -37,7 +39,7 @@ export const INVARIANT = {
   subPlan: '4.3 a blank sub-plan.md aborts the saga (exit 1) before any worker call',
   sagaLog: '4.4/4.5 after each chunk its notes are appended to saga-log.md under `## Chunk N`, before the next scoper call',
   chunks: 'max-chunks: at most max-chunks chunks, and the cap ends the saga only there',
-  setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate holds the run until AGENT_RETRY',
+  setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate, or whose tool call the gate held, holds the run until AGENT_RETRY',
   decision: 'DESIGN §9 a commit carries a DECISIONS.md entry exactly when the layer exists and the run (chunk) passed, dated by a clock read for it, after reading the notes and the plan',
 } as const;
 type InvariantName = keyof typeof INVARIANT;
@@ -178,7 +180,8 @@ function takeSpawn(l: WorkLedger, r: Extract<EffectRequest, { kind: 'agent.spawn
       if (l.it.verdict !== null) flag(l, 'judge', `a second judgment in iteration ${l.it.iteration}`);
       const trigger = workerDone(l) ? 'done' : onCadence(l) ? 'cadence' : null;
       if (trigger === null) flag(l, 'judge', `judge called in iteration ${l.it.iteration} although the worker was not DONE with passing checks and it is off the cadence`);
-      const prompt = renderTemplate(l.input.judgePrompt ?? '', { iteration: p.iteration, loopDir: l.input.loopDir });
+      // DESIGN §16: a protected run's judge is also told which files are protected.
+      const prompt = renderTemplate(l.input.judgePrompt ?? '', { iteration: p.iteration, loopDir: l.input.loopDir }) + protectionNote(l.input.protection, 'judge');
       if (p.prompt !== prompt) flag(l, 'judge', `the judge prompt is not the judge template alone: ${JSON.stringify(p.prompt)}`);
       const agent = l.config.judgeAgent ?? l.config.agent;
       if (JSON.stringify(p.agent) !== JSON.stringify(agent)) flag(l, 'judge', `the judge ran ${JSON.stringify(p.agent)}, not ${JSON.stringify(agent)}`);
@@ -285,9 +288,9 @@ function answer(l: WorkLedger, event: MachineEvent): void {
     l.maxIterations = event.max;
     return;
   }
-  if (event.type === 'BUDGET_RAISED') return;
+  if (event.type === 'BUDGET_RAISED' || event.type === 'PROTECTION_REFRESHED') return;
   if (event.type === 'AGENT_RETRY') {
-    if (!l.agentHeld) flag(l, 'setback', 'AGENT_RETRY accepted although no agent call failed to authenticate');
+    if (!l.agentHeld) flag(l, 'setback', 'AGENT_RETRY accepted although no agent call failed to authenticate or had a tool call held');
     l.agentHeld = false;
     return;
   }
@@ -301,7 +304,7 @@ function answer(l: WorkLedger, event: MachineEvent): void {
   switch (event.type) {
     case 'AGENT_EXITED':
       if (isSetback(event)) {
-        if (event.result.classification === 'auth-error') l.agentHeld = true;
+        if (event.result.classification === 'auth-error' || event.result.classification === 'tool-held') l.agentHeld = true;
         else l.waitOwed = true;
         // The same call is made again: a judge's verdict is not read from this one.
         if (answered.kind === 'agent.spawn' && answered.params.role === 'judge') l.verdictOwed = false;
@@ -319,6 +322,10 @@ function answer(l: WorkLedger, event: MachineEvent): void {
       return;
     case 'BOUNDARY_SCANNED':
       l.it.violation = breaksBoundary(l.config, event.result.changed);
+      return;
+    // DESIGN §16: a protected file that differs from the baseline is a violation too (the restore follows it).
+    case 'PROTECT_SCANNED':
+      l.it.violation ||= protectionDrift(l.input.protection?.files ?? [], event.result.files).length > 0;
       return;
     case 'CHECK_FINISHED':
       if (answered.kind === 'check.run') l.it.checks.push({ kind: answered.params.kind, name: answered.params.name, passed: event.result.outcome === 'exited' && event.result.exitCode === 0 });
@@ -384,7 +391,7 @@ function checkState(l: WorkLedger): void {
   if ((held || s.status !== 'active') && l.awaited.length !== 0) flag(l, 'await', `${held ? 'held' : 'ended'} with ${l.awaited[0]?.kind} outstanding`);
   const agentHold = held && JSON.stringify(s.value).includes('AgentHold');
   if (agentHold) {
-    if (!l.agentHeld) flag(l, 'setback', `held in ${JSON.stringify(s.value)} although no agent call failed to authenticate`);
+    if (!l.agentHeld) flag(l, 'setback', `held in ${JSON.stringify(s.value)} although no agent call failed to authenticate or had a tool call held`);
   } else if (held) {
     const role = heldRole(s.value);
     if (role === null) flag(l, 'held', `held in ${JSON.stringify(s.value)}, which is no admission hold`);

@@ -23,6 +23,8 @@ export const ITERATION_SAMPLES: Record<string, Sample> = {
   'AGENT_INTERRUPTED': { event: { type: 'AGENT_INTERRUPTED', reason: 'SIGINT' } },
   'AGENT_EXITED(rate-limited)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'rate-limited', retryAfterMs: null, endedAt: T0 } } },
   'AGENT_EXITED(auth-error)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'auth-error', detail: 'HTTP 401', endedAt: T0 } } },
+  // DESIGN §13: a call whose tool call the gate held (the run holds until it is answered)
+  'AGENT_EXITED(tool-held)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'tool-held', detail: '1 tool call(s) held for the operator (abcd1234)', toolHold: { id: 'abcd1234', session: 'session-1' }, endedAt: T0 } } },
   'WAITED': { event: { type: 'WAITED', result: { waitedMs: 30_000 } } },
   'AGENT_RETRY': { event: { type: 'AGENT_RETRY' } },
   'NOTES_READ(DONE)': { event: { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' } } },
@@ -99,6 +101,20 @@ export const SETBACK_SAMPLES: Record<string, Sample> = {
   'AGENT_EXITED(rate-limited, retry 1 ms)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'rate-limited', retryAfterMs: 1, endedAt: T0 } } },
 };
 
+/** A protection baseline of one test file (DESIGN §16): the input of the protected graph models. */
+export const PROTECTED_FILE = { path: 'tests/a.test.js', mode: 0o100644, sha256: 'a'.repeat(64) };
+
+/** What the protected-file scan can find (the baseline as it was, or the test edited), the restore, and a refresh mid-run. */
+export const PROTECT_SAMPLES: Record<string, Sample> = {
+  'PROTECT_SCANNED(clean)': { event: { type: 'PROTECT_SCANNED', result: { files: [PROTECTED_FILE] } } },
+  'PROTECT_SCANNED(edited)': { event: { type: 'PROTECT_SCANNED', result: { files: [{ ...PROTECTED_FILE, sha256: 'b'.repeat(64) }] } } },
+  'PROTECT_RESTORED': { event: { type: 'PROTECT_RESTORED', result: { restored: [PROTECTED_FILE.path] } } },
+  // tried only as a one-step extension (the graph never explores it): the root handler
+  'PROTECTION_REFRESHED': {
+    event: { type: 'PROTECTION_REFRESHED', protection: { patterns: ['tests/'], files: [], digest: 'd'.repeat(64) } },
+    when: () => false,
+  },
+};
 /** The plain outcome of each iteration effect (no setbacks, no failing check): what a model about something else needs. */
 export const PLAIN_ITERATION_SAMPLES: Record<string, Sample> = Object.fromEntries(Object.entries(ITERATION_SAMPLES).filter(([name]) =>
   ['BASELINE_CAPTURED', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'COMMITTED'].includes(name)));

@@ -36,6 +36,11 @@ describe('ruleToolCall', () => {
     expect(ruleToolCall(CALL, classified('network'), undefined, answers(answer)).ruling).toBe('hold');
   });
 
+  it('a call answer belongs to its run: the same call id in another run (ids derived from content recur) is ruled afresh', () => {
+    const answer = makeAnswer({ callId: CALL.callId, runId: 'another-run', scope: 'call' });
+    expect(ruleToolCall(CALL, classified('network'), undefined, answers(answer)).ruling).toBe('hold');
+  });
+
   it('a run answer stands for the same tool at the same class in the same run only', () => {
     const run = makeAnswer({ id: 'r1', scope: 'run' });
     expect(ruleToolCall(CALL, classified('network'), undefined, answers(run))).toMatchObject({ ruling: 'pass', source: { kind: 'answer', id: 'r1', scope: 'run' } });

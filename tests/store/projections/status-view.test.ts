@@ -7,6 +7,7 @@ import { FileJournalReader } from '../../../store/journal/file/file-journal-read
 import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import type { RunSummary } from '../../../store/projections/run-summary.js';
 import { readTrustedStatusView, viewKey, writeStatusView, type StatusView } from '../../../store/projections/status-view.js';
+import { noRulings } from '../../../store/projections/tool-ruling-counts.js';
 import { totalUsage } from '../../../store/projections/usage-ledger.js';
 import { editRecord } from '../../support/journal-edit.js';
 
@@ -27,7 +28,7 @@ async function journalWithView(n: number) {
   const journal = await openFileJournal(path);
   for (let i = 0; i < n; i += 1) await journal.append(resumed(i));
   const head = () => new FileJournalReader(path).head();
-  const view: StatusView = { v: 2, summary, usage: totalUsage([]), phase: 'worker agent', journal: viewKey(await head()) };
+  const view: StatusView = { v: 2, summary, usage: totalUsage([]), rulings: noRulings(), phase: 'worker agent', journal: viewKey(await head()) };
   writeStatusView(viewPath, view);
   return { path, viewPath, journal, view, head };
 }
@@ -72,6 +73,9 @@ describe('readTrustedStatusView', () => {
     writeFileSync(garbled.viewPath, '{"v":2,"summ');
     expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
     writeFileSync(garbled.viewPath, JSON.stringify({ ...garbled.view, v: 1 }));
+    expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
+    // a view saved by a yoke that did not count tool rulings yet
+    writeFileSync(garbled.viewPath, JSON.stringify({ ...garbled.view, rulings: undefined }));
     expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
     rmSync(garbled.viewPath);
     expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();

@@ -1,0 +1,93 @@
+// `yoke stories import <file> [--force]`: a Ralph prd.json, or a YAML/JSON story list, becomes
+// .loop/prd.yaml (DESIGN §8). Read and convert first, then check the workspace, then write: a
+// refusal or a bad input changes nothing.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { formatIssue } from '../../config/format-issue.js';
+import { importStories, type IgnoredField } from '../../config/prd/import-stories.js';
+import { YokeError } from '../../errors/yoke-error.js';
+import { storiesLifecycle } from '../../machines/lifecycles/stories.js';
+import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
+import { lifecycleTemplates } from '../canon.js';
+import { findProject } from '../find-project.js';
+import { chooseInitAgent } from '../init-agent-choice.js';
+import { checkConfig } from '../load-config.js';
+import { templateWithAgent } from '../template-agent.js';
+
+/** Flags of `yoke stories import`. */
+export interface StoriesImportFlags {
+  force: boolean;
+  json: boolean;
+}
+
+/** Exit 0 written; a `usage` error (exit 2, nothing written) for a bad file, another mode, or an existing prd.yaml without --force. */
+export function storiesImportCommand(file: string, flags: StoriesImportFlags): number {
+  const paths = findProject(process.cwd());
+  const source = resolve(process.cwd(), file);
+  let text: string;
+  try {
+    text = readFileSync(source, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new YokeError('usage', code === 'ENOENT' ? `${file} does not exist; name the prd.json or story list to import.` : `${file} cannot be read (${code ?? String(error)}); name a readable file.`);
+  }
+  const shownSource = relative(process.cwd(), source) || file;
+  const result = importStories(text, shownSource);
+  if (!result.ok) {
+    const [first, ...rest] = result.issues;
+    throw new YokeError('usage', first ? `${formatIssue(first)}; nothing was written` : `${shownSource} cannot be imported; nothing was written`, rest.map(formatIssue));
+  }
+  const target = join(paths.loopDir, 'prd.yaml');
+  const shownTarget = relative(process.cwd(), target) || target;
+  const hasWorkspace = existsSync(paths.conf);
+  if (hasWorkspace) refuseOtherMode(paths);
+  if (existsSync(target) && !flags.force) {
+    throw new YokeError('usage', `${shownTarget} already exists; nothing was written. Use \`yoke stories import ${file} --force\` to replace it (git keeps the old one if it is committed).`);
+  }
+  const created = hasWorkspace ? [] : createWorkspace(paths);
+  writeFileSync(target, result.yaml);
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ file: '.loop/prd.yaml', from: shownSource, format: result.format, stories: result.stories, passed: result.passed, created, ignored: result.ignored })}\n`);
+    return 0;
+  }
+  for (const line of ignoredLines(result.ignored, shownSource)) process.stderr.write(`${line}\n`);
+  if (created.length > 0) {
+    process.stdout.write(`Initialized stories mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
+    for (const name of created) process.stdout.write(`  ${name}\n`);
+  }
+  const from = result.format === 'ralph' ? `Ralph's ${shownSource}` : shownSource;
+  process.stdout.write(`Imported ${result.stories} ${result.stories === 1 ? 'story' : 'stories'} from ${from} into ${shownTarget} (${result.passed} already passed). Next: \`yoke stories\`, then \`yoke run\`.\n`);
+  return 0;
+}
+
+/** A workspace in another mode is refused (nothing is written); a stories workspace is used as it is. */
+function refuseOtherMode(paths: WorkspacePaths): void {
+  const { config, file } = checkConfig(paths);
+  const mode = config?.mode ?? /^\s*mode\s+(\S+)/m.exec(readFileSync(paths.conf, 'utf8'))?.[1] ?? null;
+  if (mode !== 'stories') {
+    throw new YokeError('usage', `${file} is ${mode === null ? 'not a stories workspace' : `in ${mode} mode`}, so there is no prd.yaml to import into; run \`yoke mode stories\` first (it stashes the current files). Nothing was written.`);
+  }
+}
+
+/** Write stories mode's templates (as `yoke init stories` does, prd.yaml aside), never over an existing file; the files written. */
+function createWorkspace(paths: WorkspacePaths): string[] {
+  const templates = lifecycleTemplates(storiesLifecycle);
+  const agent = chooseInitAgent(undefined, process.env.PATH ?? '');
+  mkdirSync(paths.loopDir, { recursive: true });
+  const written: string[] = [];
+  for (const [name, content] of Object.entries(templates.files)) {
+    const path = join(paths.loopDir, name);
+    if (name === 'prd.yaml' || existsSync(path)) continue;
+    writeFileSync(path, name === 'yoke.conf' ? templateWithAgent(content.toString('utf8'), agent.lines) : content);
+    written.push(`.loop/${name}`);
+  }
+  written.push('.loop/prd.yaml');
+  return written;
+}
+
+/** What the import left out, one note per field: a Ralph `branchName` is said plainly. */
+function ignoredLines(ignored: readonly IgnoredField[], source: string): string[] {
+  return ignored.map((entry) => entry.field === 'branchName'
+    ? `yoke: note: ${source}:${entry.line}: branchName${entry.value === null ? '' : ` \`${entry.value}\``} is ignored: yoke commits each story on the current branch (create the branch yourself first if you want one).`
+    : `yoke: note: ${source}:${entry.line}: ${entry.story === null ? '' : `story ${entry.story}'s `}\`${entry.field}\` is not a prd.yaml field and was left out.`);
+}

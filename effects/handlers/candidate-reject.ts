@@ -1,0 +1,14 @@
+// `candidate.reject`: a candidate the integration lane refused is kept under a ref, never lost (DESIGN §10).
+import type { EffectHandler } from '../handler.js';
+import { runGit } from '../git/run-git.js';
+import { mainTree } from '../worktree/lane-worktree-path.js';
+
+/** `refs/yoke/<run>/rejected/<story>/<attempt>` → the candidate; the params are the journaled `candidate.rejected {story, files, gate, output}`. */
+export const rejectCandidate: EffectHandler<'candidate.reject'> = {
+  policy: 'retry',
+  async execute(params, ctx) {
+    const kept = `refs/yoke/${ctx.run}/rejected/${params.story}/${params.attempt}`;
+    await runGit(mainTree(ctx).root, ['update-ref', kept, params.candidate]);
+    return { kept };
+  },
+};

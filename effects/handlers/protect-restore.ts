@@ -1,0 +1,11 @@
+// `protect.restore`: undo an agent's change to protected files, from the baseline's blobs (DESIGN §16).
+import type { EffectHandler } from '../handler.js';
+import { restoreProtected } from '../protect/restore-protected.js';
+
+/** Write the baseline's files back and remove the ones it did not have; idempotent (`retry`). */
+export const restoreProtectedFiles: EffectHandler<'protect.restore'> = {
+  policy: 'retry',
+  async execute(params, ctx) {
+    return { restored: await restoreProtected(ctx.root, ctx.loopDir, params.write, params.remove) };
+  },
+};

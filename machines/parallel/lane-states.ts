@@ -1,0 +1,255 @@
+// One lane of the parallel stories coordinator (DESIGN §10): a region of the coordinator's parallel state
+// that works one story in its worktree, turn by turn, until its candidate is committed and integrated.
+//
+// idle → creating (worktree) → restoring → working (worker) → readingNotes → scanning (boundary) →
+// checking (guards, story checks) → reporting (guard-results.md) → deciding: a passing turn reads
+// the notes and commits the candidate, then waits in `queued` for the integration lane; a failing
+// turn becomes the story's feedback and the lane goes again (or parks when the story is blocked or
+// the run is out of iterations; its worktree is kept). Landed → the worktree is removed; rejected →
+// a fresh attempt in a worktree reset to the new target. Every request names the lane, and the lane
+// listens only to events carrying its story.
+import { assign } from 'xstate';
+import { boundaryViolations } from '../boundary.js';
+import { request } from '../effects.js';
+import { renderTemplate } from '../render-template.js';
+import { workerChoice } from '../routing/escalation-ladder.js';
+import { storyPromptValues } from '../stories/story-prompt.js';
+import { updateProgress } from '../stories/story-progress.js';
+import { failureFingerprint } from '../work/failure-fingerprint.js';
+import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
+import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
+import { callLimits, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
+import { workSetup } from '../work/work-setup.js';
+import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
+import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
+
+/** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */
+const DEFAULT_MAX_STORY_ATTEMPTS = 3;
+
+/** Did the lane's turn pass: DONE, no boundary violation, every gating check passed? */
+export function turnPassed(slot: LaneSlot): boolean {
+  return notesSayDone(slot.notesFirstLine) && slot.violations.length === 0 && slot.checks.filter(gatesDone).every(checkPassed);
+}
+
+/** The guard results a lane's turn leaves in its worktree (and as the story's feedback when it failed). */
+function laneReport(context: WorkContext, slot: LaneSlot): string {
+  return renderGuardReport({
+    iteration: slot.iteration, maxIterations: context.maxIterations, notesFirstLine: slot.notesFirstLine,
+    changed: slot.changed, violations: slot.violations, checks: slot.checks,
+  });
+}
+
+/** A failed turn: its feedback, and (when the worker claimed DONE) one more attempt and the no-progress count. */
+function noteLaneFailure(context: WorkContext, slot: LaneSlot): Partial<WorkContext> {
+  const prd = context.prd;
+  if (!prd) return {};
+  const feedback = laneReport(context, slot);
+  if (!notesSayDone(slot.notesFirstLine)) return { prd: updateProgress(prd, slot.story, { feedback }) };
+  const progress = prd.progress[slot.story];
+  const fingerprint = failureFingerprint(slot.checks, slot.violations);
+  const repeats = fingerprint === progress?.lastFingerprint ? progress.fingerprintRepeats + 1 : 1;
+  const attempts = (progress?.attempts ?? 0) + 1;
+  const max = context.config.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS;
+  const blocked = repeats >= NO_PROGRESS_REPEATS ? 'no-progress' : attempts >= max ? 'attempts' : null;
+  return { prd: updateProgress(prd, slot.story, { attempts, lastFingerprint: fingerprint, fingerprintRepeats: repeats, blocked, feedback }) };
+}
+
+function blockedStory(context: WorkContext, story: string): boolean {
+  return context.prd?.progress[story]?.blocked != null;
+}
+
+/** The states of lane `i`. */
+export function laneStates(i: number) {
+  const S = workSetup.createStateConfig;
+  const mine = ({ context, event }: { context: WorkContext; event: { lane?: string } }) => eventOfLane(event, slotOf(context, i)?.story);
+  const lane = (context: WorkContext) => laneAt(context, i);
+  const nextTurn = (context: WorkContext, change: Partial<LaneSlot> = {}) => {
+    const turns = parallelOf(context).turns + 1;
+    return {
+      iteration: turns,
+      ...updateSlot(context, i, { iteration: turns, notesFirstLine: null, changed: [], violations: [], plan: [], checks: [], ...change }, { turns }),
+    };
+  };
+  return {
+    initial: 'idle',
+    states: {
+      idle: S({ always: { guard: ({ context }) => slotOf(context, i) !== null, target: 'creating' } }),
+      creating: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const slot = lane(context);
+            const target = parallelOf(context).target;
+            return request('worktree.create', {
+              lane: slot.story, story: slot.story, branch: laneBranch(context.run ?? '', slot.story), base: target.sha, attempt: slot.attempt, reason: slot.reason,
+            });
+          },
+        },
+        on: { WORKTREE_READY: { guard: mine, target: 'restoring', actions: assign(({ context, event }) => updateSlot(context, i, { base: event.result.sha, baseTree: event.result.tree })) } },
+      }),
+      restoring: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
+        },
+        on: { SPEC_RESTORED: { guard: mine, target: 'working' } },
+      }),
+      working: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const slot = lane(context);
+            const story = storyOf(context, slot.story);
+            return request('agent.spawn', {
+              role: 'worker',
+              iteration: slot.iteration,
+              story: slot.story,
+              lane: slot.story,
+              ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
+              prompt: renderTemplate(context.workerPrompt, {
+                iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context.loopDir, slot.story), planFile: 'prd.yaml',
+                attempt: slot.iteration, maxAttempts: context.maxIterations,
+                ...(context.prd ? storyPromptValues(context.prd, story) : {}),
+              }),
+              ...callLimits(context.config),
+            });
+          },
+        },
+        on: {
+          AGENT_EXITED: {
+            guard: mine,
+            target: 'readingNotes',
+            actions: assign(({ context, event }) => ({ agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result) })),
+          },
+          // Cut short by a crash or a signal: restore the spec and call the worker again for the same turn.
+          AGENT_INTERRUPTED: { guard: mine, target: 'restoring', actions: assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
+        },
+      }),
+      readingNotes: S({
+        entry: { type: 'request', params: ({ context }) => request('notes.read', { lane: lane(context).story, file: 'notes.md' }) },
+        on: { NOTES_READ: { guard: mine, target: 'scanning', actions: assign(({ context, event }) => updateSlot(context, i, { notesFirstLine: event.result.firstLine })) } },
+      }),
+      scanning: S({
+        entry: { type: 'request', params: ({ context }) => request('boundary.scan', { lane: lane(context).story, baseline: lane(context).baseTree ?? '' }) },
+        on: {
+          BOUNDARY_SCANNED: {
+            guard: mine,
+            target: 'routingChecks',
+            actions: assign(({ context, event }) => {
+              const slot = lane(context);
+              const touched = { ...parallelOf(context).touched, [slot.story]: event.result.changed };
+              return updateSlot(context, i, {
+                changed: event.result.changed,
+                violations: boundaryViolations(event.result, context.config, null),
+                plan: storyGates(context, storyOf(context, slot.story), slot.iteration),
+                checks: [],
+              }, { touched });
+            }),
+          },
+        },
+      }),
+      routingChecks: S({
+        always: [
+          // spec 1.4: a boundary violation skips every guard
+          { guard: ({ context }) => lane(context).violations.length > 0 || lane(context).plan.length === 0, target: 'reporting' },
+          { target: 'checking' },
+        ],
+      }),
+      checking: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const slot = lane(context);
+            const check = slot.plan[slot.checks.length];
+            if (!check) throw new Error('a lane entered checking with no check left to run');
+            return request('check.run', { lane: slot.story, kind: check.kind, name: check.name, command: check.command, iteration: slot.iteration, timeoutMs: context.config.guardTimeoutMs, ...redactNames(context.config) });
+          },
+        },
+        on: {
+          CHECK_FINISHED: [
+            {
+              guard: ({ context, event }) => mine({ context, event }) && lane(context).checks.length + 1 < lane(context).plan.length,
+              target: 'checking',
+              reenter: true,
+              actions: assign(({ context, event }) => updateSlot(context, i, { checks: [...lane(context).checks, outcome(lane(context), event.result)] })),
+            },
+            { guard: mine, target: 'reporting', actions: assign(({ context, event }) => updateSlot(context, i, { checks: [...lane(context).checks, outcome(lane(context), event.result)] })) },
+          ],
+        },
+      }),
+      reporting: S({
+        entry: { type: 'request', params: ({ context }) => request('file.write', { lane: lane(context).story, file: 'guard-results.md', content: laneReport(context, lane(context)) }) },
+        on: { FILE_WRITTEN: { guard: mine, target: 'deciding' } },
+      }),
+      deciding: S({
+        always: [
+          { guard: ({ context }) => turnPassed(lane(context)), target: 'notingDecision' },
+          { target: 'failed', actions: assign(({ context }) => noteLaneFailure(context, lane(context))) },
+        ],
+      }),
+      failed: S({
+        always: [
+          { guard: ({ context }) => blockedStory(context, lane(context).story) || parallelOf(context).turns >= context.maxIterations, target: 'parking' },
+          { target: 'restoring', actions: assign(({ context }) => nextTurn(context)) },
+        ],
+      }),
+      notingDecision: S({
+        entry: { type: 'request', params: ({ context }) => request('file.read', { lane: lane(context).story, file: 'notes.md' }) },
+        on: { FILE_READ: { guard: mine, target: 'committing', actions: assign(({ context, event }) => updateSlot(context, i, { decisionNotes: event.result.content })) } },
+      }),
+      committing: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const slot = lane(context);
+            return request('candidate.commit', { lane: slot.story, story: slot.story, base: slot.base ?? '', message: `feat(${slot.story}): ${storyOf(context, slot.story).title}` });
+          },
+        },
+        on: {
+          CANDIDATE_COMMITTED: {
+            guard: mine,
+            target: 'queued',
+            actions: assign(({ context, event }) => updateSlot(context, i, { candidate: event.result.sha }, { queue: [...parallelOf(context).queue, i] })),
+          },
+        },
+      }),
+      // Waiting for the serial integration lane's verdict on the candidate.
+      queued: S({
+        always: [
+          { guard: ({ context }) => lane(context).outcome?.kind === 'landed', target: 'removing' },
+          { guard: ({ context }) => lane(context).outcome?.kind === 'rejected' && (blockedStory(context, lane(context).story) || parallelOf(context).turns >= context.maxIterations), target: 'parking' },
+          {
+            // A rejected candidate counts as one attempt: a fresh one starts against the new target.
+            guard: ({ context }) => lane(context).outcome?.kind === 'rejected',
+            target: 'creating',
+            actions: assign(({ context }) => {
+              const slot = lane(context);
+              const turns = parallelOf(context).turns + 1;
+              const attempt = (context.prd?.progress[slot.story]?.attempts ?? 0) + 1;
+              return { iteration: turns, ...withSlot(context, i, freshLane(slot.story, `${slot.story} again after its candidate was rejected`, attempt, turns), { turns }) };
+            }),
+          },
+        ],
+      }),
+      removing: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const slot = lane(context);
+            const landed = slot.outcome?.kind === 'landed' ? slot.outcome.sha : '';
+            return request('worktree.remove', { lane: slot.story, story: slot.story, branch: laneBranch(context.run ?? '', slot.story), landed, target: parallelOf(context).target.branch });
+          },
+        },
+        on: { WORKTREE_REMOVED: { guard: mine, target: 'idle', actions: assign(({ context }) => withSlot(context, i, null)) } },
+      }),
+      // Blocked, or out of iterations: the lane frees up; the worktree stays (its work never landed).
+      parking: S({ always: { target: 'idle', actions: assign(({ context }) => withSlot(context, i, null)) } }),
+    },
+  };
+}
+
+function outcome(slot: LaneSlot, result: CheckOutcome['result']): CheckOutcome {
+  const planned = slot.plan[slot.checks.length];
+  if (!planned) throw new Error('a lane check finished that was never planned');
+  return { ...planned, result };
+}

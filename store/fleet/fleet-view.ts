@@ -1,0 +1,113 @@
+// `yoke fleet`: the shared view of every worker, job and run in the store (DESIGN §14).
+import { foldRun, runStarts } from '../fold/journal-runs.js';
+import { PostgresJournalReader } from '../journal/postgres/postgres-journal-reader.js';
+import { withClient } from '../journal/postgres/store-pool.js';
+import { assertStoreReady } from '../journal/postgres/store-schema.js';
+import { readJournal } from '../journal/read-journal.js';
+import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../projections/run-summary.js';
+import { readLedger, totalUsage } from '../projections/usage-ledger.js';
+import { YokeError } from '../../errors/yoke-error.js';
+import { DEAD_LETTER_QUEUE, JOB_QUEUE } from './fleet-queue.js';
+
+/** A worker row, with how long ago it beat (by the server's clock). */
+export interface FleetWorkerRow {
+  id: string;
+  host: string;
+  pid: number;
+  concurrency: number;
+  /** running (beating), stopped (cleanly), dead (stopped beating), or lapsing (running, heartbeat expired, not reaped yet) */
+  state: string;
+  heartbeatAgeMs: number;
+  startedAt: string;
+  jobs: string[];
+}
+
+/** A job of the queue or of the dead-letter queue. */
+export interface FleetJobRow {
+  id: string;
+  queue: 'jobs' | 'dead-letter';
+  workspace: string;
+  state: string;
+  attempts: number;
+  worker: string | null;
+  createdAt: string;
+  /** why it failed, for a failed or dead-lettered job; the run's outcome for a completed one */
+  output: unknown;
+}
+
+/** A run of a workspace, as `yoke runs` shows it, with its cost. */
+export interface FleetRunRow {
+  workspace: string;
+  run: string;
+  status: RunSummary['status'];
+  state: string;
+  iteration: number | null;
+  maxIterations: number | null;
+  exitCode: number | null;
+  agentCalls: number;
+  /** known cost in US dollars (a lower bound when some call reported none) */
+  costUsd: number;
+}
+
+/** Everything `yoke fleet` shows. */
+export interface FleetView {
+  workers: FleetWorkerRow[];
+  jobs: FleetJobRow[];
+  runs: FleetRunRow[];
+}
+
+/** Read the fleet view of the store at `url`. */
+export async function readFleetView(url: string): Promise<FleetView> {
+  await assertStoreReady(url);
+  const { workers, jobs, workspaces } = await withClient(url, async (client) => {
+    const workerRows = await client.query<{ id: string; host: string; pid: number; concurrency: number; state: string; live: boolean; age: string; started_at: Date }>(
+      `SELECT id, host, pid, concurrency, state, expires_at > now() AS live, (extract(epoch FROM now() - heartbeat_at) * 1000)::bigint AS age, started_at
+         FROM yoke_worker ORDER BY started_at`,
+    );
+    const claims = await client.query<{ job: string; worker: string }>('SELECT job, worker FROM yoke_job_claim');
+    const queued = await client.query<{ hasboss: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS hasboss");
+    const jobRows = queued.rows[0]?.hasboss === true
+      ? (await client.query<{ id: string; name: string; state: string; retry_count: number; workspace: string | null; created_on: Date; output: unknown }>(
+        `SELECT id::text AS id, name, state::text AS state, retry_count, COALESCE(singleton_key, data->>'workspace') AS workspace, created_on, output
+           FROM pgboss.job WHERE name IN ($1, $2) ORDER BY created_on`,
+        [JOB_QUEUE, DEAD_LETTER_QUEUE],
+      )).rows
+      : [];
+    const names = await client.query<{ name: string }>('SELECT name FROM yoke_workspace ORDER BY name');
+    return {
+      workers: workerRows.rows.map((row): FleetWorkerRow => ({
+        id: row.id, host: row.host, pid: row.pid, concurrency: row.concurrency,
+        state: row.state === 'running' && !row.live ? 'lapsing' : row.state,
+        heartbeatAgeMs: Number(row.age), startedAt: row.started_at.toISOString(),
+        jobs: claims.rows.filter((claim) => claim.worker === row.id).map((claim) => claim.job),
+      })),
+      jobs: jobRows.map((row): FleetJobRow => ({
+        id: row.id, queue: row.name === DEAD_LETTER_QUEUE ? 'dead-letter' : 'jobs', workspace: row.workspace ?? '?', state: row.state,
+        attempts: row.name === DEAD_LETTER_QUEUE ? 0 : row.retry_count + (row.state === 'created' || row.state === 'retry' ? 0 : 1),
+        worker: claims.rows.find((claim) => claim.job === row.id)?.worker ?? null,
+        createdAt: row.created_on.toISOString(), output: row.output,
+      })),
+      workspaces: names.rows.map((row) => row.name),
+    };
+  });
+  const runs: FleetRunRow[] = [];
+  for (const workspace of workspaces) {
+    const { records } = await readJournal(new PostgresJournalReader(url, workspace));
+    const ledger = readLedger(records);
+    for (const started of runStarts(records)) {
+      let summary: RunSummary;
+      try {
+        summary = summarizeRun(foldRun(records, started), records);
+      } catch (error) {
+        if (!(error instanceof YokeError && error.code === 'workspace')) throw error;
+        summary = summarizeUnfoldable(started, records);
+      }
+      const cost = totalUsage(ledger.filter((entry) => entry.run === summary.run && entry.status === 'completed')).knownCostUsd;
+      runs.push({
+        workspace, run: summary.run, status: summary.status, state: summary.state, iteration: summary.iteration,
+        maxIterations: summary.maxIterations, exitCode: summary.exitCode, agentCalls: summary.agentCalls, costUsd: cost,
+      });
+    }
+  }
+  return { workers, jobs, runs };
+}

@@ -1,0 +1,145 @@
+// The runner's concurrent half, for parallel stories (DESIGN §10): effects of different lanes run at once.
+//
+// A request whose params name a `lane` runs in that lane's worktree; requests of one lane run one at a
+// time, in order, and requests without a lane (hooks) form one more lane of their own. Everything
+// else is the serial runner's rules: `effect.started` is durable before any executor starts (one
+// flush covers every effect started together), results are journaled as they arrive, and the
+// machine hears each result as its own event, in the order they were journaled. Replay folds that
+// order; nothing depends on timing. A run with no lane request never gets here.
+import { join } from 'node:path';
+import { EffectAborted, type EffectContext } from '../../effects/handler.js';
+import { laneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
+import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
+import { effectSchemas } from '../../machines/effects.js';
+import { YokeError } from '../../errors/yoke-error.js';
+import type { JournalRecord, RecordDraft } from '../journal/record.js';
+import type { KeyedRequest, RunFold } from './run-fold.js';
+import type { RunnerOptions } from './runner.js';
+
+type Stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord;
+type Settled = { key: string; ok: true; result: unknown } | { key: string; ok: false; error: unknown };
+
+/** The lane a request runs in; `''` for the main working tree. */
+export function laneOfRequest(request: KeyedRequest): string {
+  const lane = (request.request.params as { lane?: unknown }).lane;
+  return typeof lane === 'string' ? lane : '';
+}
+
+/** True when `request` names a lane. */
+export function hasLane(request: KeyedRequest): boolean {
+  return laneOfRequest(request) !== '';
+}
+
+/** What one step did: went on (`continue`), has nothing to do (`idle`: the serial runner takes over), or the run stopped. */
+export type LaneStep = 'continue' | 'idle' | { interrupted: true };
+
+/** Runs the lanes' effects concurrently for one run. */
+export class LaneDriver {
+  private readonly inflight = new Map<string, { lane: string; done: Promise<Settled> }>();
+
+  constructor(private readonly fold: RunFold, private readonly options: RunnerOptions, private readonly stage: Stage) {}
+
+  /** Lanes are at work, or the machine asks for lane work. */
+  get active(): boolean {
+    return this.inflight.size > 0 || this.fold.outstanding.some(hasLane);
+  }
+
+  /** Tell the machine one settled outcome, start what can start, or wait for the next result. */
+  async step(): Promise<LaneStep> {
+    for (const next of this.fold.outstanding) {
+      if (this.inflight.has(next.key)) continue;
+      const status = this.fold.effects.get(next.key);
+      if (!status) continue;
+      const event = status.completed ? completionEvent(next.request, status.completed.result as never)
+        : status.interrupted ? interruptionEvent(next.request, status.interrupted.reason) : undefined;
+      if (event === undefined) continue;
+      if (event !== null) this.stage({ type: 'event', payload: { cause: next.key, event } });
+      return 'continue';
+    }
+    const busy = new Set([...this.inflight.values()].map((entry) => entry.lane));
+    const launches: Array<() => void> = [];
+    for (const next of this.fold.outstanding) {
+      if (this.inflight.has(next.key)) continue;
+      const lane = laneOfRequest(next);
+      if (busy.has(lane)) continue;
+      busy.add(lane);
+      const status = this.fold.effects.get(next.key);
+      if (!status || status.completed || status.interrupted) continue;
+      const handler = this.options.handlers[next.request.kind] as { policy: string; execute(params: unknown, context: EffectContext): Promise<unknown>; reconcile?(params: unknown, context: EffectContext): Promise<unknown> };
+      const context = this.contextFor(next, lane);
+      if (status.attempts > 0) {
+        if (handler.policy === 'surface') {
+          this.stage({ type: 'effect.interrupted', payload: { key: next.key, kind: next.request.kind, reason: 'yoke stopped while it ran' } });
+          return 'continue';
+        }
+        if (handler.policy === 'reconcile' && handler.reconcile) {
+          await this.options.journal.flush();
+          const found = await handler.reconcile(next.request.params, context);
+          if (found !== null) {
+            this.stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
+            return 'continue';
+          }
+        }
+      }
+      this.stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
+      launches.push(() => {
+        const done = handler.execute(next.request.params, context).then(
+          (result): Settled => ({ key: next.key, ok: true, result }),
+          (error: unknown): Settled => ({ key: next.key, ok: false, error }),
+        );
+        this.inflight.set(next.key, { lane, done });
+      });
+    }
+    if (launches.length > 0) {
+      await this.options.journal.flush();
+      for (const launch of launches) launch();
+    }
+    if (this.inflight.size === 0) return 'idle';
+    const settled = await Promise.race([...this.inflight.values()].map((entry) => entry.done));
+    this.inflight.delete(settled.key);
+    const request = this.fold.effects.get(settled.key)?.request;
+    if (!request) throw new Error(`no request for ${settled.key}`);
+    if (!settled.ok) {
+      if (settled.error instanceof EffectAborted || this.options.signal.aborted) {
+        await this.settleAll();
+        return { interrupted: true };
+      }
+      const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
+      this.stage({ type: 'effect.failed', payload: { key: settled.key, kind: request.request.kind, message } });
+      await this.options.journal.flush();
+      if (settled.error instanceof YokeError) throw settled.error;
+      throw new YokeError('effect', `${request.request.kind} failed in lane ${laneOfRequest(request) || 'main'}: ${message}; fix the cause and run \`yoke run\` again to retry it.`, [], { cause: settled.error });
+    }
+    const checked = effectSchemas[request.request.kind].result.safeParse(settled.result);
+    if (!checked.success) throw new Error(`${request.request.kind} returned a result that does not match its schema: ${checked.error.message}`);
+    this.stage({ type: 'effect.completed', payload: { key: settled.key, kind: request.request.kind, result: checked.data } });
+    return 'continue';
+  }
+
+  /** Wait for every effect still running (after a signal aborted them). */
+  async settleAll(): Promise<void> {
+    await Promise.allSettled([...this.inflight.values()].map((entry) => entry.done));
+    this.inflight.clear();
+  }
+
+  /** A lane's effect runs in its worktree; the main tree stays reachable for integration. */
+  private contextFor(next: KeyedRequest, lane: string): EffectContext {
+    const options = this.options;
+    const root = lane === '' ? options.root : laneWorktreePath(options.root, lane);
+    return {
+      root,
+      loopDir: lane === '' ? options.loopDir : join(root, '.loop'),
+      projectRoot: options.root,
+      projectLoopDir: options.loopDir,
+      run: this.fold.run,
+      key: next.key,
+      output: options.output,
+      signal: options.signal,
+      recordProcess: ({ pid, startTime }) => {
+        this.stage({ type: 'process.spawned', payload: { key: next.key, pid, startTime } });
+        options.journal.flush().catch(() => undefined);
+      },
+      warn: options.warn,
+    };
+  }
+}

@@ -1,0 +1,144 @@
+// Tool-call control with the real Codex CLI and Gemini CLI (issue 13, DESIGN §13): `yoke run` wires
+// Codex's PreToolUse hook (a `-c hooks.PreToolUse=…` override with --dangerously-bypass-hook-trust)
+// and Gemini's BeforeTool hook (a private GEMINI_CLI_HOME whose settings add the hook) to `yoke
+// gate`, and the mock model server scripts the tool calls. Each case asserts on the file system, on
+// what the model was told, and on the journal. Neither CLI can pause on a call (no `defer`), so a
+// hold is a denial saying the call is held; the run pauses after the agent call, and after `yoke
+// answer <id> pass` the next attempt makes the same call again and it runs.
+import { copyFileSync, existsSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
+import { rewriteJournal } from '../support/journal-edit.js';
+import { journalPath, readJournal, type JournalRecord } from '../support/journal-records.js';
+import type { MockScript } from '../support/mock-model-server/mock-script.js';
+import type { OfflineRunResult } from '../support/mock-model-server/run-offline.js';
+import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
+import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
+import { runYokeOffline } from './support/offline-yoke.js';
+
+const workspaces: Workspace[] = [];
+afterAll(async () => {
+  if (process.env.KEEP_E2E === '1') return;
+  await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
+});
+
+const models = { codex: 'gpt-5.5', gemini: 'gemini-2.5-pro' } as const;
+/** Each CLI's own settings folder: a write there is the agent editing its own hooks. */
+const ownSettings = { codex: '.codex/config.toml', gemini: '.gemini/settings.json' } as const;
+
+async function project(cli: 'codex' | 'gemini', conf: string[], files: Record<string, string> = {}): Promise<Workspace> {
+  const ws = await makeWorkspace({
+    '.loop/yoke.conf': `${['mode loop', `agent ${cli}`, `model ${models[cli]}`, 'max-iterations 1', ...conf].join('\n')}\n`,
+    '.loop/plan.md': '# Plan\n\nTidy up.\n',
+    '.loop/protocol.md': '# Protocol\n\nDo one step, then write .loop/notes.md.\n',
+    '.loop/.gitignore': '.journal/\n.stash/\n',
+    'keep/file.txt': 'tracked\n',
+    ...files,
+  });
+  workspaces.push(ws);
+  return ws;
+}
+
+async function yokeOffline(cli: 'codex' | 'gemini', ws: Workspace, script: MockScript): Promise<OfflineRunResult> {
+  const run = await runYokeOffline(cli, ws.path, ['run'], script);
+  expect(run.timedOut, `yoke timed out; stderr:\n${run.stderr}`).toBe(false);
+  return run;
+}
+
+const ruled = (records: JournalRecord[]): Array<{ ruling: string; class: string | null }> =>
+  records.filter((record) => record.type === 'tool.ruled').map((record) => {
+    const payload = record.payload as { ruling: string; class: string | null };
+    return { ruling: payload.ruling, class: payload.class };
+  });
+
+/** What the model was told about its tool calls, across every request. */
+const toldModel = (run: OfflineRunResult): string => run.requests.flatMap((request) => toolOutputsIn(request).map((output) => output.output)).join('\n');
+
+const done: MockScript = [
+  { writeFile: { path: '.loop/notes.md', content: 'STATUS: DONE\n\nTried.\n' } },
+  { text: 'done' },
+];
+
+for (const cli of ['codex', 'gemini'] as const) {
+  const installed = installedAgentCli(cli) !== undefined;
+  const skip = !installed && !process.env.CI;
+  if (skip) console.warn(`skipping the tool-control tests with ${cli}: ${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}; run bash scripts/install-agent-clis.sh.`);
+
+  describe.skipIf(skip)(`tool-call control with ${cli} ${agentCliPins[cli].version}`, { timeout: 300_000 }, () => {
+    it('a shell `rm -r keep` is refused by yoke as destructive: keep/ still exists and the model is told the class and the reach', async () => {
+      const ws = await project(cli, ['guard kept test -f keep/file.txt']);
+      // (codex refuses `rm -rf` by itself before any hook; `rm -r` reaches the hook)
+      const run = await yokeOffline(cli, ws, [{ runCommand: { command: 'rm -r keep' } }, ...done]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(await ws.read('keep/file.txt')).toBe('tracked\n');
+      expect(toldModel(run)).toContain('classified destructive in this run is refused');
+      const records = await readJournal(ws);
+      expect(ruled(records)).toContainEqual({ ruling: 'refuse', class: 'destructive' });
+      const requested = records.find((record) => record.type === 'tool.requested');
+      expect(requested?.payload).toMatchObject({ agent: cli, input: { command: 'rm -r keep' } });
+    });
+
+    it('a write to a no-modify path is refused at call time: the file is never written', async () => {
+      const ws = await project(cli, ['no-modify src/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
+      const run = await yokeOffline(cli, ws, [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, ...done]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(existsSync(ws.abs('src/locked.txt'))).toBe(false);
+      expect(toldModel(run)).toContain('classified protected');
+      expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
+    });
+
+    it(`a write to ${ownSettings[cli]} is refused: the agent cannot edit its own hooks`, async () => {
+      const ws = await project(cli, ['guard done test -f .loop/notes.md']);
+      const run = await yokeOffline(cli, ws, [{ writeFile: { path: ownSettings[cli], content: '{}\n' } }, ...done]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(existsSync(ws.abs(ownSettings[cli]))).toBe(false);
+      expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
+    });
+
+    it('`curl http://127.0.0.1:<port>` is held: denied as held, the run pauses; after `yoke answer <id> pass` the next attempt makes the call again and it runs', async () => {
+      const ws = await project(cli, ['guard done test -f .loop/notes.md']);
+      const curl = { runCommand: { command: 'curl -s http://127.0.0.1:9/ ; echo curled > curled.txt' } };
+      const first = await yokeOffline(cli, ws, [curl, { text: 'waiting for the operator' }]);
+      expect(first.exitCode, first.stderr).toBe(1);
+      expect(first.stderr).toMatch(/yoke answer [0-9a-f]{8} pass/);
+      expect(existsSync(ws.abs('curled.txt')), 'the held call did not run').toBe(false);
+      expect(toldModel(first)).toContain('yoke pauses the run when this turn ends');
+
+      const holds = await runYoke(ws, ['holds', '--json']);
+      expect(holds.exitCode, holds.stderr).toBe(0);
+      const [hold] = JSON.parse(holds.stdout) as Array<{ id: string; class: string; agent: string }>;
+      expect(hold).toMatchObject({ class: 'network', agent: cli });
+      const answered = await runYoke(ws, ['answer', hold!.id, 'pass']);
+      expect(answered.exitCode, answered.stderr).toBe(0);
+
+      const second = await yokeOffline(cli, ws, [curl, ...done]);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(await ws.read('curled.txt')).toBe('curled\n');
+      const records = await readJournal(ws);
+      expect(ruled(records).map((r) => `${r.ruling} ${r.class ?? '-'}`)).toEqual(['hold network', 'pass network', 'pass edit']);
+      const ruledPass = records.filter((record) => record.type === 'tool.ruled')[1]?.payload as { source: { kind: string; scope?: string } };
+      expect(ruledPass.source).toMatchObject({ kind: 'answer', scope: 'call' });
+
+      // usage and status count the held and the passed calls, per class
+      const usage = await runYoke(ws, ['usage', '--json']);
+      expect((JSON.parse(usage.stdout) as { toolCalls: unknown }).toolCalls).toMatchObject({ total: 3, pass: 2, hold: 1, refuse: 0, byClass: { network: { pass: 1, hold: 1, refuse: 0 }, edit: { pass: 1 } } });
+      const status = await runYoke(ws, ['status', '--json']);
+      expect((JSON.parse(status.stdout) as { toolCalls: unknown }).toolCalls).toMatchObject({ total: 3, pass: 2, hold: 1 });
+      // replay --verify rules again on every journaled request, with the answers folded so far
+      const verified = await runYoke(ws, ['replay', '--verify']);
+      expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+      expect(verified.stdout).toContain('and 3 tool rulings re-derived');
+      // a journal whose hold was turned into a pass (chain recomputed) diverges at that ruling
+      const tampered = ws.abs('tampered.jsonl');
+      copyFileSync(journalPath(ws.path), tampered);
+      rewriteJournal(tampered, (record) => {
+        const payload = record.payload as { ruling?: string };
+        if (record.type === 'tool.ruled' && payload.ruling === 'hold') payload.ruling = 'pass';
+      });
+      const diverged = await runYoke(ws, ['replay', '--verify', '--json', '--journal', tampered]);
+      expect(diverged.exitCode, diverged.stdout + diverged.stderr).toBe(1);
+      const heldAt = records.find((record) => record.type === 'tool.ruled')!.seq;
+      expect(JSON.parse(diverged.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: heldAt, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' } });
+    });
+  });
+}

@@ -1,0 +1,110 @@
+// Parallel stories end to end (DESIGN §10, issue 16) against the bundle, with a scripted `cmd` agent:
+// independent stories land as one gated commit each on the target; a conflicting pair ends with one
+// passed and the other rejected (journaled), re-attempted on the new base, and passed; replay --verify
+// passes; lanes' worktrees and branches are gone once their stories landed.
+import { writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readJournal } from '../support/journal-records.js';
+import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
+
+const TIMEOUT = 180_000;
+const workspaces: Workspace[] = [];
+afterEach(async () => {
+  for (const ws of workspaces.splice(0)) await ws.cleanup();
+});
+
+/** Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE. */
+const AGENT = `#!/bin/sh
+story=$(grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+echo "$story $(pwd)" >> "$SIDE/calls"
+echo "work for $story" > "out-$story.txt"
+if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
+sleep 1
+printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
+`;
+
+function prd(ids: string[]): string {
+  return `stories:\n${ids.map((id) => `  - id: ${id}\n    title: Story ${id}\n    acceptance:\n      - text: out file exists\n        check: test -f out-${id}.txt\n`).join('')}`;
+}
+
+async function parallelWorkspace(ids: string[], env = ''): Promise<Workspace> {
+  const ws = await makeWorkspace((paths) => ({
+    '.loop/yoke.conf': `mode stories\nagent cmd ${env}SIDE=${paths.sideDir} sh ${paths.side('agent.sh')}\nguard tree test -f .loop/prd.yaml\n`,
+    '.loop/prd.yaml': prd(ids),
+    '.loop/protocol.md': '# Protocol\n',
+    '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+    '.loop/.gitignore': '.journal/\n.stash/\n',
+    '.yoke/context/DECISIONS.md': '# Decisions\n',
+  }));
+  workspaces.push(ws);
+  await writeFile(ws.side('agent.sh'), AGENT);
+  return ws;
+}
+
+describe('parallel stories', () => {
+  it('lands four independent stories as four gated commits on the target, with passes: true and decision entries', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2', 'S3', 'S4']);
+    const result = await runYoke(ws, ['run', '--parallel', '4']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const calls = await ws.sideLines('calls');
+    expect(calls.map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S3', 'S4']);
+    // each worker ran in its own worktree
+    for (const line of calls) expect(line).toMatch(/\.git\/yoke\/worktrees\/S\d$/);
+    const log = await ws.gitLog();
+    const feats = log.filter((entry) => entry.subject.startsWith('feat('));
+    expect(feats.map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2', 'feat(S3): Story S3', 'feat(S4): Story S4']);
+    for (const entry of feats) {
+      const id = /feat\((S\d)\)/.exec(entry.subject)?.[1] ?? '';
+      expect(entry.message).toMatch(new RegExp(`Yoke-Story: ${id}\\nYoke-Run: [0-9A-Z]{26}\\nYoke-Effect: \\S+`));
+      const files = (await ws.git(['show', '--name-only', '--format=', entry.sha])).split('\n').filter(Boolean).sort();
+      expect(files).toEqual(['.loop/prd.yaml', '.yoke/context/DECISIONS.md', `out-${id}.txt`]);
+    }
+    expect((await ws.read('.loop/prd.yaml')).match(/passes: true/g)).toHaveLength(4);
+    expect((await ws.read('.yoke/context/DECISIONS.md')).match(/^## \d{4}-\d{2}-\d{2} — S\d: Story S\d\nwrote out-S\d\.txt$/gm)).toHaveLength(4);
+    // the main working tree followed the target and is clean; the lanes' worktrees and branches are gone
+    expect(await ws.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).not.toMatch(/yoke\/worktrees/);
+    expect(await ws.git(['branch', '--list', 'yoke/*'])).toBe('');
+    const records = await readJournal(ws);
+    const creates = records.filter((record) => record.type === 'effect.started' && (record.payload as { kind: string }).kind === 'worktree.create');
+    expect(creates).toHaveLength(4);
+    for (const record of creates) expect((record.payload as { params: { reason: string } }).params.reason).toMatch(/ready story with the lowest priority/);
+    expect(records.find((record) => record.type === 'run.finished')?.payload).toMatchObject({ exitCode: 0, reason: 'stories-done' });
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('rejects the second of a conflicting pair at integration, re-attempts it on the new base, and passes it', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2'], 'SHARED=1 ');
+    const result = await runYoke(ws, ['run', '--parallel', '2']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const records = await readJournal(ws);
+    const rejected = records.filter((record) => record.type === 'effect.started' && (record.payload as { kind: string }).kind === 'candidate.reject');
+    expect(rejected).toHaveLength(1);
+    const params = (rejected[0]?.payload as { params: { story: string; files: string[]; gate: string; output: string } }).params;
+    expect(params.gate).toBe('rebase');
+    expect(params.files).toEqual(['shared.txt']);
+    expect(params.output).toMatch(/conflict/i);
+    const loser = params.story;
+    const winner = loser === 'S1' ? 'S2' : 'S1';
+    // the loser worked twice, the second time on a base that had the winner's commit
+    expect((await ws.sideLines('calls')).map((line) => line.split(' ')[0]).filter((id) => id === loser)).toHaveLength(2);
+    expect((await ws.read('shared.txt')).split('\n').filter(Boolean)).toEqual([winner, loser]);
+    const feats = (await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject);
+    expect(feats).toEqual([`feat(${loser}): Story ${loser}`, `feat(${winner}): Story ${winner}`]);
+    // the rejected candidate's commit is kept under a ref, never lost
+    const refs = await ws.git(['for-each-ref', '--format=%(refname)', 'refs/yoke/']);
+    expect(refs).toMatch(new RegExp(`refs/yoke/[0-9A-Z]{26}/rejected/${loser}/1`));
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('keeps serial stories mode without --parallel: no worktree effect is requested', async () => {
+    const ws = await parallelWorkspace(['S1']);
+    const result = await runYoke(ws, ['run']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const kinds = new Set((await readJournal(ws)).filter((record) => record.type === 'effect.started').map((record) => (record.payload as { kind: string }).kind));
+    expect(kinds.has('worktree.create')).toBe(false);
+    expect(kinds.has('story.pass')).toBe(true);
+  }, TIMEOUT);
+});

@@ -1,0 +1,101 @@
+// `yoke replay --verify` for tool rulings (DESIGN §13): the records a real gate server journals for
+// the built `yoke gate` verify (each ruling re-derived from its request, the answers before it and
+// the run's config); a tampered ruling, a tampered request scope, a missing answer or a ruling with
+// no request diverge at that record with both sides.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openGateServer } from '../../../store/gate/gate-server.js';
+import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
+import type { JournalWriter } from '../../../store/journal/journal-writer.js';
+import type { JournalRecord } from '../../../store/journal/record.js';
+import { ToolRulingChecker, type RulingConfig } from '../../../store/projections/verify-tool-rulings.js';
+import type { Divergence } from '../../../store/projections/verify-run.js';
+import { yokeBin } from '../../support/yoke-process.js';
+
+const run = '01GATEVERIFYRVN00000000000';
+const config: RulingConfig = { toolRules: undefined, toolControl: 'on' };
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function yokeGate(socket: string, stdin: unknown): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [yokeBin, 'gate', '--agent', 'claude'], { env: { ...process.env, YOKE_GATE_SOCKET: socket } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.on('exit', () => resolve(stdout));
+    child.stdin.end(JSON.stringify(stdin));
+  });
+}
+
+/** A real gate's journal: a held curl, a refused write under no-modify, the operator's pass, the curl asked again. */
+async function gatedJournal(): Promise<JournalRecord[]> {
+  const root = mkdtempSync(join(tmpdir(), 'yoke-verify-tools-'));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+  const journal = await openFileJournal(join(root, 'journal.jsonl'));
+  cleanups.push(() => journal.close());
+  const stage = (draft: Omit<Parameters<JournalWriter['stage']>[0], 'run' | 'machine' | 'mv'>) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]);
+  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, stage, flush: () => journal.flush(), records: () => journal.records });
+  cleanups.push(() => server.close());
+  server.setCall(`${run}/3/0`);
+  const curl = { tool_name: 'Bash', tool_input: { command: 'curl http://127.0.0.1:9/' }, tool_use_id: 'toolu_c', cwd: root };
+  await yokeGate(server.socketPath, curl);
+  await yokeGate(server.socketPath, { tool_name: 'Write', tool_input: { file_path: join(root, 'src/a.txt'), content: 'x' }, tool_use_id: 'toolu_w', cwd: root });
+  const held = journal.records.find((record) => record.type === 'tool.requested')!.payload as { id: string; callId: string };
+  stage({ type: 'tool.answered', payload: { answer: `${held.id}-a1`, id: held.id, callId: held.callId, tool: 'Bash', class: 'network', ruling: 'pass', scope: 'call', why: null } });
+  await journal.flush();
+  server.setCall(`${run}/3/1`);
+  await yokeGate(server.socketPath, curl);
+  return [...journal.records];
+}
+
+/** Every divergence the checker finds, observing each record after checking it (as replay-verify does). */
+function check(records: readonly JournalRecord[]): { divergences: Divergence[]; verified: number } {
+  const checker = new ToolRulingChecker();
+  const divergences: Divergence[] = [];
+  for (const record of records) {
+    const found = checker.check(record, config);
+    if (found) divergences.push(found);
+    checker.observe(record);
+  }
+  return { divergences, verified: checker.verified.get(run) ?? 0 };
+}
+
+const copy = (records: readonly JournalRecord[]): JournalRecord[] => JSON.parse(JSON.stringify(records)) as JournalRecord[];
+const ruledAt = (records: readonly JournalRecord[], index: number): JournalRecord => records.filter((record) => record.type === 'tool.ruled')[index]!;
+
+describe('verifying tool rulings', { timeout: 60_000 }, () => {
+  it('a real gate\'s journal verifies: hold, refuse, and the pass the operator\'s answer gave', async () => {
+    const records = await gatedJournal();
+    expect(records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { ruling: string }).ruling)).toEqual(['hold', 'refuse', 'pass']);
+    expect(check(records)).toEqual({ divergences: [], verified: 3 });
+  });
+
+  it('a ruling tampered from hold to pass diverges at it, with both sides', async () => {
+    const records = copy(await gatedJournal());
+    const held = ruledAt(records, 0);
+    (held.payload as { ruling: string }).ruling = 'pass';
+    expect(check(records).divergences[0]).toMatchObject({ seq: held.seq, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' });
+  });
+
+  it('a request whose journaled scope lost its no-modify rows rules otherwise than the journal says', async () => {
+    const records = copy(await gatedJournal());
+    const write = records.filter((record) => record.type === 'tool.requested')[1]!;
+    (write.payload as { scope: { noModify: string[] } }).scope.noModify = [];
+    expect(check(records).divergences[0]).toMatchObject({ seq: ruledAt(records, 1).seq, path: 'ruling', journal: 'refuse', machine: 'pass' });
+  });
+
+  it('a pass whose answer is not in the journal diverges: the call would have been held', async () => {
+    const records = (await gatedJournal()).filter((record) => record.type !== 'tool.answered');
+    expect(check(records).divergences[0]).toMatchObject({ seq: ruledAt(records, 2).seq, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' });
+  });
+
+  it('a ruling with no request before it diverges', async () => {
+    const records = (await gatedJournal()).filter((record, index, all) => record !== all.find((r) => r.type === 'tool.requested'));
+    expect(check(records).divergences[0]).toMatchObject({ record: 'tool.ruled', what: expect.stringContaining('never requested') as unknown });
+  });
+});
