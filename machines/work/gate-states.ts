@@ -1,7 +1,7 @@
 // Call admission before every agent call (budgets): read the clock when a wall budget needs it, then hold or go.
 import { assign } from 'xstate';
 import { request } from '../effects.js';
-import { budgetBreached, hasContextLayer } from './work-context.js';
+import { budgetBreached, injectsContext } from './work-context.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
 import { workSetup } from './work-setup.js';
 import type { WorkContext } from './work-context.js';
@@ -26,7 +26,7 @@ export function gateStates(prefix: 'worker' | 'judge' | 'scoper', target: string
           target: `${prefix}Hold`,
           actions: assign({ blockedOn: ({ context }) => budgetBreached(context, countsAsAttempt) }),
         },
-        { guard: ({ context }) => hasContextLayer(context), target: `${prefix}Context`, actions: assign(admitted) },
+        { guard: ({ context }) => injectsContext(context), target: `${prefix}Context`, actions: assign(admitted) },
         { target, actions: assign(admitted) },
       ],
     }),

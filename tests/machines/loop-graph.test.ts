@@ -482,7 +482,7 @@ describe('loop machine graph', () => {
   const modelInput = makeInput(makeConfig(MODEL_CONF));
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
   const budgetInput = makeInput(makeConfig(BUDGET_CONF));
-  const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN } });
+  const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN, inject: true } });
   const protectedInput = makeInput(makeConfig(PROTECTED_CONF), { protection: makeProtection(['tests/'], [PROTECTED_FILE]) });
   let protectedPaths: TransitionPaths;
   let protectedCoverage: Coverage;
