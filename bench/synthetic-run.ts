@@ -46,6 +46,8 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
       return { now: 0 };
     case 'wait.until':
       return { waitedMs: 0 };
+    case 'context.read':
+      return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
     case 'protect.scan':
       return { files: [] };
     case 'protect.restore':

@@ -376,6 +376,24 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       done(await storeInitCommand(flags));
     });
 
+  const context = program
+    .command('context')
+    .description('what the next agent prompt\'s "Project context" block carries, from .yoke/context/ (DESIGN §9)')
+    .option('--json', 'print { files: [{ name, bytes, injected }], budget, block } as JSON', false)
+    .addHelpText('after', '\n`bytes` is null for a missing file; `injected` counts the characters of it the block carries\n(the budget is `context-budget` in yoke.conf, default 8000, shared by the three files).\nExit codes: 0 shown, 2 usage or config error, 3 not a git project.')
+    .action(async (flags: { json: boolean }) => {
+      const { contextCommand } = await import('./commands/context.js');
+      done(await contextCommand(flags));
+    });
+  context
+    .command('init')
+    .description('write the canon\'s templates of PROJECT.md, DECISIONS.md and KNOWLEDGE.md into .yoke/context/ (missing ones only, never overwrites)')
+    .option('--json', 'print { dir, written, kept } as JSON', false)
+    .action(async (flags: { json: boolean }) => {
+      const { contextInitCommand } = await import('./commands/context.js');
+      done(contextInitCommand(flags));
+    });
+
   const queue = program
     .command('queue')
     .description('the fleet\'s job queue on the shared store (docs/fleet.md)');

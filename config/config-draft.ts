@@ -8,7 +8,7 @@ export type ScalarKey =
   | 'maxIterations' | 'judgeEvery' | 'maxJudgeFailures' | 'maxChunks' | 'idleTimeoutMs'
   | 'guardTimeoutMs' | 'commit' | 'agentTimeoutMs' | 'rateLimitWaitMs' | 'toolControl' | 'baseUrl'
   | 'agentProfile' | 'judgeProfile' | 'scoperProfile' | 'routing' | 'maxTier'
-  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked' | 'store' | 'parallel';
+  | 'review' | 'maxStoryAttempts' | 'onStoryBlocked' | 'store' | 'parallel' | 'contextBudget';
 
 /** A value with the place it was written. */
 export interface Located<T> {

@@ -64,6 +64,7 @@ export const DIRECTIVE_READERS: { readonly [K in DirectiveName]: (ctx: Directive
   'review': readReview,
   'max-story-attempts': readCount('maxStoryAttempts'),
   'on-story-blocked': readOnStoryBlocked,
+  'context-budget': readCount('contextBudget'),
   'store': readStore,
   'parallel': readParallel,
 };

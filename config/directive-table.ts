@@ -8,7 +8,7 @@ export const DIRECTIVE_NAMES = [
   'judge-every', 'max-judge-failures', 'max-chunks', 'accept', 'budget', 'idle-timeout',
   'guard-timeout', 'commit', 'agent-timeout', 'price', 'rate-limit-wait', 'tool', 'tool-control', 'artifact',
   'journey', 'base-url', 'redact', 'protect', 'profile', 'routing', 'max-tier', 'review', 'max-story-attempts', 'on-story-blocked', 'store',
-  'parallel',
+  'parallel', 'context-budget',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -97,6 +97,8 @@ const DIRECTIVES: { readonly [K in Exclude<DirectiveName, 'mode'>]: DirectiveSpe
   'store': spec('store file|<postgres-url>', 'store postgres://yoke@db.example:5432/yoke', ['url'], true),
   // parallel stories in git worktrees (DESIGN §10)
   'parallel': spec('parallel N', 'parallel 4', ['number'], true, STORIES),
+  // the context layer (DESIGN §9): the "Project context" block's size in characters, in every mode
+  'context-budget': spec('context-budget <chars>', 'context-budget 8000', ['number of characters'], true),
 };
 
 /** The directive table for `catalog`: `mode` is written `mode loop|brute|saga|goal` with its names. */

@@ -39,9 +39,9 @@ export function readModel(key: 'model' | 'judgeModel' | 'scoperModel'): (ctx: Di
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, parsed));
 }
 
-const COUNT_EXAMPLES = { maxIterations: '50', judgeEvery: '5', maxJudgeFailures: '3', maxChunks: '20', maxStoryAttempts: '3' } as const;
+const COUNT_EXAMPLES = { maxIterations: '50', judgeEvery: '5', maxJudgeFailures: '3', maxChunks: '20', maxStoryAttempts: '3', contextBudget: '8000' } as const;
 
-/** `max-iterations`, `judge-every`, `max-judge-failures`, `max-chunks`, `max-story-attempts`: a whole number ≥ 1. */
+/** `max-iterations`, `judge-every`, `max-judge-failures`, `max-chunks`, `max-story-attempts`, `context-budget`: a whole number ≥ 1. */
 export function readCount(key: keyof typeof COUNT_EXAMPLES): (ctx: DirectiveContext) => void {
   return (ctx) => setScalar(ctx.draft, key, readValue(ctx, (text) => parsePositiveInt(text, COUNT_EXAMPLES[key])));
 }

@@ -175,6 +175,8 @@ export const configSchema = z.object({
   maxStoryAttempts: z.number().int().positive().optional(),
   /** stories: what a blocked story does to the run (absent = stop) */
   onStoryBlocked: z.enum(['stop', 'skip']).optional(),
+  /** `context-budget`: the "Project context" block's size in characters (absent = 8000, DESIGN §9) */
+  contextBudget: z.number().int().positive().optional(),
   /** stories: how many stories run at once, each in its own git worktree (1–8; absent = serial, DESIGN §10) */
   parallel: z.number().int().min(1).max(8).optional(),
 });

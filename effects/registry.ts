@@ -6,6 +6,7 @@ import { createCommit } from './handlers/commit-create.js';
 import { fireHook } from './handlers/hook-fire.js';
 import { inspectFile } from './handlers/file-inspect.js';
 import { readClock } from './handlers/clock-read.js';
+import { readContext } from './handlers/context-read.js';
 import { readLoopFile } from './handlers/file-read.js';
 import { readNotes } from './handlers/notes-read.js';
 import { resetNotes } from './handlers/notes-reset.js';
@@ -45,6 +46,7 @@ export const handlers: HandlerTable = {
   'protect.restore': restoreProtectedFiles,
   'commit.create': createCommit,
   'story.pass': passStory,
+  'context.read': readContext,
   'worktree.create': createWorktree,
   'candidate.commit': commitCandidate,
   'candidate.rebase': rebaseCandidate,

@@ -1,5 +1,11 @@
 // The diff boundary rule (spec 5.3): the longest matching prefix wins; and HEAD must stay where yoke left it.
 import type { EffectResult, Head } from './effects.js';
+import { CONTEXT_DIR, CONTEXT_FILES } from './context/context-files.js';
+
+/** Is `path` (relative to the project root) one of `.yoke/context/`'s three files? */
+export function isContextFile(path: string): boolean {
+  return CONTEXT_FILES.some((name) => path === `${CONTEXT_DIR}/${name}`);
+}
 
 /** How HEAD moved away from where yoke left it. */
 export interface HeadMove {
@@ -88,7 +94,10 @@ export function boundaryViolations(
   config: { allow: readonly string[]; noModify: readonly string[] },
   expected: Head | null,
 ): Violation[] {
-  const violations = findViolations(result.changed, config.allow, config.noModify);
+  // DESIGN §9: the context files are never a boundary violation: KNOWLEDGE.md is the agents' to
+  // edit, and an agent's change to PROJECT.md or DECISIONS.md is put back when its call ends (what
+  // remains changed there is yoke's own decision entries).
+  const violations = findViolations(result.changed.filter((path) => !isContextFile(path)), config.allow, config.noModify);
   const moved = expected === null ? null : headMove(expected, result.head);
   return moved === null ? violations : [...violations, { path: 'HEAD', rule: null, head: moved }];
 }

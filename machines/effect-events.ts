@@ -25,6 +25,7 @@ export const COMPLETION_EVENT = {
   'protect.scan': 'PROTECT_SCANNED',
   'protect.restore': 'PROTECT_RESTORED',
   'story.pass': 'STORY_PASSED',
+  'context.read': 'CONTEXT_READ',
   'worktree.create': 'WORKTREE_READY',
   'candidate.commit': 'CANDIDATE_COMMITTED',
   'candidate.rebase': 'CANDIDATE_REBASED',
@@ -76,6 +77,7 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('CANDIDATE_REJECTED'), result: effectSchemas['candidate.reject'].result, ...LANE }),
   z.object({ type: z.literal('STORY_LANDED'), result: effectSchemas['story.land'].result, ...LANE }),
   z.object({ type: z.literal('WORKTREE_REMOVED'), result: effectSchemas['worktree.remove'].result, ...LANE }),
+  z.object({ type: z.literal('CONTEXT_READ'), result: effectSchemas['context.read'].result, ...LANE }),
   /**
    * Stories: `yoke run` found `.loop/prd.yaml` changed since the run last saw it (the user edited it
    * between runs): the new list, the blob restored from now on, and what changed. `reopened` are

@@ -9,6 +9,7 @@ import { AGENT_ROLES } from '../config/lifecycle-catalog.js';
 import { protectedFileSchema } from './protect/protection.js';
 import { acceptanceCheckEffect } from './acceptance/acceptance-check.js';
 import { storySchema } from '../config/prd/story.js';
+import { CONTEXT_FILES, PROTECTED_CONTEXT_FILES } from './context/context-files.js';
 
 /** Usage an agent reported for one call. Any field may be unknown (null), never silently zero. */
 export const usageSchema = z.object({
@@ -100,6 +101,12 @@ export const effectSchemas = {
       redact: z.array(z.string()).optional(),
       /** the agent session to resume (after a held tool call was answered); absent = a fresh session */
       resume: z.string().optional(),
+      /**
+       * The context layer's files yoke holds during the call (DESIGN §9): name → the blob of its
+       * content before the call (null = absent). An agent's change to one is restored when the call
+       * ends. Absent without the context layer.
+       */
+      protect: z.record(z.enum(PROTECTED_CONTEXT_FILES), z.string().nullable()).optional(),
     }),
     result: z.object({
       outcome: processOutcomeSchema,
@@ -119,6 +126,28 @@ export const effectSchemas = {
       endedAt: z.number().optional(),
       /** tool-held: the first held call's hold id, and the session to resume (null: the CLI cannot) */
       toolHold: z.object({ id: z.string(), session: z.string().nullable() }).optional(),
+      /** the `protect`ed context files the agent changed and yoke put back, and the sha256 of what it had written (absent = none) */
+      contextRestored: z.object({ restored: z.array(z.string()), displaced: z.record(z.string(), z.string()) }).optional(),
+    }),
+  },
+  /**
+   * Read `.yoke/context/` ahead of an agent call (DESIGN §9): the "Project context" block within
+   * `budget` characters, what each file contributed, and blobs of the files yoke protects during
+   * the call. The block becomes part of the call's journaled prompt; replay never reads the files.
+   */
+  'context.read': {
+    params: z.object({ budget: z.number().int().positive() }),
+    result: z.object({
+      block: z.string(),
+      files: z.array(z.object({
+        name: z.enum(CONTEXT_FILES),
+        /** the file's size, null when it does not exist */
+        bytes: z.number().int().nonnegative().nullable(),
+        /** characters of it the block carries */
+        injected: z.number().int().nonnegative(),
+      })),
+      /** PROJECT.md and DECISIONS.md as they were: the blob of each (null = absent) */
+      guard: z.record(z.enum(PROTECTED_CONTEXT_FILES), z.string().nullable()),
     }),
   },
   /** Read the first line of notes.md. */

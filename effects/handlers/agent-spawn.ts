@@ -1,7 +1,9 @@
 // `agent.spawn`: run one worker/judge/scoper agent call in its own process group (DESIGN §4).
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { EffectHandler } from '../handler.js';
+import type { EffectContext, EffectHandler } from '../handler.js';
+import { restoreContextFiles, type ContextRestore } from '../context/restore-context-files.js';
+import { CONTEXT_DIR } from '../../machines/context/context-files.js';
 import { agentCall, finishAgentCall } from '../adapters/agent-adapter.js';
 import { runInProcessGroup } from '../process/process-group.js';
 import { safeKey } from '../fs/safe-key.js';
@@ -61,6 +63,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       ...(gated === null ? {} : { [GATE_SOCKET_ENV]: gated.socketPath }),
     };
     let run;
+    let contextRestored: ContextRestore | null = null;
     try {
       run = await runInProcessGroup({
         command: invocation.command,
@@ -93,6 +96,8 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       await geminiHome?.cleanup();
       const failure = await transcript.close();
       if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
+      // DESIGN §9: PROJECT.md and DECISIONS.md are yoke's during a run, also when the call was cut short.
+      if (params.protect !== undefined) contextRestored = await putContextBack(params.protect, ctx);
     }
     const endedAt = Date.now();
     const limits = { idleTimeoutMs: params.idleTimeoutMs, timeoutMs };
@@ -123,6 +128,16 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       retryAfterMs: outcome.retryAfterMs,
       endedAt,
       ...(toolHold === undefined || outcome.classification !== 'tool-held' ? {} : { toolHold }),
+      ...(contextRestored === null ? {} : { contextRestored }),
     };
   },
 };
+
+/** Restore the protected context files; says so on stderr, and returns what was done (null when nothing changed). */
+async function putContextBack(protect: Readonly<Record<string, string | null>>, ctx: EffectContext): Promise<ContextRestore | null> {
+  const result = await restoreContextFiles(ctx.root, ctx.loopDir, protect);
+  if (result.restored.length === 0) return null;
+  const names = result.restored.map((name) => `${CONTEXT_DIR}/${name}`).join(', ');
+  ctx.warn(`the agent changed ${names}, which yoke holds during a run; put back as it was. Edit these files between runs, or put learnings into ${CONTEXT_DIR}/KNOWLEDGE.md.`);
+  return result;
+}

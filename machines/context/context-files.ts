@@ -7,6 +7,10 @@ export const CONTEXT_DIR = '.yoke/context';
 export const CONTEXT_FILES = ['PROJECT.md', 'DECISIONS.md', 'KNOWLEDGE.md'] as const;
 export type ContextFileName = (typeof CONTEXT_FILES)[number];
 
+/** The files that are yoke's during a run: an agent's change is restored. KNOWLEDGE.md is the agents'. */
+export const PROTECTED_CONTEXT_FILES = ['PROJECT.md', 'DECISIONS.md'] as const;
+export type ProtectedContextFile = (typeof PROTECTED_CONTEXT_FILES)[number];
+
 /** The decision ledger yoke appends an entry to after each accepted unit of work. */
 export const DECISIONS_FILE = `${CONTEXT_DIR}/DECISIONS.md`;
 

@@ -13,6 +13,7 @@ import { renderSagaLog } from './saga-log.js';
 import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { gateStates } from '../work/gate-states.js';
+import { promptWithContext, protectParam } from '../work/context-prompt.js';
 import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
 import { startRun } from '../work/start-run.js';
 import { workLoopStates } from '../work/work-loop.js';
@@ -64,8 +65,9 @@ export const sagaMachine = workSetup.createMachine({
           chunk: context.chunk + 1,
           agent: context.config.scoperAgent ?? context.config.agent,
           model: context.config.scoperModel ?? context.config.model ?? null,
-          prompt: renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir }),
+          prompt: promptWithContext(context, renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir })),
           ...callLimits(context.config, context.resumeSession),
+          ...protectParam(context),
         }),
       },
       on: {

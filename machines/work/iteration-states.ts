@@ -12,6 +12,7 @@ import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
 import { goalAcceptanceParams, proofOf, usesCheckEngine } from './goal-acceptance.js';
 import { gateStates } from './gate-states.js';
+import { promptWithContext, protectParam } from './context-prompt.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
@@ -83,7 +84,7 @@ export function turnStates(o: WorkLoopOptions) {
           ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
           ...(o.goal ? { attempt: context.iteration } : {}),
           ...storyParam(o, context),
-          prompt: renderTemplate(
+          prompt: promptWithContext(context, renderTemplate(
             // Goal: the second identical failure in a row asks for a focused diagnosis first.
             o.goal && context.fingerprintRepeats === NO_PROGRESS_REPEATS - 1 ? `${context.workerPrompt}${context.diagnosePrompt ?? ''}` : context.workerPrompt,
             {
@@ -95,8 +96,9 @@ export function turnStates(o: WorkLoopOptions) {
               maxAttempts: context.maxIterations,
               ...o.promptValues?.(context),
             },
-          ) + protectionNote(context.protection, 'worker'),
+          )) + protectionNote(context.protection, 'worker'),
           ...callLimits(context.config, context.resumeSession),
+          ...protectParam(context),
         }),
       },
       on: {

@@ -5,6 +5,7 @@ import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { gateStates } from './gate-states.js';
+import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import { callLimits, spendCall } from './work-context.js';
@@ -40,8 +41,9 @@ export function judgeStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           ...storyParam(o, context),
-          prompt: renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge'),
+          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge')),
           ...callLimits(context.config, context.resumeSession),
+          ...protectParam(context),
         }),
       },
       on: {

@@ -13,6 +13,7 @@ import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
 import type { RoutingDecision } from '../routing/economic-choice.js';
+import type { ProtectedContextFile } from '../context/context-files.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
 export interface WorkInput {
@@ -36,8 +37,10 @@ export interface WorkInput {
    * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
    * entry. `run` is the run's id (a loop/brute entry is named after its first 8 characters).
    * Absent in journals from before the context layer, whose runs therefore fold as they did.
+   * `inject` is set by runs started since the block opens every prompt (a `context.read` before each
+   * agent call); runs journaled before that have only the decision entries, and fold as they did.
    */
-  contextLayer?: { run: string };
+  contextLayer?: { run: string; inject?: true };
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /**
@@ -145,6 +148,13 @@ export interface WorkContext extends WorkInput {
   decisionEntry: string | null;
   /** stories: the story list and where each story stands */
   prd?: PrdState;
+  /**
+   * The context layer (DESIGN §9): the "Project context" block of the last `context.read`, which
+   * opens the next agent prompt, and the blobs of PROJECT.md / DECISIONS.md the call must leave as
+   * they were. Absent without the layer (and in older snapshots).
+   */
+  contextBlock?: string;
+  contextGuard?: Record<ProtectedContextFile, string | null> | null;
   /** parallel stories (DESIGN §10): the lanes, the integration queue and the target; absent in serial runs */
   parallel?: ParallelState;
 }
@@ -242,6 +252,11 @@ export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
 /** Did `.yoke/context/` exist when the run started (a journaled fact of its input)? */
 export function hasContextLayer(context: Pick<WorkInput, 'contextLayer'>): boolean {
   return context.contextLayer !== undefined;
+}
+
+/** Does every agent prompt of this run open with the "Project context" block (journaled with the layer)? */
+export function injectsContext(context: Pick<WorkInput, 'contextLayer'>): boolean {
+  return context.contextLayer?.inject === true;
 }
 
 /** Hook requests for an event, in declaration order. */

@@ -110,7 +110,7 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
     ...start.input, config, run: request.runId,
-    ...(start.contextLayer === true ? { contextLayer: { run: request.runId } } : {}),
+    ...(start.contextLayer === true ? { contextLayer: { run: request.runId, inject: true as const } } : {}),
     ...(routing ? { routing } : {}),
     ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection } : {}),
   };

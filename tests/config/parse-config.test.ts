@@ -43,6 +43,7 @@ describe('parseConfig: every directive form', () => {
     ['durations', `${LOOP}idle-timeout 90s\nguard-timeout 1h30m`, { idleTimeoutMs: 90_000, guardTimeoutMs: 5_400_000 }],
     ['0 turns timeouts off', `${LOOP}idle-timeout 0\nguard-timeout 0`, { idleTimeoutMs: 0, guardTimeoutMs: 0 }],
     ['commit', `${LOOP}commit each`, { commit: 'each' }],
+    ['context-budget', `${LOOP}context-budget 2000`, { contextBudget: 2000 }],
     ['agent-timeout', `${LOOP}agent-timeout 2h`, { agentTimeoutMs: 7_200_000 }],
     ['redact names variables', `${LOOP}redact DATABASE_URL\nredact _private2`, { redact: ['DATABASE_URL', '_private2'] }],
     ['agent-timeout 0 is off', `${LOOP}agent-timeout 0`, { agentTimeoutMs: 0 }],

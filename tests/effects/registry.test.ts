@@ -30,6 +30,7 @@ describe('handlers', () => {
       'wait.until': 'retry',
       'commit.create': 'reconcile',
       'story.pass': 'reconcile',
+      'context.read': 'retry',
       'protect.scan': 'retry',
       'protect.restore': 'retry',
       'worktree.create': 'retry',

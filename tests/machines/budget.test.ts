@@ -136,6 +136,8 @@ function worldOf(s: Scenario): World {
           return { sha: null };
         case 'story.pass':
           return { sha: null, prdBlob: 'b'.repeat(64) };
+        case 'context.read':
+          return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
         case 'file.inspect': {
           const line = request.params.file === 'verdict.md' ? 'VERDICT: FAIL' : request.params.file === 'saga-notes.md' ? 'STATUS: IN_PROGRESS' : '# the next chunk';
           return { exists: true, firstLine: line, blank: false, stamp: null };

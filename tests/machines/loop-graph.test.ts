@@ -104,6 +104,7 @@ const BUDGET_SAMPLES: Record<string, MachineEvent> = {
 const CONTEXT_SAMPLES: Record<string, MachineEvent> = {
   'CLOCK_READ(T0)': BUDGET_SAMPLES['CLOCK_READ(T0)'] as MachineEvent,
   'FILE_READ(notes/plan)': { type: 'FILE_READ', result: { content: '# Greeting endpoint\nDecision: answer in plain text\n' } },
+  'CONTEXT_READ': { type: 'CONTEXT_READ', result: { block: '', files: [{ name: 'PROJECT.md', bytes: null, injected: 0 }, { name: 'DECISIONS.md', bytes: null, injected: 0 }, { name: 'KNOWLEDGE.md', bytes: null, injected: 0 }], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } } },
 };
 /** DESIGN §16: the protected config's samples: its one test file as it was, edited, restored; and a refresh. */
 const PROTECT_EVENTS: Record<string, MachineEvent> = {
@@ -481,7 +482,7 @@ describe('loop machine graph', () => {
   const modelInput = makeInput(makeConfig(MODEL_CONF));
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
   const budgetInput = makeInput(makeConfig(BUDGET_CONF));
-  const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN } });
+  const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN, inject: true } });
   const protectedInput = makeInput(makeConfig(PROTECTED_CONF), { protection: makeProtection(['tests/'], [PROTECTED_FILE]) });
   let protectedPaths: TransitionPaths;
   let protectedCoverage: Coverage;
@@ -528,10 +529,10 @@ describe('loop machine graph', () => {
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(25);
-    // the budget states are what the budget config is for, the decision states what the context config
-    // is for, the protection states the protected config's
-    expect(missing(nodes, modelCoverage.nodes)).toEqual(['loop.workerClock', 'loop.workerHold', 'loop.protecting', 'loop.unprotecting', 'loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan']);
+    expect(nodes).toHaveLength(26);
+    // the budget states are what the budget config is for; the context read and the decision states what the
+    // context config is for, the protection states the protected config's
+    expect(missing(nodes, modelCoverage.nodes).sort()).toEqual(['loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan', 'loop.protecting', 'loop.unprotecting', 'loop.workerClock', 'loop.workerContext', 'loop.workerHold']);
   });
 
   it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless ∪ budget ∪ context config)', () => {
@@ -543,8 +544,8 @@ describe('loop machine graph', () => {
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting/.test(key))).toEqual([]);
-    expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(2);
+    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting/.test(key))).toEqual([]);
+    expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(3);
   });
 
   it('(b) invariants hold after every step of every transition path (model, guardless and budget configs)', () => {

@@ -54,7 +54,7 @@ const PROTECTED: GraphModel = {
 /** The context layer: a passing run's commit carries its DECISIONS.md entry (DESIGN §9). */
 const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_FAIL } = VERDICT_SAMPLES;
 const CONTEXT: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'guard tests npm test', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'guard tests npm test', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true } },
   samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
@@ -145,6 +145,8 @@ function judgeScript(notes: (iteration: number) => string, verdict: (judgment: n
         return { sha: null };
       case 'story.pass':
         return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'context.read':
+        return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
       case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
         throw new Error(`only parallel stories request ${request.kind}`);
       case 'file.inspect': {

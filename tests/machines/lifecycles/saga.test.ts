@@ -52,7 +52,7 @@ const PROTECTED: GraphModel = {
 };
 /** The context layer: each passing chunk's commit carries its DECISIONS.md entry (DESIGN §9). */
 const CONTEXT: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN } },
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true } },
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
@@ -141,6 +141,8 @@ function sagaResponder(script: SagaScript): Responder {
         return { sha: null };
       case 'story.pass':
         return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'context.read':
+        return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
       case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
         throw new Error(`only parallel stories request ${request.kind}`);
       case 'file.inspect': {

@@ -20,7 +20,7 @@ import { checkStoryPaths } from '../support/story-ledger.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { makeProtection } from '../../../machines/protect/protection.js';
-import { BUDGET_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
+import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
 
 /** A stories run's input: yoke.conf lines after `mode stories` and the agent, and prd.yaml's text (parsed by the real parser). */
 export function storiesInput(lines: readonly string[], prd: string): WorkInput {
@@ -164,6 +164,11 @@ const MODELS: Record<string, GraphModel> = {
     { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'commit off', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
     PLAIN_ITERATION_SAMPLES, CHECK_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
   ),
+  /** the context layer (DESIGN §9): `.yoke/context/` read before the worker's and the judge's call, the block opening their prompts */
+  context: model(
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on'], ONE_STORY), contextLayer: { run: CONTEXT_RUN, inject: true } },
+    PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, { 'CONTEXT_READ': CONTEXT_SAMPLES['CONTEXT_READ'] as Sample },
+  ),
   /** every story passed already (an import carried `passes: true`): the run is done at once */
   allPassed: model(storiesInput(['max-iterations 1'], ONE_STORY.replace('check: npm test -- parser\n', 'check: npm test -- parser\n    passes: true\n')), PLAIN_ITERATION_SAMPLES),
 };
@@ -176,8 +181,8 @@ const describePath = pathNamer(Object.assign({}, ...Object.values(MODELS).map((m
  * PASS does not exist.
  */
 const UNREACHABLE = ['stories.judged always #2 → stories.settling'];
-/** The parallel coordinator (`parallel N`, DESIGN §10) is not part of these serial configs: tests/e2e/parallel.test.ts drives it; it has no graph model yet. */
-const serial = (id: string): boolean => !id.includes('stories.parallel');
+/** The parallel coordinator (`parallel N`, DESIGN §10) and its resume-time change of N (SET_PARALLEL) are not part of these serial configs: tests/e2e/parallel.test.ts drives it; it has no graph model yet. */
+const serial = (id: string): boolean => !id.includes('stories.parallel') && !id.includes('SET_PARALLEL');
 
 describe('stories machine graph', () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, m]) => [name, transitionPaths(storiesMachine, m)]));

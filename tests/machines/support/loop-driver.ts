@@ -157,6 +157,9 @@ export function label(request: EffectRequest): string {
     case 'commit.create':
       return `commit.create #${request.params.iteration}`;
     case 'story.pass':
+      return `story.pass ${request.params.story}`;
+    case 'context.read':
+      return 'context.read';
     case 'worktree.create':
     case 'candidate.commit':
     case 'candidate.rebase':
@@ -313,6 +316,8 @@ export function scriptedResponder(script: (iteration: number) => IterationScript
         return { restored: [] };
       case 'story.pass':
         return { sha: `commit-${request.params.iteration}`, prdBlob: 'b'.repeat(64) };
+      case 'context.read':
+        return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
       case 'worktree.create':
       case 'candidate.commit':
       case 'candidate.rebase':

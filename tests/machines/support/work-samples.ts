@@ -122,6 +122,8 @@ export const PLAIN_ITERATION_SAMPLES: Record<string, Sample> = Object.fromEntrie
 /** The context layer (DESIGN §9): the clock that dates a decision entry, and the notes and plan it is made from. */
 export const CONTEXT_SAMPLES: Record<string, Sample> = {
   'CLOCK_READ(T0)': { event: { type: 'CLOCK_READ', result: { now: T0 } } },
+  // `.yoke/context/` read ahead of every agent call: what a folder without files gives (no block)
+  'CONTEXT_READ': { event: { type: 'CONTEXT_READ', result: { block: '', files: [{ name: 'PROJECT.md', bytes: null, injected: 0 }, { name: 'DECISIONS.md', bytes: null, injected: 0 }, { name: 'KNOWLEDGE.md', bytes: null, injected: 0 }], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } } } },
   'FILE_READ(decision)': {
     event: { type: 'FILE_READ', result: { content: '# Greeting endpoint\nDecision: answer in plain text\n' } },
     when: (state) => state.includes('decision'),

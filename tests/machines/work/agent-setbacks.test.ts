@@ -41,6 +41,7 @@ function world(script: Partial<Record<'worker' | 'judge', Array<AgentClassificat
       case 'protect.scan': return { files: [] };
       case 'protect.restore': return { restored: [] };
       case 'story.pass': return { sha: null, prdBlob: 'b'.repeat(64) };
+      case 'context.read': return { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } };
       case 'worktree.create': case 'candidate.commit': case 'candidate.rebase': case 'candidate.reject': case 'story.land': case 'worktree.remove':
         throw new Error(`only parallel stories request ${r.kind}`);
     }

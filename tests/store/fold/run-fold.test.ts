@@ -45,6 +45,7 @@ function resultFor<K extends EffectKind>(kind: K, notes: string): EffectResult<K
     'protect.scan': { files: [] },
     'protect.restore': { restored: [] },
     'story.pass': { sha: null, prdBlob: 'd'.repeat(64) },
+    'context.read': { block: '', files: [], guard: { 'PROJECT.md': null, 'DECISIONS.md': null } },
     'worktree.create': { sha: 'c'.repeat(40), tree: 'b'.repeat(40), path: '.git/yoke/worktrees/S1' },
     'candidate.commit': { sha: 'c'.repeat(40), tree: 'b'.repeat(40) },
     'candidate.rebase': { ok: true, sha: 'c'.repeat(40), tree: 'b'.repeat(40), files: [], output: '' },
