@@ -54,8 +54,10 @@ export function describeExecutedPaths(suite: MachineSuite): void {
       const union = (key: 'nodes' | 'types' | 'candidates') => new Set([...results.values()].flatMap((r) => [...r.coverage[key]]));
       // Protected acceptance (DESIGN §16: the protecting/unprotecting states, PROTECT_* and PROTECTION_REFRESHED)
       // has no executed model here yet: the graph tests cover it on the pure machine and tests/e2e/protect.test.ts
-      // runs it for real (restore, refusal, refresh). Left out by name, so anything else still fails this test.
-      const notProtect = (id: string): boolean => !/protecting|PROTECT/.test(id);
+      // runs it for real (restore, refusal, refresh). Neither has the context layer's read before each agent call
+      // (DESIGN §9: workerContext/judgeContext/scoperContext, CONTEXT_READ): the graph tests and
+      // tests/scenarios/context-injection.test.ts cover it. Left out by name, so anything else still fails this test.
+      const notProtect = (id: string): boolean => !/protecting|PROTECT|(worker|judge|scoper)Context\b|CONTEXT_READ/.test(id);
       const nodes = allStateNodes(lifecycle.machine.root).map((n) => n.id).filter(notProtect);
       const all = allTransitions(lifecycle.machine);
       const types = all.types.filter(notProtect);
