@@ -217,6 +217,9 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
+/** The agents whose tool calls yoke's gate rules in a serial run (DESIGN §13). */
+const GATED_AGENTS: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini']);
+
 /**
  * `--parallel` (DESIGN §10): only in stories mode, and only for a run that works in parallel; a
  * parallel run refuses a dirty target (exit 3), before anything is journaled.
@@ -229,6 +232,10 @@ async function checkParallel(config: Config, flags: RunFlags, resuming: boolean,
     throw new YokeError('usage', `the unfinished run works its stories one at a time, so --parallel cannot apply to it; finish it with \`yoke run\`, or start over in parallel with \`yoke run --fresh --parallel ${flags.parallel}\`.`);
   }
   if (config.parallel === undefined) return;
+  // Fail closed: the lanes' agent calls do not pass through the tool-call gate yet (docs/parallel.md).
+  if ((config.toolControl ?? 'on') !== 'off' && GATED_AGENTS.has(config.agent.kind)) {
+    throw new YokeError('usage', `parallel lanes do not gate ${config.agent.kind}'s tool calls yet, and tool-control is ${config.toolControl ?? 'on'}; run the stories one at a time (drop --parallel and \`parallel\`), or write \`tool-control off\` in yoke.conf to run them in parallel without tool-call control.`);
+  }
   const changes = await workingTreeChanges(paths.root);
   if (changes.length === 0) return;
   const shown = changes.slice(0, 5).join(', ') + (changes.length > 5 ? `, and ${changes.length - 5} more` : '');

@@ -53,6 +53,14 @@ describe('parallel limits', () => {
     expect(await ws.exists('.loop/.journal')).toBe(false);
   }, TIMEOUT);
 
+  it('refuses a gated agent (claude) while tool-control is on, with exit 2: the lanes do not gate tool calls yet', async () => {
+    const ws = await workspace('mode stories\nagent claude\n');
+    const result = await runYoke(ws, ['run', '--parallel', '2']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/parallel lanes do not gate claude's tool calls yet, and tool-control is on/);
+    expect(await ws.exists('.loop/.journal')).toBe(false);
+  }, TIMEOUT);
+
   it('refuses a dirty target with exit 3, naming the changes and what to do', async () => {
     const ws = await workspace(STORIES);
     await ws.write('src.txt', 'uncommitted\n');
