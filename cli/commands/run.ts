@@ -1,11 +1,10 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
+import { loopFileReader } from '../loop-file-reader.js';
 import { handlers } from '../../effects/registry.js';
 import { workingTreeChanges } from '../../effects/git/working-tree-changes.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
@@ -198,17 +197,6 @@ function newRun(config: Config, paths: WorkspacePaths, argv: string[]): NewRun {
   return { lifecycle, input: lifecycle.input(config, readCanon, paths.loopDir, loopFileReader(paths)), argv, contextLayer: contextLayerExists(paths.root) };
 }
 
-/** Reads a file under .loop/ (null when absent). */
-function loopFileReader(paths: WorkspacePaths): (name: string) => string | null {
-  return (name) => {
-    try {
-      return readFileSync(join(paths.loopDir, name), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-  };
-}
 
 /** A `usage` error listing every problem the lifecycle finds in its own files (prd.yaml), before anything runs. */
 function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
