@@ -389,9 +389,10 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('init')
     .description('write the canon\'s templates of PROJECT.md, DECISIONS.md and KNOWLEDGE.md into .yoke/context/ (missing ones only, never overwrites)')
     .option('--json', 'print { dir, written, kept } as JSON', false)
-    .action(async (flags: { json: boolean }) => {
+    .action(async (flags: { json: boolean }, command: Command) => {
       const { contextInitCommand } = await import('./commands/context.js');
-      done(contextInitCommand(flags));
+      // `yoke context` has a --json of its own, which commander hands to it even after `init`
+      done(contextInitCommand({ json: flags.json || command.parent?.opts<{ json?: boolean }>().json === true }));
     });
 
   const queue = program

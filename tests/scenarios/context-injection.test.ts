@@ -76,7 +76,7 @@ describe.concurrent('DESIGN §9: every agent prompt opens with the Project conte
     expect(await ws.sideText('prompts/worker-1.md')).toBeNull();
   }, TIMEOUT);
 
-  it.skip('yoke context init writes only the missing templates and never overwrites; a file where the folder belongs exits 2', async () => {
+  it('yoke context init writes only the missing templates and never overwrites; a file where the folder belongs exits 2', async () => {
     const { ws, env } = await setup([], {}, { '.yoke/context/PROJECT.md': 'mine\n' });
     const init = await runYoke(ws, ['context', 'init', '--json'], { env });
     expect(init.exitCode, init.stderr).toBe(0);
