@@ -39,7 +39,7 @@ describe('planRun', () => {
 
   it('journals the context layer in the new run\'s input only when .yoke/context/ exists (DESIGN §9), with the run id', () => {
     const [withLayer] = planRun([], request({ start: { ...newRun(), contextLayer: true } })).drafts;
-    expect(withLayer?.type === 'run.started' && (withLayer.payload.input as { contextLayer?: unknown }).contextLayer).toEqual({ run: NEW });
+    expect(withLayer?.type === 'run.started' && (withLayer.payload.input as { contextLayer?: unknown }).contextLayer).toEqual({ run: NEW, inject: true });
     const [without] = planRun([], request({ start: { ...newRun(), contextLayer: false } })).drafts;
     expect(without?.type === 'run.started' && without.payload.input).not.toHaveProperty('contextLayer');
   });
