@@ -171,6 +171,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** `promise`, unless the check is interrupted first: then the context is closed (ending the step) and it rejects. */
 async function abortable<T>(promise: Promise<T>, signal: AbortSignal, context: BrowserContext): Promise<T> {
+  // The call is already under way: once aborted, its own rejection (the closed browser) is nobody's.
+  promise.catch(() => undefined);
   if (signal.aborted) throw new EffectAborted('check.run');
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
@@ -184,6 +186,5 @@ async function abortable<T>(promise: Promise<T>, signal: AbortSignal, context: B
     return await Promise.race([promise, aborted]);
   } finally {
     if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
-    promise.catch(() => undefined);
   }
 }
