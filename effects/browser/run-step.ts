@@ -83,7 +83,13 @@ async function expectText(page: Page, locator: Locator, expected: string, exact:
   for (let attempt = 0; attempt < TEXT_ATTEMPTS; attempt += 1) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    const text = normalize(await locator.innerText({ timeout: left }));
+    // Visible already: running out of time while reading its text is still "other text until the deadline".
+    const read = await locator.innerText({ timeout: left }).then((value) => normalize(value), (error: unknown) => {
+      if (error instanceof Error && error.name === 'TimeoutError') return null;
+      throw error;
+    });
+    if (read === null) break;
+    const text = read;
     if (exact ? text === want : text.includes(want)) return;
     await page.waitForTimeout(Math.min(TEXT_POLL_MS, Math.max(0, deadline - Date.now())));
   }
