@@ -6,6 +6,8 @@ import { readJournal } from '../support/journal-records.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
+/** A whole parallel run may take longer than runYoke's default under a loaded CI machine. */
+const RUN_MS = TIMEOUT - 20_000;
 const workspaces: Workspace[] = [];
 afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.cleanup();
@@ -31,7 +33,7 @@ const STORIES = "mode stories\nagent cmd printf 'STATUS: DONE\\n' > .loop/notes.
 describe('parallel limits', () => {
   it.each([['0'], ['9'], ['-1'], ['two']])('refuses --parallel %s with exit 2 and journals nothing', async (value) => {
     const ws = await workspace(STORIES);
-    const result = await runYoke(ws, ['run', '--parallel', value]);
+    const result = await runYoke(ws, ['run', '--parallel', value], { timeoutMs: RUN_MS });
     expect(result.exitCode, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/--parallel/);
     expect(await ws.exists('.loop/.journal')).toBe(false);
@@ -39,7 +41,7 @@ describe('parallel limits', () => {
 
   it('refuses parallel 9 in yoke.conf with file:line and exit 2', async () => {
     const ws = await workspace(`${STORIES}parallel 9\n`);
-    const result = await runYoke(ws, ['run']);
+    const result = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/\.loop\/yoke\.conf:3:\d+: error: `9` is more than 8/);
     expect(await ws.exists('.loop/.journal')).toBe(false);
@@ -47,7 +49,7 @@ describe('parallel limits', () => {
 
   it('refuses --parallel outside stories mode with exit 2', async () => {
     const ws = await workspace("mode loop\nagent cmd printf 'STATUS: DONE\\n' > .loop/notes.md\n");
-    const result = await runYoke(ws, ['run', '--parallel', '2']);
+    const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/--parallel works only in stories mode, and this run is loop/);
     expect(await ws.exists('.loop/.journal')).toBe(false);
@@ -55,7 +57,7 @@ describe('parallel limits', () => {
 
   it('refuses a gated agent (claude) while tool-control is on, with exit 2: the lanes do not gate tool calls yet', async () => {
     const ws = await workspace('mode stories\nagent claude\n');
-    const result = await runYoke(ws, ['run', '--parallel', '2']);
+    const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/parallel lanes do not gate claude's tool calls yet, and tool-control is on/);
     expect(await ws.exists('.loop/.journal')).toBe(false);
@@ -64,7 +66,7 @@ describe('parallel limits', () => {
   it('refuses a dirty target with exit 3, naming the changes and what to do', async () => {
     const ws = await workspace(STORIES);
     await ws.write('src.txt', 'uncommitted\n');
-    const result = await runYoke(ws, ['run', '--parallel', '2']);
+    const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toMatch(/working tree has changes \(src\.txt\).*commit or stash them first/);
     expect(await ws.exists('.loop/.journal')).toBe(false);
@@ -72,7 +74,7 @@ describe('parallel limits', () => {
 
   it('journals N in run.started', async () => {
     const ws = await workspace(STORIES);
-    const result = await runYoke(ws, ['run', '--parallel', '3']);
+    const result = await runYoke(ws, ['run', '--parallel', '3'], { timeoutMs: RUN_MS });
     expect(result.exitCode, result.stderr).toBe(0);
     const started = (await readJournal(ws)).find((record) => record.type === 'run.started');
     expect((started?.payload as { input: { config: { parallel?: number } } }).input.config.parallel).toBe(3);

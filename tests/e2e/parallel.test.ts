@@ -8,6 +8,8 @@ import { readJournal } from '../support/journal-records.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 180_000;
+/** A whole parallel run may take longer than runYoke's default under a loaded CI machine. */
+const RUN_MS = TIMEOUT - 20_000;
 const workspaces: Workspace[] = [];
 afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.cleanup();
@@ -44,7 +46,7 @@ async function parallelWorkspace(ids: string[], env = ''): Promise<Workspace> {
 describe('parallel stories', () => {
   it('lands four independent stories as four gated commits on the target, with passes: true and decision entries', async () => {
     const ws = await parallelWorkspace(['S1', 'S2', 'S3', 'S4']);
-    const result = await runYoke(ws, ['run', '--parallel', '4']);
+    const result = await runYoke(ws, ['run', '--parallel', '4'], { timeoutMs: RUN_MS });
     expect(result.exitCode, result.stderr).toBe(0);
     const calls = await ws.sideLines('calls');
     expect(calls.map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S3', 'S4']);
@@ -76,7 +78,7 @@ describe('parallel stories', () => {
 
   it('rejects the second of a conflicting pair at integration, re-attempts it on the new base, and passes it', async () => {
     const ws = await parallelWorkspace(['S1', 'S2'], 'SHARED=1 ');
-    const result = await runYoke(ws, ['run', '--parallel', '2']);
+    const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
     expect(result.exitCode, result.stderr).toBe(0);
     const records = await readJournal(ws);
     const rejected = records.filter((record) => record.type === 'effect.started' && (record.payload as { kind: string }).kind === 'candidate.reject');
@@ -101,7 +103,7 @@ describe('parallel stories', () => {
 
   it('keeps serial stories mode without --parallel: no worktree effect is requested', async () => {
     const ws = await parallelWorkspace(['S1']);
-    const result = await runYoke(ws, ['run']);
+    const result = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
     expect(result.exitCode, result.stderr).toBe(0);
     const kinds = new Set((await readJournal(ws)).filter((record) => record.type === 'effect.started').map((record) => (record.payload as { kind: string }).kind));
     expect(kinds.has('worktree.create')).toBe(false);
