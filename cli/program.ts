@@ -203,7 +203,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--json', 'print what was written as JSON', false)
     .action(async (file: string, flags: { force: boolean; json: boolean }) => {
       const { storiesImportCommand } = await import('./commands/stories-import.js');
-      done(storiesImportCommand(file, flags));
+      done(await storiesImportCommand(file, flags));
     });
 
   // delivery evidence (issue 17)

@@ -7,12 +7,14 @@ import { formatIssue } from '../../config/format-issue.js';
 import { importStories, type IgnoredField } from '../../config/prd/import-stories.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { storiesLifecycle } from '../../machines/lifecycles/stories.js';
+import { openJournalStore } from '../../store/session/open-store.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { lifecycleTemplates } from '../canon.js';
 import { findProject } from '../find-project.js';
 import { chooseInitAgent } from '../init-agent-choice.js';
 import { checkConfig } from '../load-config.js';
 import { templateWithAgent } from '../template-agent.js';
+import { warn } from '../terminal.js';
 
 /** Flags of `yoke stories import`. */
 export interface StoriesImportFlags {
@@ -20,8 +22,12 @@ export interface StoriesImportFlags {
   json: boolean;
 }
 
-/** Exit 0 written; a `usage` error (exit 2, nothing written) for a bad file, another mode, or an existing prd.yaml without --force. */
-export function storiesImportCommand(file: string, flags: StoriesImportFlags): number {
+/**
+ * Exit 0 written; a `usage` error (exit 2, nothing written) for a bad file, another mode, or an
+ * existing prd.yaml without --force; a `workspace` error (exit 3, nothing written) while another
+ * yoke (a live run) holds the workspace: its prd.yaml is that run's input.
+ */
+export async function storiesImportCommand(file: string, flags: StoriesImportFlags): Promise<number> {
   const paths = findProject(process.cwd());
   const source = resolve(process.cwd(), file);
   let text: string;
@@ -44,8 +50,23 @@ export function storiesImportCommand(file: string, flags: StoriesImportFlags): n
   if (existsSync(target) && !flags.force) {
     throw new YokeError('usage', `${shownTarget} already exists; nothing was written. Use \`yoke stories import ${file} --force\` to replace it (git keeps the old one if it is committed).`);
   }
-  const created = hasWorkspace ? [] : createWorkspace(paths);
-  writeFileSync(target, result.yaml);
+  let created: string[] = [];
+  if (hasWorkspace) {
+    const store = openJournalStore(paths, warn);
+    try {
+      const lease = await store.lease.acquire('yoke stories import', () => undefined);
+      try {
+        writeFileSync(target, result.yaml);
+      } finally {
+        await lease.release();
+      }
+    } finally {
+      await store.close();
+    }
+  } else {
+    created = createWorkspace(paths);
+    writeFileSync(target, result.yaml);
+  }
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ file: '.loop/prd.yaml', from: shownSource, format: result.format, stories: result.stories, passed: result.passed, created, ignored: result.ignored })}\n`);
     return 0;

@@ -2,7 +2,8 @@
 // without a run, `yoke stories import` (Ralph prd.json and plain lists; refusals change nothing),
 // `yoke config check` validating prd.yaml, and an imported description and notes reaching the worker.
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
+import { readJournal } from '../support/journal-records.js';
+import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
 const workspaces: Workspace[] = [];
@@ -195,6 +196,27 @@ describe('yoke stories import', () => {
     const listed = JSON.parse((await runYoke(ws, ['stories', '--json'])).stdout) as StoriesJson;
     expect(listed.stories.map((row) => row.id)).toEqual(['A1', 'B2']);
     expect(await ws.read('.loop/prd.yaml')).toMatch(/- text: alpha works\n\s+check: "true"/);
+  }, TIMEOUT);
+
+  it('refuses to import while a run holds the workspace (exit 3): prd.yaml is that run\'s input, nothing is written', async () => {
+    const ws = await workspace({
+      '.loop/yoke.conf': 'mode stories\nagent cmd sleep 30\n',
+      '.loop/prd.yaml': PRD,
+      'list.yaml': '- id: A1\n  title: Alpha\n  priority: 1\n  acceptance: [alpha]\n',
+    });
+    const run = startYoke(ws, ['run']);
+    try {
+      for (let tries = 0; !(await readJournal(ws)).some((r) => r.type === 'process.spawned'); tries += 1) {
+        if (tries > 150) throw new Error('the run never started its agent');
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      const refused = await runYoke(ws, ['stories', 'import', 'list.yaml', '--force']);
+      expect(refused.exitCode, refused.stderr).toBe(3);
+      expect(await ws.read('.loop/prd.yaml')).toBe(PRD);
+    } finally {
+      run.kill('SIGINT');
+    }
+    expect((await run).exitCode).toBe(130);
   }, TIMEOUT);
 
   it('refuses invalid input with one file:line sentence, exit 2, nothing written', async () => {
