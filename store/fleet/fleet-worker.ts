@@ -11,6 +11,7 @@ import { assertStoreReady } from '../journal/postgres/store-schema.js';
 import { closeBoss, DEAD_LETTER_QUEUE, hideSecrets, JOB_QUEUE, openBoss, type JobData } from './fleet-queue.js';
 import { CheckoutRefused, headIsRunCommit, prepareCheckout, pushRunRef, runRef } from './job-checkout.js';
 import { runPosition } from './journal-position.js';
+import { readModeTag } from '../stash/mode-tag.js';
 import { restoreBlobs, uploadBlobs } from './ship-blobs.js';
 import { beat, claimJob, reapDeadWorkers, registerWorker, releaseJob, stopWorker, type WorkerIdentity } from './worker-registry.js';
 
@@ -195,6 +196,10 @@ export class FleetWorker {
     } catch (error) {
       if (error instanceof CheckoutRefused) return error.permanent ? { kind: 'dead', reason: error.message } : { kind: 'retry', reason: error.message };
       throw error;
+    }
+    const mode = data.mode === null ? null : readModeTag(join(dir, '.loop', 'yoke.conf'));
+    if (mode !== null && mode !== data.mode) {
+      return { kind: 'dead', reason: `the job was queued for ${data.mode} mode, but .loop/yoke.conf of ${data.ref ?? 'the default branch'} is ${mode === 'unknown' ? 'in no mode yoke knows' : `in ${mode} mode`}; queue it again with the mode it is in, or change the workspace's mode and push` };
     }
     this.options.log(`job ${job.id}: ${data.workspace} checked out at ${checkout.head.slice(0, 12)} (tree ${checkout.tree.slice(0, 12)}${checkout.fromRef ? `, from ${checkout.fromRef}` : ''}) on ${checkout.branch}`);
     const missing = await withClient(url, (client) => restoreBlobs(client, data.workspace, dir, before));

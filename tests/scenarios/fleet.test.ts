@@ -137,6 +137,10 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
     // one job per workspace: a second add for a waiting (or running) workspace queues nothing more than one behind it
     const bad = await runYoke({ path: scratch }, ['queue', 'add', join(scratch, 'no-such-repo.git'), '--name', 'fleet-bad'], { env: { YOKE_STORE: database.url } });
     expect(bad.exitCode, bad.stderr).toBe(0);
+    // a job queued for a mode its workspace is not in is not run: the dead-letter queue says why
+    const wrongMode = await project('fleet-mode');
+    const mismatched = await runYoke({ path: scratch }, ['queue', 'add', wrongMode.remote, '--name', 'fleet-mode', '--mode', 'goal'], { env: { YOKE_STORE: database.url } });
+    expect(mismatched.exitCode, mismatched.stderr).toBe(0);
 
     // the moved workspace's agent is in its slow call: kill its worker's whole process group (a lost machine)
     expect(await waitUntil(() => existsSync(moved.ws.side('slow-pids')), 240_000, 250)).toBe(true);
@@ -149,7 +153,8 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
     await victim;
 
     // every job finishes: four completed, the unclonable one in the dead-letter queue with its reason
-    const finished = await waitUntil(async () => (await sql("SELECT 1 FROM pgboss.job WHERE name = 'yoke-jobs' AND state = 'completed'")).length === 4, 480_000, 1000);
+    const finished = await waitUntil(async () => (await sql("SELECT 1 FROM pgboss.job WHERE name = 'yoke-jobs' AND state = 'completed'")).length === 4
+      && (await sql("SELECT 1 FROM pgboss.job WHERE name = 'yoke-jobs-dead'")).length === 2, 480_000, 1000);
     const fleet = await runYoke({ path: scratch }, ['fleet', '--json'], { env: { YOKE_STORE: database.url } });
     expect(finished, fleet.stdout).toBe(true);
     expect(fleet.exitCode, fleet.stderr).toBe(0);
@@ -162,8 +167,10 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
     expect(view.workers.filter((worker) => worker.state === 'running')).toHaveLength(2);
     expect(view.runs.map((run) => [run.workspace, run.status, run.exitCode]).sort()).toEqual(NAMES.map((name) => [name, 'finished', 0]));
     const dead = view.jobs.filter((job) => job.queue === 'dead-letter');
-    expect(dead).toHaveLength(1);
-    expect(dead[0]?.output?.reason).toMatch(/^the repository cannot be cloned: /);
+    expect(dead.map((job) => job.workspace).sort()).toEqual(['fleet-bad', 'fleet-mode']);
+    expect(dead.find((job) => job.workspace === 'fleet-bad')?.output?.reason).toMatch(/^the repository cannot be cloned: /);
+    expect(dead.find((job) => job.workspace === 'fleet-mode')?.output?.reason).toMatch(/^the job was queued for goal mode, but \.loop\/yoke\.conf of the default branch is in loop mode; /);
+    expect(await sql("SELECT 1 FROM yoke_journal WHERE workspace = 'fleet-mode'")).toEqual([]);
     expect(view.jobs.find((job) => job.queue === 'jobs' && job.workspace === 'fleet-a')?.attempts).toBe(2);
 
     for (const [index, { ws, remote }] of projects.entries()) {
