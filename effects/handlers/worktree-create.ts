@@ -6,6 +6,7 @@ import { captureWorkTree } from '../git/git-tree.js';
 import { runGit } from '../git/run-git.js';
 import { contains, laneGit, revParse } from '../worktree/lane-git.js';
 import { laneWorktreePath, mainTree } from '../worktree/lane-worktree-path.js';
+import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
@@ -34,10 +35,12 @@ export const createWorktree: EffectHandler<'worktree.create'> = {
     } else {
       // A worktree directory deleted by hand leaves a stale registration: prune it, then add again.
       if (await exists(path)) throw new Error(`${relative(main.root, path)} exists but is not a git worktree; move it away and run \`yoke run\` again`);
-      await runGit(main.root, ['worktree', 'prune']);
-      await mkdir(dirname(path), { recursive: true });
-      const added = await laneGit(main.root, ['worktree', 'add', '-q', '-f', '-B', params.branch, path, params.base]);
-      if (added.exitCode !== 0) throw new Error(`git worktree add failed for ${params.story}: ${added.stderr.trim()}`);
+      await changeWorktreeRegistry(main.root, async () => {
+        await runGit(main.root, ['worktree', 'prune']);
+        await mkdir(dirname(path), { recursive: true });
+        const added = await laneGit(main.root, ['worktree', 'add', '-q', '-f', '-B', params.branch, path, params.base]);
+        if (added.exitCode !== 0) throw new Error(`git worktree add failed for ${params.story}: ${added.stderr.trim()}`);
+      });
     }
     await mkdir(join(path, '.loop'), { recursive: true });
     const journal = join(path, '.loop', '.journal');
