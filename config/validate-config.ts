@@ -61,27 +61,6 @@ export function validateConfig(draft: ConfigDraft, issues: IssueCollector, catal
   validateEvidence(draft, issues);
   checkModeApplicability(draft, issues, catalog);
   checkIdleTimeoutForBuiltIns(draft, issues);
-  checkUngatedAgents(draft, issues);
-}
-
-/** The agent CLIs whose tool calls yoke's gate does not rule yet (DESIGN §13, docs/tool-control.md). */
-const UNGATED_AGENTS: ReadonlySet<string> = new Set(['opencode', 'qwen']);
-
-/**
- * A warning when tool control is on (or advisory) for an agent whose calls the gate never sees: the
- * setting would promise a control that is not there. `tool-control off` says so plainly and is quiet.
- */
-function checkUngatedAgents(draft: ConfigDraft, issues: IssueCollector): void {
-  if ((draft.scalars.toolControl ?? 'on') === 'off') return;
-  const roles = [['agent', draft.scalars.agent], ['judge-agent', draft.scalars.judgeAgent], ['scoper-agent', draft.scalars.scoperAgent]] as const;
-  const used = [
-    ...roles.flatMap(([name, agent]) => (agent !== undefined && UNGATED_AGENTS.has(agent.kind) ? [{ kind: agent.kind, line: draft.firstLines.get(name) }] : [])),
-    ...draft.profiles.filter((profile) => UNGATED_AGENTS.has(profile.agent.kind)).map((profile) => ({ kind: profile.agent.kind, line: profile.line })),
-  ];
-  const first = used.find((use) => use.line !== undefined);
-  if (first?.line === undefined) return;
-  const setting = draft.scalars.toolControl ?? 'on';
-  issues.warning(first.line, 1, `yoke's tool-call gate does not rule ${first.kind}'s tool calls yet, so \`tool-control ${setting}\` does not apply to them (${first.kind}'s own permission rules do)`, `write \`tool-control off\` to say so, or use claude, codex or gemini for gated calls; see docs/tool-control.md`);
 }
 
 /** Below this, a built-in CLI can be killed while it starts: it prints nothing until its first answer. */
