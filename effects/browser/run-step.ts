@@ -84,12 +84,11 @@ async function expectText(page: Page, locator: Locator, expected: string, exact:
     const left = deadline - Date.now();
     if (left <= 0) break;
     // Visible already: running out of time while reading its text is still "other text until the deadline".
-    const read = await locator.innerText({ timeout: left }).then((value) => normalize(value), (error: unknown) => {
+    const text = await locator.innerText({ timeout: left }).then((value) => normalize(value), (error: unknown) => {
       if (error instanceof Error && error.name === 'TimeoutError') return null;
       throw error;
     });
-    if (read === null) break;
-    const text = read;
+    if (text === null) break;
     if (exact ? text === want : text.includes(want)) return;
     await page.waitForTimeout(Math.min(TEXT_POLL_MS, Math.max(0, deadline - Date.now())));
   }
