@@ -109,7 +109,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('answer')
-    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer')
+    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer; a live run takes it at once over its gate socket')
     .argument('[id]', 'the hold id `yoke holds` shows')
     .argument('[ruling]', 'pass or refuse')
     .addOption(new Option('--scope <scope>', 'how far the answer stands: this call, the same tool at the same class for the run, or for the workspace (destructive and secret: call only)').choices(['call', 'run', 'workspace']).default('call'))

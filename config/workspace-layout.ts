@@ -19,6 +19,8 @@ export const JOURNAL_LAYOUT = {
   hooks: 'hooks',
   /** `$YOKE_USAGE_FILE` of each agent call */
   usage: 'usage',
+  /** where the running yoke's gate listens, with the token that lets `yoke answer` reach it (0600; removed when the run ends) */
+  gate: 'gate.json',
   /** the running yoke's heartbeat, for `yoke status` */
   heartbeat: 'heartbeat.json',
   /** the status view (a cache `yoke status` checks against the journal) */

@@ -49,8 +49,8 @@ export interface ToolGateLink {
   socketPath: string;
   /** the hook command line for `agent` (the running yoke's own `gate --agent <agent>`), shell-quoted */
   command(agent: string): string;
-  /** the hold ids the gate ruled during this call, in order */
-  heldInCall(): string[];
+  /** the hold ids the gate ruled during this call, in order; without `answeredToo`, only those no operator answered live */
+  heldInCall(answeredToo?: boolean): string[];
 }
 
 /** One effect kind's I/O half. */

@@ -7,6 +7,7 @@ import { YokeError } from '../../errors/yoke-error.js';
 import { findProject } from '../find-project.js';
 import { settleLines } from '../stash-format.js';
 import { warn } from '../terminal.js';
+import { tellLiveRun } from '../tell-live-run.js';
 
 /** The flags as commander hands them over. */
 export interface AnswerFlags {
@@ -23,7 +24,13 @@ export async function answerCommand(id: string | undefined, ruling: string | und
       throw new YokeError('usage', 'give the hold id and pass or refuse: `yoke answer <id> pass|refuse [--scope call|run|workspace]` (ids: `yoke holds`).');
     }
   } else if (id !== undefined) throw new YokeError('usage', '`yoke answer --revoke <answer>` takes no hold id or ruling.');
-  const session = await openWorkspace(findProject(process.cwd()), { command: 'yoke answer', warn, onStale: () => undefined });
+  const paths = findProject(process.cwd());
+  // A live run takes the answer over its gate socket and journals it itself (it holds the workspace).
+  const live = await tellLiveRun(paths.loopDir, flags.revoke !== undefined
+    ? { kind: 'revoke', answer: flags.revoke }
+    : { kind: 'answer', id: id ?? '', ruling: ruling as 'pass' | 'refuse', scope: flags.scope, why: flags.why ?? null });
+  if (live.told) return reportLive(live.run, live.payload, flags);
+  const session = await openWorkspace(paths, { command: 'yoke answer', warn, onStale: () => undefined });
   try {
     if (session.settled) for (const line of settleLines(session.settled)) warn(line);
     const records = session.journal.records;
@@ -49,4 +56,20 @@ export async function answerCommand(id: string | undefined, ruling: string | und
   } finally {
     await session.close();
   }
+}
+
+/** What `yoke answer` says after the live run journaled the answer (or the revocation). */
+function reportLive(run: string, payload: Record<string, unknown>, flags: AnswerFlags): number {
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(flags.revoke === undefined ? { ...payload, live: run } : { revoked: flags.revoke, live: run })}\n`);
+    return 0;
+  }
+  if (flags.revoke !== undefined) {
+    process.stdout.write(`answer ${flags.revoke} no longer stands; the live run ${run} rules later calls by yoke.conf and the shipped table again.\n`);
+    return 0;
+  }
+  const { id, ruling, answer, tool, scope } = payload as { id: string; ruling: string; answer: string; tool: string; class: string; scope: string };
+  const reach = scope === 'call' ? 'this call' : `every ${tool} call classified ${String(payload.class)} ${scope === 'run' ? 'in this run' : 'in this workspace'}`;
+  process.stdout.write(`answered ${id} ${ruling} (answer ${answer}, ${reach}); the live run ${run} took it and rules on the call with it when the agent makes it again.\n`);
+  return 0;
 }

@@ -4,11 +4,11 @@
 // the request and the ruling); with no run it rules itself from the policy and the workspace's
 // answers, and hands a hold to the CLI's own prompt. It fails closed: a call it cannot rule on is
 // refused. Kept light: the socket path loads nothing but node:net.
-import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Ruling } from '../../config/types.js';
 import { GATE_SOCKET_ENV, type GateAnswer } from '../../effects/gate/gate-protocol.js';
 import { gateOutput, type GateAgent, type GateDecision } from '../gate-output.js';
+import { socketProblem } from '../gate-socket.js';
 
 /** How long the gate waits for the running yoke: below the 30 s every CLI's hook timeout is set to. */
 const ANSWER_TIMEOUT_MS = 25_000;
@@ -17,19 +17,6 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The socket, if it is a socket of this user that no one else can open; else why not. */
-function socketProblem(path: string): string | null {
-  try {
-    const stat = statSync(path);
-    if (!stat.isSocket()) return `${path} is not a socket`;
-    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return `${path} belongs to another user`;
-    if ((stat.mode & 0o077) !== 0) return `${path} is open to other users (mode ${(stat.mode & 0o777).toString(8)})`;
-    return null;
-  } catch (error) {
-    return `${path} is unreachable (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-  }
 }
 
 /** Ask the running yoke. Rejects on anything but a well-formed answer. */

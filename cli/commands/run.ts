@@ -187,7 +187,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
 /** The run's tool-call gate (DESIGN §13), unless `tool-control off`. */
 function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
   if ((config.toolControl ?? 'on') === 'off') return {};
-  return { openToolGate: (host) => openRunToolGate({ run, root, config, journal: session.journal }, host) };
+  return { openToolGate: (host) => openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host) };
 }
 
 /** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */

@@ -11,6 +11,17 @@ export interface GateQuestion {
   text: string;
 }
 
+/**
+ * The operator's word to a live run (`yoke answer` while the run holds the workspace): an answer to
+ * one of its holds, or the end of a standing answer. `token` is the run's, from `.loop/.journal/gate.json`.
+ */
+export type OperatorMessage =
+  | { kind: 'answer'; token: string; id: string; ruling: 'pass' | 'refuse'; scope: 'call' | 'run' | 'workspace'; why: string | null }
+  | { kind: 'revoke'; token: string; answer: string };
+
+/** The run's reply to an operator: the journaled record's payload, or why nothing was journaled (a usage error). */
+export type OperatorReply = { ok: true; payload: Record<string, unknown> } | { ok: false; message: string };
+
 /** yoke's answer: the ruling to enforce (advisory: always pass), the message for the model, the hold id. */
 export interface GateAnswer {
   ruling: Ruling;

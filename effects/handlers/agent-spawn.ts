@@ -110,7 +110,9 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       usage = report.usage;
       if (report.outcome !== null && processVerdict(run, limits) === null) outcome = { ...outcome, ...report.outcome };
     }
-    const held = gated?.heldInCall() ?? [];
+    // Claude's `defer` ends the call at the hold, so that hold pauses the run even when answered meanwhile
+    // (the answer resumes its session); Codex and Gemini went on, and a hold answered live needs no pause.
+    const held = gated?.heldInCall(params.agent.kind === 'claude') ?? [];
     const toolHold = held[0] === undefined ? undefined : { id: held[0], session: params.agent.kind === 'claude' ? parser.session?.() ?? null : null };
     if (toolHold !== undefined && processVerdict(run, limits) === null) {
       outcome = { ...outcome, classification: 'tool-held', detail: `${held.length} tool call(s) held for the operator (${held.join(', ')})`, retryAfterMs: null };

@@ -32,6 +32,7 @@ export function secretReason(path: string): string | null {
   const segments = path.split('/').filter((segment) => segment !== '');
   const name = segments.at(-1) ?? '';
   if (path.startsWith('/proc/') && (name === 'environ')) return "it is a process's environment";
+  if (`/${path}`.endsWith('/.loop/.journal/gate.json')) return "it holds the running yoke's operator token (an agent must not answer its own held calls)";
   const dir = segments.slice(0, -1).find((segment) => SECRET_DIRS.includes(segment));
   if (dir !== undefined && !isPublicKey(name)) return `it is in ${dir}/, a credential store`;
   if (SECRET_DIRS.includes(name) && segments.length > 0) return 'it is a credential store';

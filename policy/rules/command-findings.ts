@@ -10,6 +10,7 @@ import { NETWORK_TOOLS, PACKAGE_MANAGERS, reachNetwork, runPackageManager, syncF
 import { FILE_READERS, PATTERN_READERS, WORD_COMMANDS, readAfterPattern, readFiles, touchNothing } from './read-rules.js';
 import { SHELLS, evaluate, runShell, sourceFile } from './shell-rules.js';
 import { runUnknown } from './unknown-command.js';
+import { runYoke } from './yoke-rules.js';
 import { WRAPPERS, runRepeatedly, runWithInput, runWithTimeout, runWrapped } from './wrapper-rules.js';
 import { changeMode, copyBlocks, copyOrMove, linkFile, streamEdit, truncateFiles, writeFiles } from './write-rules.js';
 
@@ -52,6 +53,7 @@ const RULES = new Map<string, CommandRule>([
   ...table(['timeout', 'gtimeout'], runWithTimeout),
   ...table(['xargs', 'parallel'], runWithInput),
   ...table(['watch'], runRepeatedly),
+  ...table(['yoke'], runYoke),
 ]);
 
 /**

@@ -2,6 +2,7 @@
 // that `yoke gate` asks for a ruling on each tool call of the run's agent. yoke stays the only
 // journal writer: each question becomes a `tool.requested` and a `tool.ruled` record, made durable
 // before the answer goes back, so no call runs on a ruling the journal does not hold.
+import { timingSafeEqual } from 'node:crypto';
 import { mkdtemp, chmod, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,9 @@ import { ruleHookCall, unreadableRefusal } from '../../policy/gate/rule-hook-cal
 import { isPolicyAgent } from '../../policy/tool-act.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import { agentCallId, gateCallId, gateHoldId } from './hold-id.js';
-import type { GateAnswer, GateQuestion } from '../../effects/gate/gate-protocol.js';
+import type { GateAnswer, GateQuestion, OperatorMessage, OperatorReply } from '../../effects/gate/gate-protocol.js';
+import { YokeError } from '../../errors/yoke-error.js';
+import { answerDraft, openHold, revokeDraft } from './answer-hold.js';
 import { journalAnswers } from './tool-records.js';
 
 type Draft = Omit<RecordDraft, 'run' | 'machine' | 'mv'>;
@@ -26,7 +29,11 @@ export interface GateHost {
   config: Pick<Config, 'allow' | 'noModify' | 'toolRules' | 'toolControl'>;
   /** stage a record of the run (the runner's own staging) */
   stage(draft: Draft): JournalRecord;
+  /** stage an operator's record as drafted (its run is the hold's, which may be an earlier run) */
+  stageOperator(draft: RecordDraft): JournalRecord;
   flush(): Promise<void>;
+  /** the token an operator message must carry (`yoke answer` reads it from the gate pointer); null: none is taken */
+  token: string | null;
   records(): readonly JournalRecord[];
 }
 
@@ -35,8 +42,8 @@ export interface GateServer {
   socketPath: string;
   /** the agent call whose tool calls are ruled now (null between calls: every question is refused) */
   setCall(key: string | null): void;
-  /** the hold ids ruled during the current call, in order */
-  heldInCall(): string[];
+  /** the hold ids ruled during the current call, in order; without `answeredToo`, only those no answer reached yet */
+  heldInCall(answeredToo?: boolean): string[];
   close(): Promise<void>;
 }
 
@@ -67,13 +74,14 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     socket.end(`${JSON.stringify(reply)}\n`);
   }
 
-  async function rule(line: string): Promise<GateAnswer> {
+  async function rule(line: string): Promise<GateAnswer | OperatorReply> {
     let question: GateQuestion;
     try {
       question = JSON.parse(line) as GateQuestion;
     } catch {
       question = { agent: '?', text: line };
     }
+    if (typeof question === 'object' && question !== null && 'kind' in question) return await operator(question);
     const agent = typeof question.agent === 'string' ? question.agent : '?';
     const text = typeof question.text === 'string' ? question.text : '';
     const read = readHookRequest(text);
@@ -101,6 +109,28 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     return { ruling: ruling.ruling, message: ruling.message, id };
   }
 
+  /** An operator's answer or revocation, checked as `yoke answer` checks it, journaled as the run's own write. */
+  async function operator(message: unknown): Promise<OperatorReply> {
+    if (!isOperatorMessage(message)) return { ok: false, message: 'the running yoke could not read the message (an answer or a revocation, with the token).' };
+    if (host.token === null || !sameToken(message.token, host.token)) {
+      return { ok: false, message: "the running yoke refused the message: it does not carry the run's token (from .loop/.journal/gate.json)." };
+    }
+    try {
+      const records = host.records();
+      const draft = message.kind === 'revoke'
+        ? revokeDraft(records, message.answer)
+        : answerDraft(records, openHold(records, message.id), { id: message.id, ruling: message.ruling, scope: message.scope, why: message.why });
+      const record = host.stageOperator(draft);
+      await host.flush();
+      return { ok: true, payload: record.payload };
+    } catch (error) {
+      if (error instanceof YokeError) return { ok: false, message: error.message };
+      throw error;
+    }
+  }
+
+  const answered = (id: string): boolean => host.records().some((record) => record.type === 'tool.answered' && record.payload.id === id);
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
@@ -112,10 +142,26 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
       call = key;
       held = [];
     },
-    heldInCall: () => held,
+    heldInCall: (answeredToo = false) => (answeredToo ? held : held.filter((id) => !answered(id))),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** An operator message, well formed (anything else on the socket is a hook's question). */
+function isOperatorMessage(value: unknown): value is OperatorMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  if (typeof m.token !== 'string') return false;
+  if (m.kind === 'revoke') return typeof m.answer === 'string';
+  return m.kind === 'answer' && typeof m.id === 'string' && (m.ruling === 'pass' || m.ruling === 'refuse')
+    && (m.scope === 'call' || m.scope === 'run' || m.scope === 'workspace') && (m.why === null || typeof m.why === 'string');
+}
+
+function sameToken(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -6,12 +6,16 @@ import { shellQuote } from '../../effects/adapters/shell-quote.js';
 import type { RunToolGate } from '../fold/runner.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
+import { journalEntry } from '../../config/workspace-layout.js';
 import { openGateServer } from './gate-server.js';
+import { newGateToken, removeGatePointer, writeGatePointer } from './gate-pointer.js';
 
 /** What opening a run's gate needs. */
 export interface RunGateOptions {
   run: string;
   root: string;
+  /** the workspace's `.loop/` (where the gate pointer for `yoke answer` goes) */
+  loopDir: string;
   config: Config;
   journal: JournalWriter;
   /** the hook command's program and leading arguments (default: this node and this yoke's entry file) */
@@ -23,23 +27,41 @@ export async function openRunToolGate(
   options: RunGateOptions,
   host: { stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord; flush: () => Promise<void> },
 ): Promise<RunToolGate> {
+  const token = newGateToken();
   const server = await openGateServer({
     run: options.run,
     root: options.root,
     home: homedir(),
     config: options.config,
     stage: host.stage,
+    // an answer to a hold of this run goes through the run's staging (its fold, `--json`); one of an earlier run as drafted
+    stageOperator: (draft) => {
+      if (draft.run !== options.run) return options.journal.stage(draft);
+      const { run: _run, machine: _machine, mv: _mv, ...rest } = draft;
+      return host.stage(rest);
+    },
     flush: host.flush,
     records: () => options.journal.records,
+    token,
   });
+  const pointer = journalEntry(options.loopDir, 'gate');
+  try {
+    writeGatePointer(pointer, options.run, server.socketPath, token);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   const yoke = options.yoke ?? [process.execPath, process.argv[1] ?? 'yoke'];
   return {
     setCall: (key) => server.setCall(key),
     link: {
       socketPath: server.socketPath,
       command: (agent) => [...yoke, 'gate', '--agent', agent].map(shellQuote).join(' '),
-      heldInCall: () => server.heldInCall(),
+      heldInCall: (answeredToo) => server.heldInCall(answeredToo),
     },
-    close: () => server.close(),
+    close: async () => {
+      removeGatePointer(pointer);
+      await server.close();
+    },
   };
 }

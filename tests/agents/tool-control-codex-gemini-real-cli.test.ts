@@ -5,7 +5,9 @@
 // what the model was told, and on the journal. Neither CLI can pause on a call (no `defer`), so a
 // hold is a denial saying the call is held; the run pauses after the agent call, and after `yoke
 // answer <id> pass` the next attempt makes the same call again and it runs.
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
 import { rewriteJournal } from '../support/journal-edit.js';
@@ -140,5 +142,50 @@ for (const cli of ['codex', 'gemini'] as const) {
       const heldAt = records.find((record) => record.type === 'tool.ruled')!.seq;
       expect(JSON.parse(diverged.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: heldAt, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' } });
     });
+
+    it('a hold answered while the run is live: `yoke answer` tells the run over its socket, the model\'s second try runs, and the run never pauses', async () => {
+      const ws = await project(cli, ['guard done test -f .loop/notes.md']);
+      const signals = mkdtempSync(join(tmpdir(), 'yoke-live-answer-'));
+      workspaces.push({ cleanup: () => rmSync(signals, { recursive: true, force: true }) } as Workspace);
+      const operatorDone = join(signals, 'answered');
+      const curl = { runCommand: { command: 'curl -s http://127.0.0.1:9/ ; echo curled > curled.txt' } };
+      // the model's request after the held call waits until the operator has answered
+      const running = yokeOffline(cli, ws, [curl, { ...curl, waitFor: operatorDone }, ...done]);
+      const hold = await heldCall(ws);
+      expect(existsSync(ws.abs('curled.txt')), 'the held call did not run').toBe(false);
+      const answered = await runYoke(ws, ['answer', hold, 'pass', '--why', 'loopback is fine']);
+      expect(answered.exitCode, answered.stderr).toBe(0);
+      expect(answered.stdout).toContain('the live run');
+      writeFileSync(operatorDone, '');
+
+      const run = await running;
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(await ws.read('curled.txt')).toBe('curled\n');
+      const records = await readJournal(ws);
+      expect(ruled(records).map((r) => `${r.ruling} ${r.class ?? '-'}`)).toEqual(['hold network', 'pass network', 'pass edit']);
+      const started = records.find((record) => record.type === 'run.started')!;
+      expect(records.find((record) => record.type === 'tool.answered')).toMatchObject({ run: started.run, payload: { id: hold, ruling: 'pass', why: 'loopback is fine' } });
+      expect(records.some((record) => record.type === 'run.paused'), 'a hold answered live does not pause the run').toBe(false);
+      expect(existsSync(join(ws.path, '.loop/.journal/gate.json')), 'the gate pointer goes with the run').toBe(false);
+      const verified = await runYoke(ws, ['replay', '--verify']);
+      expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+    });
   });
+}
+
+/** The id of the first held call, once the live run has journaled it. */
+async function heldCall(ws: Workspace): Promise<string> {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    let records: JournalRecord[] = [];
+    try {
+      records = await readJournal(ws);
+    } catch {
+      // a line being written: read again
+    }
+    const held = records.find((record) => record.type === 'tool.ruled' && (record.payload as { ruling: string }).ruling === 'hold');
+    if (held !== undefined) return (held.payload as { id: string }).id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the run journaled no held call within 120 s');
 }

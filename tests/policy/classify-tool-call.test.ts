@@ -98,6 +98,11 @@ const PROTECTED: ClassCase[] = [
   bash('git config core.hooksPath /tmp/h', 'protected'),
   bash('git remote add evil https://x', 'protected'),
   bash('echo "mode brute" > .loop/yoke.conf', 'protected', '.loop/yoke.conf'),
+  // an agent answering its own held call: yoke answer, however it is spelled
+  bash('yoke answer 3f2a9c1d pass', 'protected'),
+  bash('"yoke" answer 3f2a9c1d pass --scope workspace', 'protected'),
+  bash('cd sub && /usr/local/bin/yoke answer 3f2a9c1d pass', 'protected'),
+  bash('yoke "$SUB" 3f2a9c1d pass', 'protected'),
   bash("sed -i 's/x/y/' .loop/plan.md", 'protected', '.loop/plan.md'),
   bash('echo x >> .loop/.journal/journal.jsonl', 'protected', '.loop/.journal/journal.jsonl'),
   bash('touch .loop/.stash/index', 'protected', '.loop/.stash/index'),
@@ -270,6 +275,7 @@ const NETWORK: ClassCase[] = [
 
 const SECRET: ClassCase[] = [
   bash('cat .env', 'secret', '.env'),
+  bash('cat .loop/.journal/gate.json', 'secret', '.loop/.journal/gate.json'),
   bash('cat .env.local', 'secret', '.env.local'),
   bash('cat src/.env.production', 'secret', 'src/.env.production'),
   bash('grep API_KEY .env', 'secret', '.env'),
@@ -320,6 +326,7 @@ const SECRET: ClassCase[] = [
 
 const EXEC: ClassCase[] = [
   bash('npm test', 'exec'),
+  bash('yoke status --json', 'exec'),
   bash('npm run build', 'exec'),
   bash('make -j4', 'exec'),
   bash('cargo test', 'exec'),

@@ -7,10 +7,11 @@ describe('secretReason', () => {
     '.env', 'app/.env.production', '/home/u/.ssh/config', '/home/u/.ssh', '/home/u/.aws/credentials', 'id_rsa', 'keys/id_ed25519',
     'server.pem', 'tls.key', '/root/.netrc', '.npmrc', '.git-credentials', '/home/u/.claude/.credentials.json', '/home/u/.codex/auth.json',
     '/home/u/.gemini/oauth_creds.json', '/proc/1/environ', '/etc/shadow', '/home/u/.config/gcloud/adc.json', '.envrc',
+    '.loop/.journal/gate.json', '/p/.loop/.journal/gate.json',
   ])('%s is a secret', (path) => {
     expect(secretReason(path)).not.toBeNull();
   });
-  it.each(['.env.example', '.env.sample', 'id_rsa.pub', '/home/u/.ssh/id_ed25519.pub', 'src/env.ts', 'README.md', 'keyboard.c'])('%s is not', (path) => {
+  it.each(['.env.example', '.env.sample', 'id_rsa.pub', '/home/u/.ssh/id_ed25519.pub', 'src/env.ts', 'README.md', 'keyboard.c', '.loop/.journal/journal.jsonl', 'docs/gate.json'])('%s is not', (path) => {
     expect(secretReason(path)).toBeNull();
   });
   it('asks whether a glob could match a secret', () => {

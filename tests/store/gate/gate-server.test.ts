@@ -11,6 +11,10 @@ import { openGateServer, type GateServer } from '../../../store/gate/gate-server
 import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import type { JournalWriter } from '../../../store/journal/journal-writer.js';
 import { yokeBin } from '../../support/yoke-process.js';
+import { tellLiveRun } from '../../../cli/tell-live-run.js';
+import { writeGatePointer } from '../../../store/gate/gate-pointer.js';
+import { LIFECYCLES } from '../../../machines/lifecycles/registry.js';
+import { memoryLoopInput } from '../../support/memory-input.js';
 
 const run = '01GATETESTRVN0000000000000';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -18,7 +22,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function gate(): Promise<{ server: GateServer; journal: JournalWriter; root: string }> {
+async function gate(token: string | null = null): Promise<{ server: GateServer; journal: JournalWriter; root: string }> {
   const root = mkdtempSync(join(tmpdir(), 'yoke-gate-test-'));
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
   const journal = await openFileJournal(join(root, 'journal.jsonl'));
@@ -27,8 +31,10 @@ async function gate(): Promise<{ server: GateServer; journal: JournalWriter; roo
     run, root, home: null,
     config: { allow: [], noModify: ['src/'], toolRules: undefined, toolControl: 'on' },
     stage: (draft) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]),
+    stageOperator: (draft) => journal.stage(draft),
     flush: () => journal.flush(),
     records: () => journal.records,
+    token,
   });
   cleanups.push(() => server.close());
   return { server, journal, root };
@@ -91,5 +97,56 @@ describe('the gate server', { timeout: 60_000 }, () => {
     const out = await yokeGate(join(tmpdir(), 'no-such-yoke-gate.sock'), JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }));
     expect(decision(out.stdout)).toBe('deny');
     expect(out.stderr).toContain('fail closed');
+  });
+
+  describe('an operator answer to the live run (`yoke answer` over the socket, with the run\'s token)', () => {
+    const curl = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'curl http://127.0.0.1:9/' }, tool_use_id: 'toolu_9' });
+
+    async function heldGate(token: string | null): Promise<{ server: GateServer; journal: JournalWriter; loopDir: string; id: string }> {
+      const opened = await gate(token);
+      const loop = LIFECYCLES.loop!;
+      opened.journal.stage({ run, machine: loop.name, mv: loop.version, type: 'run.started', payload: { mode: 'loop', input: memoryLoopInput([]), argv: ['run'] } });
+      opened.server.setCall(`${run}/5/0`);
+      expect(decision((await yokeGate(opened.server.socketPath, curl)).stdout)).toBe('defer');
+      const id = (opened.journal.records.find((record) => record.type === 'tool.requested')!.payload as { id: string }).id;
+      const loopDir = join(opened.root, '.loop');
+      writeGatePointer(join(loopDir, '.journal', 'gate.json'), run, opened.server.socketPath, token ?? 'a-token-the-run-does-not-take');
+      return { ...opened, loopDir, id };
+    }
+
+    it('is journaled by the run; the hold no longer counts as unanswered for the call', async () => {
+      const { server, journal, loopDir, id } = await heldGate('t0ken');
+      const told = await tellLiveRun(loopDir, { kind: 'answer', id, ruling: 'pass', scope: 'call', why: 'loopback is fine' });
+      expect(told).toMatchObject({ told: true, run, payload: { id, ruling: 'pass', scope: 'call', answer: `${id}-a1`, why: 'loopback is fine' } });
+      expect(journal.records.at(-1)).toMatchObject({ type: 'tool.answered', run, payload: { id, ruling: 'pass' } });
+      expect(server.heldInCall()).toEqual([]);
+      expect(server.heldInCall(true)).toEqual([id]);
+      // asked again, the same call is ruled by the answer
+      const again = await yokeGate(server.socketPath, curl);
+      expect(decision(again.stdout)).toBe('allow');
+    });
+
+    it('refuses a message without the run\'s token, and journals nothing', async () => {
+      const { journal, loopDir, id } = await heldGate(null);
+      const before = journal.records.length;
+      await expect(tellLiveRun(loopDir, { kind: 'answer', id, ruling: 'pass', scope: 'call', why: null })).rejects.toThrow("does not carry the run's token");
+      expect(journal.records).toHaveLength(before);
+    });
+
+    it('gives the run\'s reason for an unknown or answered id, and for a scope the class does not take', async () => {
+      const { journal, loopDir, id } = await heldGate('t0ken');
+      await expect(tellLiveRun(loopDir, { kind: 'answer', id: 'nope', ruling: 'pass', scope: 'call', why: null })).rejects.toThrow('there is no held tool call nope');
+      await tellLiveRun(loopDir, { kind: 'answer', id, ruling: 'refuse', scope: 'run', why: null });
+      await expect(tellLiveRun(loopDir, { kind: 'answer', id, ruling: 'pass', scope: 'call', why: null })).rejects.toThrow('was already answered');
+      const answer = (journal.records.at(-1)!.payload as { answer: string }).answer;
+      const revoked = await tellLiveRun(loopDir, { kind: 'revoke', answer });
+      expect(revoked.told).toBe(true);
+      expect(journal.records.at(-1)).toMatchObject({ type: 'tool.revoked', payload: { answer } });
+    });
+
+    it('is not told when no live yoke left a pointer', async () => {
+      const { root } = await gate('t0ken');
+      expect(await tellLiveRun(join(root, '.loop'), { kind: 'revoke', answer: 'x' })).toEqual({ told: false });
+    });
   });
 });

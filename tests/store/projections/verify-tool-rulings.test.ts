@@ -39,7 +39,7 @@ async function gatedJournal(): Promise<JournalRecord[]> {
   const journal = await openFileJournal(join(root, 'journal.jsonl'));
   cleanups.push(() => journal.close());
   const stage = (draft: Omit<Parameters<JournalWriter['stage']>[0], 'run' | 'machine' | 'mv'>) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]);
-  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, stage, flush: () => journal.flush(), records: () => journal.records });
+  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, stage, stageOperator: (draft) => journal.stage(draft), flush: () => journal.flush(), records: () => journal.records, token: null });
   cleanups.push(() => server.close());
   server.setCall(`${run}/3/0`);
   const curl = { tool_name: 'Bash', tool_input: { command: 'curl http://127.0.0.1:9/' }, tool_use_id: 'toolu_c', cwd: root };

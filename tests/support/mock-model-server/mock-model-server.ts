@@ -2,6 +2,7 @@
 // the real agent CLIs can run offline: each main model request consumes the next scripted turn;
 // side requests (titles, token counts, model lists, JSON checks) get a sensible answer and consume
 // nothing. Every request is logged.
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createSocketServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
@@ -77,6 +78,12 @@ function answerOf(turn: MockTurn): RequestAnswer {
   return 'hang';
 }
 
+/** Resolves once `path` exists (a turn's `waitFor`), or after `limitMs` (the turn is then answered anyway). */
+async function fileAppears(path: string, limitMs: number): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (!existsSync(path) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** Start a server playing `script`; resolves once it listens on 127.0.0.1. */
 export async function startMockModelServer(options: MockModelServerOptions): Promise<MockModelServer> {
   const log = new RequestLog(options.logFile);
@@ -118,6 +125,7 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
       protocol.writeError(res, status, message ?? `mock error ${status}`, { seconds: retryAfterSeconds, ms: retryAfterMs });
       return;
     }
+    if (turn.waitFor !== undefined) await fileAppears(turn.waitFor, 120_000);
     protocol.writeTurn(res, turn, request, id);
   }
 

@@ -11,9 +11,9 @@ export interface MockUsage {
 
 /** One scripted answer to a main model request. */
 export type MockTurn =
-  | { text: string; usage?: MockUsage }
-  | { writeFile: { path: string; content: string }; usage?: MockUsage }
-  | { runCommand: { command: string }; usage?: MockUsage }
+  | { text: string; usage?: MockUsage; waitFor?: string }
+  | { writeFile: { path: string; content: string }; usage?: MockUsage; waitFor?: string }
+  | { runCommand: { command: string }; usage?: MockUsage; waitFor?: string }
   | { error: { status: number; message?: string; retryAfterSeconds?: number; retryAfterMs?: number } }
   | { hang: true };
 
@@ -22,10 +22,12 @@ export type MockScript = MockTurn[];
 
 const count = z.number().int().nonnegative();
 const usage = z.strictObject({ input: count, output: count, cacheRead: count.optional(), cacheWrite: count.optional() });
+// `waitFor`: the answer is held back until that file exists (a test's "the operator did something" signal)
+const waitFor = z.string().min(1).optional();
 const turn = z.union([
-  z.strictObject({ text: z.string(), usage: usage.optional() }),
-  z.strictObject({ writeFile: z.strictObject({ path: z.string().min(1), content: z.string() }), usage: usage.optional() }),
-  z.strictObject({ runCommand: z.strictObject({ command: z.string().min(1) }), usage: usage.optional() }),
+  z.strictObject({ text: z.string(), usage: usage.optional(), waitFor }),
+  z.strictObject({ writeFile: z.strictObject({ path: z.string().min(1), content: z.string() }), usage: usage.optional(), waitFor }),
+  z.strictObject({ runCommand: z.strictObject({ command: z.string().min(1) }), usage: usage.optional(), waitFor }),
   z.strictObject({ error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string().optional(), retryAfterSeconds: count.optional(), retryAfterMs: count.optional() }) }),
   z.strictObject({ hang: z.literal(true) }),
 ]);
