@@ -1,6 +1,7 @@
 // Writing the workspace's agent into a mode's yoke.conf template, and reading it back from a conf.
 import { BUILT_IN_AGENT_KINDS } from '../config/types.js';
 import { stripComment } from '../config/strip-comment.js';
+import { GATED_AGENT_KINDS } from '../config/tool-gate-reach.js';
 
 /** The lines of a conf that choose the worker agent: `agent …` and, when set, `model …`. */
 export interface AgentLines {
@@ -31,7 +32,9 @@ export function agentLinesIn(conf: string): AgentLines | null {
  * `template` with its agent block rewritten for `choice`: the template's active `agent` line and
  * the commented built-in alternatives after it become `choice.agent` followed by every other
  * built-in as a comment, in preference order; a `model` replaces the `# model <name>` line. The
- * rest of the template is untouched. A template without an `agent` line is returned as it is.
+ * rest of the template is untouched. A template without an `agent` line is returned as it is. For
+ * a built-in agent the tool-call gate does not reach (opencode, qwen), `tool-control off` follows,
+ * with a comment saying why: the strongest setting that agent supports, so a first run never stops.
  * @example templateWithAgent('agent claude\n# agent codex\n', { agent: 'agent codex', model: null }) // 'agent codex\n# agent claude\n'
  */
 export function templateWithAgent(template: string, choice: AgentLines): string {
@@ -47,6 +50,11 @@ export function templateWithAgent(template: string, choice: AgentLines): string 
     const placeholder = rest.findIndex((line) => /^# model <name>$/.test(line));
     if (placeholder === -1) block.push(choice.model);
     else rest[placeholder] = choice.model;
+  }
+  const kind = choice.agent.split(/\s+/)[1] ?? '';
+  const setsToolControl = lines.some((line) => directive(line, 'tool-control') !== null);
+  if ((BUILT_IN_AGENT_KINDS as readonly string[]).includes(kind) && !GATED_AGENT_KINDS.includes(kind) && !setsToolControl) {
+    block.push(`# yoke's tool-call gate does not rule ${kind}'s tool calls yet: ${kind}'s own permission rules apply (docs/tool-control.md)`, 'tool-control off');
   }
   return [...lines.slice(0, start), ...block, ...rest].join('\n');
 }

@@ -8,6 +8,7 @@ import { findProjectQuick } from '../find-project-quick.js';
 import { loopFileReader } from '../loop-file-reader.js';
 import { protectListing, protectListingLines, type ProtectedPattern } from '../protect-listing.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
+import { ungatedAgentIssue } from '../../config/tool-gate-reach.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
 export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
@@ -22,7 +23,9 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
   // The lifecycle's own files (stories: prd.yaml) are validated as `yoke run` validates them.
   const lifecycleIssues = lifecycle?.validate?.(loopFileReader(paths)) ?? [];
-  const issues = [...checked.issues, ...unprotected, ...protection.issues].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
+  // DESIGN §13: an agent the tool-call gate does not reach, with tool control on, is refused by `yoke run`
+  const reach = config === null ? null : ungatedAgentIssue(config, checked.text, file);
+  const issues = [...checked.issues, ...unprotected, ...protection.issues, ...(reach === null ? [] : [reach])].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   const valid = config !== null && errors === 0;
   const agents: AgentAvailability[] = config && lifecycle ? await checkAgentAvailability(config, lifecycle.rolesCalled(config)) : [];

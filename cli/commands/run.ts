@@ -1,6 +1,8 @@
 // `yoke run`: start a run, or resume the unfinished one exactly where the journal says it stopped.
+import { relative } from 'node:path';
 import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
+import { GATED_AGENT_KINDS, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
@@ -73,6 +75,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
   if (runConfig) await checkParallel(runConfig, flags, resuming, paths);
+  if (runConfig) checkToolGateReach(runConfig, paths);
   if (runConfig) {
     // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
     const roles = LIFECYCLES[runConfig.mode]?.rolesCalled(runConfig) ?? ['worker'];
@@ -205,8 +208,13 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
-/** The agents whose tool calls yoke's gate rules in a serial run (DESIGN §13). */
-const GATED_AGENTS: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini']);
+/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach yet (opencode, qwen) is refused, exit 2. */
+function checkToolGateReach(config: Config, paths: WorkspacePaths): void {
+  const problem = ungatedAgentProblem(config);
+  if (problem === null) return;
+  const file = relative(process.cwd(), paths.conf) || paths.conf;
+  throw new YokeError('usage', `${file}: ${problem.message}; ${problem.hint}. Nothing was run.`);
+}
 
 /**
  * `--parallel` (DESIGN §10): only in stories mode, and only for a run that works in parallel; a
@@ -221,7 +229,7 @@ async function checkParallel(config: Config, flags: RunFlags, resuming: boolean,
   }
   if (config.parallel === undefined) return;
   // Fail closed: the lanes' agent calls do not pass through the tool-call gate yet (docs/parallel.md).
-  if ((config.toolControl ?? 'on') !== 'off' && GATED_AGENTS.has(config.agent.kind)) {
+  if ((config.toolControl ?? 'on') !== 'off' && GATED_AGENT_KINDS.includes(config.agent.kind)) {
     throw new YokeError('usage', `parallel lanes do not gate ${config.agent.kind}'s tool calls yet, and tool-control is ${config.toolControl ?? 'on'}; run the stories one at a time (drop --parallel and \`parallel\`), or write \`tool-control off\` in yoke.conf to run them in parallel without tool-call control.`);
   }
   const changes = await workingTreeChanges(paths.root);

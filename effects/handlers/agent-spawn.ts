@@ -2,6 +2,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { EffectContext, EffectHandler } from '../handler.js';
+import { GATED_AGENT_KINDS } from '../../config/tool-gate-reach.js';
 import { restoreContextFiles, type ContextRestore } from '../context/restore-context-files.js';
 import { CONTEXT_DIR } from '../../machines/context/context-files.js';
 import { agentCall, finishAgentCall } from '../adapters/agent-adapter.js';
@@ -19,7 +20,6 @@ import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
  * The agents whose CLI hook yoke wires to the run's gate: Claude Code (PreToolUse via --settings),
  * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME).
  */
-const GATED_AGENTS: readonly string[] = ['claude', 'codex', 'gemini'];
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
@@ -34,7 +34,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
   policy: 'surface',
   async execute(params, ctx) {
     // Tool-call control: the built-in agents whose CLI yoke wires to the run's gate (DESIGN §13).
-    const gated = ctx.toolGate !== undefined && GATED_AGENTS.includes(params.agent.kind) ? ctx.toolGate : null;
+    const gated = ctx.toolGate !== undefined && GATED_AGENT_KINDS.includes(params.agent.kind) ? ctx.toolGate : null;
     const hookCommand = gated === null ? null : gated.command(params.agent.kind);
     const geminiHome = hookCommand !== null && params.agent.kind === 'gemini' ? await prepareGeminiGateHome(hookCommand, process.env) : null;
     if (geminiHome?.warning != null) ctx.warn(geminiHome.warning);

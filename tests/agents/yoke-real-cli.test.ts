@@ -128,9 +128,12 @@ const judgeTurns: MockScript = [
  * A committed project in `mode` driving `cli`. There is no notes.md yet: Claude Code's Write tool
  * refuses to overwrite a file it has not read in the same session, and the mock has no read turn.
  */
+const ungated = (cli: AgentCliName): boolean => cli === 'opencode' || cli === 'qwen';
+
 async function project(cli: AgentCliName, mode: 'loop' | 'brute', conf: string[]): Promise<Workspace> {
   const files: Record<string, string> = {
-    '.loop/yoke.conf': `${[`mode ${mode}`, `agent ${cli}`, `model ${models[cli]}`, 'guard code test -f src/x.txt', ...conf].join('\n')}\n`,
+    // opencode and qwen are not reached by the tool-call gate: yoke runs them only with `tool-control off`
+    '.loop/yoke.conf': `${[`mode ${mode}`, `agent ${cli}`, `model ${models[cli]}`, 'guard code test -f src/x.txt', ...conf, ...(ungated(cli) && !conf.includes('tool-control off') ? ['tool-control off'] : [])].join('\n')}\n`,
     '.loop/plan.md': '# Plan\n\nWrite src/x.txt.\n',
     '.loop/protocol.md': '# Protocol\n\nDo one step, then write .loop/notes.md.\n',
     '.loop/.gitignore': '.journal/\n.stash/\n',

@@ -1,0 +1,39 @@
+// Which agents yoke's tool-call gate reaches in a run (DESIGN §13). Claude Code, Codex and Gemini CLI
+// are wired through their own hooks; OpenCode and qwen-code are not yet, so with tool control on (or
+// advisory) their calls would run unruled. yoke refuses that (fail closed), and `yoke config check`
+// says so at the line, before a run does.
+import { stripComment } from './strip-comment.js';
+import type { AgentSpec, Config, ConfigIssue } from './types.js';
+
+/** The built-in agents whose tool calls the gate rules in a run. */
+export const GATED_AGENT_KINDS: readonly string[] = ['claude', 'codex', 'gemini'];
+
+/** The built-in agents a config may call (any role, any profile) that the gate does not reach, once each. */
+export function ungatedAgents(config: Pick<Config, 'agent' | 'judgeAgent' | 'scoperAgent' | 'profiles'>): string[] {
+  const specs: AgentSpec[] = [config.agent, config.judgeAgent, config.scoperAgent, ...(config.profiles ?? []).map((profile) => profile.agent)].filter((spec): spec is AgentSpec => spec !== undefined);
+  return [...new Set(specs.map((spec) => spec.kind).filter((kind) => kind !== 'cmd' && !GATED_AGENT_KINDS.includes(kind)))];
+}
+
+/** Why the config cannot run as written (tool control on or advisory for an agent the gate does not reach), or null. */
+export function ungatedAgentProblem(config: Pick<Config, 'agent' | 'judgeAgent' | 'scoperAgent' | 'profiles' | 'toolControl'>): { message: string; hint: string } | null {
+  const setting = config.toolControl ?? 'on';
+  if (setting === 'off') return null;
+  const kinds = ungatedAgents(config);
+  if (kinds.length === 0) return null;
+  const names = kinds.join(' and ');
+  return {
+    message: `tool-control is ${setting}, but yoke's tool-call gate does not rule ${names}'s tool calls in a run yet, so they would run unruled`,
+    hint: `write \`tool-control off\` to run ${names} under ${kinds.length === 1 ? 'its' : 'their'} own permission rules, or use claude, codex or gemini; see docs/tool-control.md`,
+  };
+}
+
+/** The problem as a config issue at its line: the `tool-control` line, else the first line naming such an agent. */
+export function ungatedAgentIssue(config: Config, text: string, file: string): ConfigIssue | null {
+  const problem = ungatedAgentProblem(config);
+  if (problem === null) return null;
+  const kinds = ungatedAgents(config);
+  const lines = text.split('\n').map((line) => stripComment(line).trim().split(/\s+/));
+  const at = (test: (words: string[]) => boolean): number => lines.findIndex(test) + 1;
+  const line = at((words) => words[0] === 'tool-control') || at((words) => ['agent', 'judge-agent', 'scoper-agent', 'profile'].includes(words[0] ?? '') && words.some((word) => kinds.includes(word))) || 1;
+  return { file, line, column: 1, severity: 'error', ...problem };
+}
