@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
 import { gateBench } from './gate-bench.js';
 import { iterationBench } from './iteration-bench.js';
+import { parallelBench } from './parallel-bench.js';
 import { postgresAppendBench } from './postgres-append-bench.js';
 import { replayRssBench } from './replay-rss-bench.js';
 import { resumeBench } from './resume-bench.js';
@@ -58,6 +59,7 @@ try {
   if (wanted('gate')) await gateBench(work, yoke, quick, report);
   if (wanted('resume')) await resumeBench(work, quick, report);
   if (wanted('verify')) await verifyBench(work, quick, report);
+  if (wanted('parallel')) parallelBench(work, yoke, quick, report);
   if (wanted('rss')) await replayRssBench(work, yoke, quick, report);
 } finally {
   rmSync(work, { recursive: true, force: true });
