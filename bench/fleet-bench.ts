@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.js';
 import { verdict } from './bench-timing.js';
-import { fileRecords, localEnv, makeProject, queueAdd, runSpanMs, startWorker, storeRecords, waitForJob, waitForWorker, writeAgent, type BenchWorker } from './fleet-fixture.js';
+import { effectMeans, fileRecords, localEnv, makeProject, queueAdd, runSpanMs, startWorker, storeRecords, waitForJob, waitForWorker, writeAgent, type BenchWorker } from './fleet-fixture.js';
 
 type Report = (name: string, lines: string[]) => void;
 
@@ -28,6 +28,8 @@ interface Side {
   perIterationMs: number;
   /** spawn → exit (local), queue add returned → job completed (fleet) */
   wallMs: number;
+  /** mean ms per effect kind, from the journal */
+  effects: Map<string, number>;
 }
 
 function median(values: number[]): number {
@@ -42,7 +44,8 @@ function localRound(dir: string, yoke: string, agent: string, iterations: number
   const run = spawnSync(process.execPath, [yoke, 'run', '--quiet'], { cwd: dir, stdio: 'ignore', env: localEnv() });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (run.status !== 0) throw new Error(`the benchmark's local yoke run failed with exit ${String(run.status ?? run.signal)} in ${dir}`);
-  return { perIterationMs: runSpanMs(fileRecords(join(dir, '.loop', '.journal', 'journal.jsonl'))) / iterations, wallMs };
+  const records = fileRecords(join(dir, '.loop', '.journal', 'journal.jsonl'));
+  return { perIterationMs: runSpanMs(records) / iterations, wallMs, effects: effectMeans(records) };
 }
 
 /** The same workload queued for the worker, in a fresh project pushed to a bare remote. */
@@ -52,7 +55,8 @@ async function fleetRound(ctx: FleetContext, dir: string, name: string, agent: s
   const start = process.hrtime.bigint();
   await waitForJob(ctx.client, job, ctx.worker);
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-  return { perIterationMs: runSpanMs(await storeRecords(ctx.client, name)) / iterations, wallMs };
+  const records = await storeRecords(ctx.client, name);
+  return { perIterationMs: runSpanMs(records) / iterations, wallMs, effects: effectMeans(records) };
 }
 
 interface FleetContext {
@@ -71,11 +75,13 @@ async function overheadBench(ctx: FleetContext, quick: boolean, report: Report):
   writeAgent(agent, iterations);
   const lines: string[] = [];
   const ratios: number[] = [];
+  let last: { local: Side; fleet: Side } | null = null;
   for (let i = 0; i < rounds; i += 1) {
     const local = localRound(join(ctx.work, `fleet-local-${i}`), ctx.yoke, agent, iterations);
     const fleet = await fleetRound(ctx, join(ctx.work, `fleet-remote-${i}`), `bench-overhead-${i}`, agent, iterations);
     const ratio = fleet.perIterationMs / local.perIterationMs;
     ratios.push(ratio);
+    last = { local, fleet };
     lines.push(
       `round ${i + 1}: local ${local.perIterationMs.toFixed(1)} ms/iteration (${local.wallMs.toFixed(0)} ms spawn → exit), ` +
         `fleet ${fleet.perIterationMs.toFixed(1)} ms/iteration (${fleet.wallMs.toFixed(0)} ms queue add → job completed), ratio ${ratio.toFixed(2)}x`,
@@ -83,6 +89,11 @@ async function overheadBench(ctx: FleetContext, quick: boolean, report: Report):
   }
   const ratio = median(ratios);
   lines.push(`median ratio ${ratio.toFixed(2)}x; ${verdict(`fleet per-iteration ≤ ${FLEET_TARGET}x the local run's`, ratio <= FLEET_TARGET, quick, 'PostgreSQL appends and a push per commit; see docs/performance.md')}`);
+  if (last !== null) {
+    const { local, fleet } = last;
+    const kinds = [...fleet.effects].sort((a, b) => b[1] - a[1]).map(([kind, ms]) => `${kind} ${(local.effects.get(kind) ?? NaN).toFixed(1)} → ${ms.toFixed(1)}`);
+    lines.push(`last round, mean ms per effect, local → fleet (journal timestamps; the fleet's commit includes the post-commit push): ${kinds.join(', ')}`);
+  }
   report(`fleet overhead: ${iterations} iterations, \`cmd\` agent, \`true\` guard, commit each, local file journal vs one worker on PostgreSQL (${rounds} round${rounds === 1 ? '' : 's'})`, lines);
 }
 

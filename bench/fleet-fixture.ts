@@ -105,20 +105,52 @@ export async function waitForJob(client: pg.Client, job: string, worker: BenchWo
 }
 
 /** Milliseconds of the run inside a journal: its run.started to its run.finished (journal timestamps). */
-export function runSpanMs(records: Array<{ type: string; ts: string }>): number {
+export function runSpanMs(records: TimedRecord[]): number {
   const started = records.find((record) => record.type === 'run.started');
   const finished = records.findLast((record) => record.type === 'run.finished');
   if (started === undefined || finished === undefined) throw new Error('the benchmark\'s journal has no finished run');
   return Date.parse(finished.ts) - Date.parse(started.ts);
 }
 
-/** The records (type, ts) of a workspace's journal in the store. */
-export async function storeRecords(client: pg.Client, workspace: string): Promise<Array<{ type: string; ts: string }>> {
-  const { rows } = await client.query<{ type: string; ts: string }>("SELECT record->>'type' AS type, record->>'ts' AS ts FROM yoke_journal WHERE workspace = $1 ORDER BY seq", [workspace]);
+/** What the benchmarks read of a journal record: its type and time, and an effect's key and kind. */
+export interface TimedRecord {
+  type: string;
+  ts: string;
+  key?: string | null;
+  kind?: string | null;
+}
+
+/** The records of a workspace's journal in the store. */
+export async function storeRecords(client: pg.Client, workspace: string): Promise<TimedRecord[]> {
+  const { rows } = await client.query<TimedRecord>(
+    "SELECT record->>'type' AS type, record->>'ts' AS ts, record->'payload'->>'key' AS key, record->'payload'->>'kind' AS kind FROM yoke_journal WHERE workspace = $1 ORDER BY seq",
+    [workspace],
+  );
   return rows;
 }
 
-/** The records (type, ts) of a file journal. */
-export function fileRecords(journal: string): Array<{ type: string; ts: string }> {
-  return readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { type: string; ts: string });
+/** The records of a file journal. */
+export function fileRecords(journal: string): TimedRecord[] {
+  return readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '').map((line) => {
+    const record = JSON.parse(line) as { type: string; ts: string; payload: { key?: string; kind?: string } };
+    return { type: record.type, ts: record.ts, key: record.payload.key ?? null, kind: record.payload.kind ?? null };
+  });
+}
+
+/** Mean milliseconds per effect kind: effect.started → effect.completed timestamps (the write-ahead append of the start included). */
+export function effectMeans(records: TimedRecord[]): Map<string, number> {
+  const started = new Map<string, number>();
+  const sums = new Map<string, { total: number; count: number }>();
+  for (const record of records) {
+    if (record.key == null || record.kind == null) continue;
+    if (record.type === 'effect.started') started.set(record.key, Date.parse(record.ts));
+    const begin = started.get(record.key);
+    if (record.type === 'effect.completed' && begin !== undefined) {
+      const sum = sums.get(record.kind) ?? { total: 0, count: 0 };
+      sum.total += Date.parse(record.ts) - begin;
+      sum.count += 1;
+      sums.set(record.kind, sum);
+    }
+  }
+  return new Map([...sums].map(([kind, sum]) => [kind, sum.total / sum.count]));
 }
