@@ -137,8 +137,8 @@ export function fileRecords(journal: string): TimedRecord[] {
   });
 }
 
-/** Mean milliseconds per effect kind: effect.started → effect.completed timestamps (the write-ahead append of the start included). */
-export function effectMeans(records: TimedRecord[]): Map<string, number> {
+/** Milliseconds per effect kind (total and count): effect.started → effect.completed timestamps (the write-ahead append of the start included). */
+export function effectTimes(records: TimedRecord[]): Map<string, { total: number; count: number }> {
   const started = new Map<string, number>();
   const sums = new Map<string, { total: number; count: number }>();
   for (const record of records) {
@@ -152,5 +152,5 @@ export function effectMeans(records: TimedRecord[]): Map<string, number> {
       sums.set(record.kind, sum);
     }
   }
-  return new Map([...sums].map(([kind, sum]) => [kind, sum.total / sum.count]));
+  return sums;
 }
