@@ -70,7 +70,7 @@ interface FleetContext {
 /** Interleaved rounds (local, then fleet) so that machine load hits both alike; the median ratio against the target. */
 async function overheadBench(ctx: FleetContext, quick: boolean, report: Report): Promise<void> {
   const iterations = quick ? 3 : 20;
-  const rounds = quick ? 1 : 3;
+  const rounds = quick ? 1 : 5;
   const agent = join(ctx.work, 'fleet-agent.sh');
   writeAgent(agent, iterations);
   const lines: string[] = [];
