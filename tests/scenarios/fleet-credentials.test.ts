@@ -28,7 +28,7 @@ printf 'STATUS: DONE\\nfinished\\n' > .loop/notes.md
 let database: TestDatabase;
 let scratch: string;
 let server: GitHttpServer;
-let ws: Workspace;
+let ws: Workspace | undefined;
 let worker: ResultPromise | null = null;
 
 beforeAll(async () => {
@@ -49,7 +49,7 @@ afterAll(async () => {
     await worker;
   }
   await server.close();
-  await ws.cleanup();
+  await ws?.cleanup();
   rmSync(scratch, { recursive: true, force: true });
   await database.drop();
 });
