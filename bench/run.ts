@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
+import { fleetBench } from './fleet-bench.js';
 import { gateBench } from './gate-bench.js';
 import { iterationBench } from './iteration-bench.js';
 import { parallelBench } from './parallel-bench.js';
@@ -53,6 +54,7 @@ try {
   const wanted = (name: string): boolean => only === undefined || only.includes(name);
   if (wanted('append')) await journalAppend();
   if (wanted('postgres')) await postgresAppendBench(work, quick, report);
+  if (wanted('fleet')) await fleetBench(work, yoke, quick, report);
   if (wanted('iteration')) iterationBench(work, yoke, quick, report);
   if (wanted('stash')) stashBench(work, yoke, quick, report);
   if (wanted('startup')) startupBench(work, yoke, quick, report);

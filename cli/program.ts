@@ -401,7 +401,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
   queue
     .command('add')
     .description('queue a workspace: a worker clones <git-url>, runs it against the shared store and pushes to refs/yoke/runs/<run>')
-    .argument('<git-url>', 'the repository to run (a local path is made absolute)')
+    .argument('<git-url>', 'the repository to run (a local path is made absolute; a user name or password in the URL is not stored: workers clone with their own git credentials)')
     .option('--ref <ref>', 'the branch (or tag) to clone; default: the remote\'s default branch')
     .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(['goal', 'stories']))
     .option('--name <name>', 'the workspace\'s name in the store (default: the repository\'s name)')

@@ -19,6 +19,9 @@ export async function queueAddCommand(repository: string, flags: QueueAddFlags):
   const where = repositoryLocation(repository);
   const workspace = checkWorkspaceName(flags.name ?? nameOf(where), flags.name === undefined ? 'the workspace name taken from the URL (give one with --name)' : '--name');
   const result = await enqueueJob(url, { repository: where, ref: flags.ref ?? null, mode: flags.mode ?? null, workspace });
+  if (result.credentialsRemoved) {
+    process.stderr.write(`yoke queue add: the user name and password in the URL were not stored; workers clone ${result.repository} with their own git credentials (a credential helper or ssh key on each worker machine, docs/fleet.md).\n`);
+  }
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

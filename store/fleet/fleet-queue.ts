@@ -17,7 +17,7 @@ const JOB_EXPIRE_SECONDS = 23 * 60 * 60;
 
 /** What a queued job asks for. */
 export interface JobData {
-  /** the git URL to clone (as given: it may hold a token, so it is never printed) */
+  /** the git URL to clone, without credentials (enqueueJob strips them; the worker clones with its own) */
   repository: string;
   ref: string | null;
   mode: string | null;

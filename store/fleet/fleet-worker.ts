@@ -249,7 +249,8 @@ export class FleetWorker {
     await mkdir(logs, { recursive: true });
     const log = createWriteStream(join(logs, `${jobId}.log`), { flags: 'a' });
     const [command, ...args] = this.options.yoke;
-    const env = { ...(this.options.env ?? process.env), YOKE_STORE: this.options.url, YOKE_WORKSPACE: workspace };
+    // no git prompt: a push (the post-commit hook) without credentials fails in the job log instead of waiting on a terminal
+    const env = { ...(this.options.env ?? process.env), YOKE_STORE: this.options.url, YOKE_WORKSPACE: workspace, GIT_TERMINAL_PROMPT: '0' };
     const child = spawn(command, [...args, 'run', '--quiet'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.children.add(child);
     let tail = '';
