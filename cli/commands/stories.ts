@@ -2,7 +2,9 @@
 import type { Story } from '../../config/prd/story.js';
 import { storyCommits } from '../../effects/git/story-commits.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { foldRun, runStarts } from '../../store/fold/journal-runs.js';
+import { relative } from 'node:path';
+import { foldRun, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
+import { retainedWorktrees } from '../../store/projections/retained-worktrees.js';
 import type { RunFold } from '../../store/fold/run-fold.js';
 import { listStories, type StoryList } from '../../store/projections/story-list.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
@@ -15,9 +17,13 @@ import { warn } from '../terminal.js';
 /** Print the stories: a table, or `{ stories, passed, total }` with --json. */
 export async function storiesCommand(flags: { json: boolean }): Promise<number> {
   const paths = await findProjectQuick(process.cwd());
-  const list = await loadStoryList(paths);
+  const stories = readStories(paths);
+  const { records } = await readWorkspace(paths);
+  const list = listStories(stories, latestStoriesFold(records), await storyCommits(paths.root));
+  const blocked = new Set(list.stories.filter((row) => row.state === 'blocked').map((row) => row.id));
+  const retained = retainedWorktrees(records, unfinishedRun(records), blocked).map((kept) => ({ ...kept, path: relative(paths.root, kept.path) || kept.path }));
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(list)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...list, retained })}\n`);
     return 0;
   }
   const idWidth = Math.max(2, ...list.stories.map((row) => row.id.length));
@@ -26,6 +32,10 @@ export async function storiesCommand(flags: { json: boolean }): Promise<number> 
     process.stdout.write(`${row.id.padEnd(idWidth)}  ${row.state.padEnd(7)}  ${attempts.padEnd(10)}  ${(row.commit?.slice(0, 10) ?? '-').padEnd(10)}  ${row.title}\n`);
   }
   process.stdout.write(`${list.passed} of ${list.total} stories passed\n`);
+  if (retained.length > 0) {
+    process.stdout.write(`\nretained worktrees (${retained.length}):\n`);
+    for (const kept of retained) process.stdout.write(`  ${kept.story.padEnd(idWidth)}  ${kept.path}: ${kept.why}\n`);
+  }
   return 0;
 }
 

@@ -74,6 +74,27 @@ describe('parallel stories', () => {
     expect(records.find((record) => record.type === 'run.finished')?.payload).toMatchObject({ exitCode: 0, reason: 'stories-done' });
     const verify = await runYoke(ws, ['replay', '--verify']);
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+    const stories = await runYoke(ws, ['stories', '--json']);
+    expect(JSON.parse(stories.stdout)).toMatchObject({ passed: 4, total: 4, retained: [] });
+  }, TIMEOUT);
+
+  it('keeps the worktree of a blocked story, and `yoke stories` says which and why', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2']);
+    // S2's check can never pass: after one failed attempt it is blocked, and its lane's work stays
+    await writeFile(ws.abs('.loop/prd.yaml'), (await ws.read('.loop/prd.yaml')).replace('check: test -f out-S2.txt', 'check: test -f never-there.txt'));
+    await writeFile(ws.abs('.loop/yoke.conf'), `${await ws.read('.loop/yoke.conf')}max-story-attempts 1\n`);
+    await ws.git(['commit', '-qam', 'S2 cannot pass']);
+    const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    expect(result.exitCode, result.stderr).toBe(1);
+    const stories = await runYoke(ws, ['stories', '--json']);
+    expect(stories.exitCode, stories.stderr).toBe(0);
+    const list = JSON.parse(stories.stdout) as { stories: Array<{ id: string; state: string }>; retained: Array<{ story: string; path: string; branch: string; why: string }> };
+    expect(list.stories.map((row) => `${row.id} ${row.state}`)).toEqual(['S1 passed', 'S2 blocked']);
+    expect(list.retained).toEqual([expect.objectContaining({ story: 'S2', path: '.git/yoke/worktrees/S2', branch: expect.stringMatching(/^yoke\/[0-9A-Z]{26}\/S2$/) as unknown })]);
+    expect(list.retained[0]!.why).toMatch(/^its story is blocked: the lane's work is kept on branch yoke\/\S+\/S2 for you to look at$/);
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(/yoke\/worktrees\/S2/);
+    const text = await runYoke(ws, ['stories']);
+    expect(text.stdout).toContain('retained worktrees (1):\n  S2  .git/yoke/worktrees/S2: its story is blocked');
   }, TIMEOUT);
 
   it('rejects the second of a conflicting pair at integration, re-attempts it on the new base, and passes it', async () => {
