@@ -21,6 +21,18 @@ export function describePhase(kind: string, params: unknown): string {
       return 'capturing the baseline';
     case 'hook.fire':
       return `hook ${p.event ?? '?'}`;
+    case 'worktree.create':
+      return 'making its worktree';
+    case 'candidate.commit':
+      return 'committing its candidate';
+    case 'candidate.rebase':
+      return 'integration: rebasing onto the target';
+    case 'candidate.reject':
+      return 'integration: rejecting the candidate';
+    case 'story.land':
+      return 'integration: landing on the target';
+    case 'worktree.remove':
+      return 'removing its worktree';
     case 'wait.until': {
       const until = (params as { until?: number } | null)?.until;
       return `waiting out a rate limit${typeof until === 'number' ? ` until ${new Date(until).toISOString().slice(11, 19)} UTC` : ''}`;

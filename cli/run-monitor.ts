@@ -45,6 +45,8 @@ export class RunMonitor {
   private usage: UsageTotals;
   private phase: { key: string; text: string } | null = null;
   private call: { key: string; startedAt: number; lastOutputAt: number | null } | null = null;
+  /** effect keys of lane steps in flight (a parallel run) */
+  private readonly laneKeys = new Set<string>();
   private viewTimer: NodeJS.Timeout | null = null;
   private lastViewAt = 0;
 
@@ -75,11 +77,45 @@ export class RunMonitor {
     };
   }
 
+  /** The sink for one effect's output: a lane step's output is that lane's sign of life. */
+  outputFor(sink: OutputSink): (key: string) => OutputSink {
+    const wrapped = this.output(sink);
+    return (key) => {
+      if (!this.laneKeys.has(key)) return wrapped;
+      const heard = (): void => this.heartbeat.laneOutput(key);
+      return {
+        stdout: (chunk) => {
+          heard();
+          sink.stdout(chunk);
+        },
+        stderr: (chunk) => {
+          heard();
+          sink.stderr(chunk);
+        },
+      };
+    };
+  }
+
+  /** The lane a step belongs to, in a parallel run (serial stories effects carry `lane` too; they are not lanes). */
+  private laneOf(params: unknown): string | null {
+    if ((this.options.fold.snapshot.context as Partial<LoopContext>).config?.parallel === undefined) return null;
+    const lane = (params as { lane?: unknown } | null)?.lane;
+    return typeof lane === 'string' && lane !== '' ? lane : null;
+  }
+
   /** Fed every record the runner stages. */
   onRecord(record: JournalRecord): void {
     switch (record.type) {
-      case 'effect.started':
+      case 'effect.started': {
         this.phase = { key: record.payload.key, text: describePhase(record.payload.kind, record.payload.params) };
+        const lane = this.laneOf(record.payload.params);
+        if (lane !== null) {
+          // a lane's step: its own line in the heartbeat (the single `call` is the serial run's)
+          this.laneKeys.add(record.payload.key);
+          this.heartbeat.laneStep({ story: lane, key: record.payload.key, phase: this.phase.text, startedAt: this.now(), agent: record.payload.kind === 'agent.spawn' });
+          if (record.payload.kind === 'agent.spawn') this.agentRecords.push(record);
+          break;
+        }
         if (record.payload.kind === 'agent.spawn') {
           const params = record.payload.params as EffectParams<'agent.spawn'>;
           this.call = { key: record.payload.key, startedAt: this.now(), lastOutputAt: null };
@@ -87,6 +123,7 @@ export class RunMonitor {
           this.agentRecords.push(record);
         }
         break;
+      }
       case 'process.spawned':
         this.heartbeat.agentSpawned(record.payload.key, record.payload.pid, record.payload.startTime);
         break;
@@ -94,6 +131,7 @@ export class RunMonitor {
       case 'effect.interrupted':
       case 'effect.failed':
         if (this.phase?.key === record.payload.key) this.phase = null;
+        if (this.laneKeys.delete(record.payload.key)) this.heartbeat.laneStepEnded(record.payload.key);
         if (record.payload.kind === 'agent.spawn') {
           if (this.call?.key === record.payload.key) this.call = null;
           this.heartbeat.callEnded(record.payload.key);
@@ -119,7 +157,7 @@ export class RunMonitor {
       iteration: context.iteration ?? null,
       maxIterations: context.maxIterations ?? null,
       unit: LIFECYCLES[fold.started.payload.mode]?.unit ?? 'iteration',
-      phase: this.phase?.text ?? null,
+      phase: this.laneKeys.size > 0 ? this.heartbeat.currentLanes().map((lane) => `${lane.story} ${lane.phase}`).join(', ') : this.phase?.text ?? null,
       elapsedMs: now - Date.parse(fold.started.ts),
       usage: this.usage,
       silentMs: this.call ? now - (this.call.lastOutputAt ?? this.call.startedAt) : null,

@@ -14,7 +14,10 @@ export function statusText(report: StatusReport): string {
   lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
   // a status view cached by an older yoke has no `stories`
   if (summary.stories != null) lines.push(`  stories   ${summary.stories.passed} of ${summary.stories.total} stories passed`);
-  lines.push(`  state     ${summary.state}${phase && isLive(liveness) ? ` (${phase})` : ''}`);
+  const lanes = isLive(liveness) ? liveness.lanes : [];
+  lines.push(`  state     ${summary.state}${phase && isLive(liveness) && lanes.length === 0 ? ` (${phase})` : ''}`);
+  // a parallel run: each lane at work, its step and how long it has been silent
+  for (const lane of lanes) lines.push(`  lane ${lane.story.padEnd(5)}${laneText(lane)}`);
   if (usage.calls > 0) lines.push(`  usage     ${usageText(usage)}`);
   if (report.view.rulings.total > 0) lines.push(`  tools     ${rulingCountsText(report.view.rulings)}`);
   // a status view cached by an older yoke has no `acceptance`
@@ -56,6 +59,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     yokePid: liveness.yokePid,
     phase: running ? report.view.phase : null,
     agent: liveness.call,
+    lanes: running ? liveness.lanes : [],
     usage: report.view.usage,
     toolCalls: report.view.rulings,
     stories: report.view.summary.stories ?? null,
@@ -76,6 +80,11 @@ function liveText(liveness: Liveness, lastRecordAt: string): string {
   const timeout = call.idleTimeoutMs > 0 ? ` (idle timeout ${duration(call.idleTimeoutMs)})` : ' (no idle timeout)';
   const stuck = liveness.state === 'possibly-stuck' ? '; yoke should have stopped it: check the agent and yoke' : '';
   return `${yoke}, ${agent} ${silence}${timeout}${stuck}`;
+}
+
+function laneText(lane: Liveness['lanes'][number]): string {
+  const silence = lane.silentMs === null ? '' : lane.silentMs < 1000 ? ', talking' : `, silent for ${duration(lane.silentMs)}`;
+  return ` ${lane.phase} for ${duration(lane.forMs)}${silence}`;
 }
 
 function deadText(liveness: Liveness): string {

@@ -158,6 +158,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       root: paths.root,
       loopDir: paths.loopDir,
       output: watcher.output(terminal.output),
+      outputFor: watcher.outputFor(terminal.output),
       warn: terminal.warn,
       signal: controller.signal,
       onRecord: (record) => {

@@ -124,7 +124,7 @@ export class LaneDriver {
       projectLoopDir: options.loopDir,
       run: this.fold.run,
       key: next.key,
-      output: options.output,
+      output: options.outputFor?.(next.key) ?? options.output,
       signal: options.signal,
       recordProcess: ({ pid, startTime }) => {
         this.stage({ type: 'process.spawned', payload: { key: next.key, pid, startTime } });

@@ -35,6 +35,8 @@ export interface RunnerOptions {
   root: string;
   loopDir: string;
   output: OutputSink;
+  /** the sink for one effect's output, by its key (default: `output`): lets a watcher tell the lanes of a parallel run apart */
+  outputFor?: (key: string) => OutputSink;
   warn: (message: string) => void;
   /** aborted with the signal name as reason on SIGINT/SIGTERM */
   signal: AbortSignal;
@@ -238,7 +240,7 @@ function effectContext(
     loopDir: options.loopDir,
     run: fold.run,
     key: next.key,
-    output: options.output,
+    output: options.outputFor?.(next.key) ?? options.output,
     signal: options.signal,
     recordProcess: ({ pid, startTime }) => {
       stage({ type: 'process.spawned', payload: { key: next.key, pid, startTime } });

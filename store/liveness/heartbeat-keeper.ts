@@ -1,6 +1,6 @@
 // Keeps the heartbeat file in step with the agent call in flight, writing at most once a second for output.
 import { processStartTime } from '../../effects/process/process-identity.js';
-import { removeHeartbeat, writeHeartbeat, type Heartbeat, type HeartbeatCall } from './heartbeat.js';
+import { removeHeartbeat, writeHeartbeat, type Heartbeat, type HeartbeatCall, type HeartbeatLane } from './heartbeat.js';
 
 /** How often output may rewrite the heartbeat: status's silence is exact to this much. */
 export const HEARTBEAT_INTERVAL_MS = 1000;
@@ -13,6 +13,7 @@ export const HEARTBEAT_INTERVAL_MS = 1000;
  */
 export class HeartbeatKeeper {
   private call: HeartbeatCall | null = null;
+  private readonly lanes = new Map<string, HeartbeatLane>();
   private lastWrite = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly yoke: Heartbeat['yoke'];
@@ -44,6 +45,11 @@ export class HeartbeatKeeper {
   output(): void {
     if (!this.call) return;
     this.call.lastOutputAt = this.now();
+    this.markDirty();
+  }
+
+  /** Write soon: at once when the last write is a second old, else at most once a second. */
+  private markDirty(): void {
     if (this.timer) return;
     const wait = Math.max(0, this.lastWrite + HEARTBEAT_INTERVAL_MS - this.now());
     if (wait === 0) {
@@ -64,6 +70,33 @@ export class HeartbeatKeeper {
     this.write();
   }
 
+  /** A lane of a parallel run started a step (its `effect.started` is journaled): the lane's previous step is over. */
+  laneStep(lane: Omit<HeartbeatLane, 'lastOutputAt'>): void {
+    this.lanes.set(lane.story, { ...lane, lastOutputAt: null });
+    this.write();
+  }
+
+  /** The lanes at work now, by story. */
+  currentLanes(): HeartbeatLane[] {
+    return [...this.lanes.values()].sort((a, b) => a.story.localeCompare(b.story));
+  }
+
+  /** The lane step `key` ended. */
+  laneStepEnded(key: string): void {
+    const lane = [...this.lanes.values()].find((candidate) => candidate.key === key);
+    if (lane === undefined) return;
+    this.lanes.delete(lane.story);
+    this.write();
+  }
+
+  /** The agent of lane step `key` wrote something. */
+  laneOutput(key: string): void {
+    const lane = [...this.lanes.values()].find((candidate) => candidate.key === key);
+    if (lane === undefined) return;
+    lane.lastOutputAt = this.now();
+    this.markDirty();
+  }
+
   /** Stop keeping it and remove the file (the run is no longer driven by this process). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -82,7 +115,8 @@ export class HeartbeatKeeper {
     }
     this.lastWrite = this.now();
     try {
-      writeHeartbeat(this.path, { v: 1, run: this.run, yoke: this.yoke, call: this.call ? { ...this.call } : null, writtenAt: this.lastWrite });
+      const lanes = this.lanes.size === 0 ? {} : { lanes: this.currentLanes().map((lane) => ({ ...lane })) };
+      writeHeartbeat(this.path, { v: 1, run: this.run, yoke: this.yoke, call: this.call ? { ...this.call } : null, ...lanes, writtenAt: this.lastWrite });
     } catch {
       // a hint: status falls back to the journal and the lock
     }

@@ -21,6 +21,19 @@ export interface HeartbeatCall {
   lastOutputAt: number | null;
 }
 
+/** What one lane of a parallel run is doing (DESIGN §10), as the heartbeat describes it. */
+export interface HeartbeatLane {
+  story: string;
+  /** the effect key of the lane's step in flight */
+  key: string;
+  /** `worker agent`, `guard tests`, … */
+  phase: string;
+  startedAt: number;
+  /** an agent call's last output (null: nothing yet, or not an agent call) */
+  lastOutputAt: number | null;
+  agent: boolean;
+}
+
 /**
  * What the heartbeat file says. It is a hint, never the truth: the journal is. A missing, stale or
  * garbled heartbeat only makes `yoke status` say less.
@@ -31,6 +44,8 @@ export interface Heartbeat {
   /** the yoke process keeping it (pid + kernel start time) */
   yoke: { pid: number; startTime: string | null };
   call: HeartbeatCall | null;
+  /** a parallel run's lanes at work, by story (absent: not a parallel run, or none at work) */
+  lanes?: HeartbeatLane[];
   /** when the file was written (ms since the epoch) */
   writtenAt: number;
 }
@@ -68,9 +83,16 @@ function isHeartbeat(value: unknown): value is Heartbeat {
   const h = value as Partial<Heartbeat>;
   if (h.v !== 1 || typeof h.run !== 'string' || typeof h.writtenAt !== 'number') return false;
   if (typeof h.yoke !== 'object' || h.yoke === null || typeof h.yoke.pid !== 'number') return false;
+  if (h.lanes !== undefined && !(Array.isArray(h.lanes) && h.lanes.every(isLane))) return false;
   if (h.call === null) return true;
   const call = h.call as Partial<HeartbeatCall> | undefined;
   return typeof call === 'object' && typeof call.key === 'string' && typeof call.startedAt === 'number'
     && typeof call.idleTimeoutMs === 'number' && (call.pid === null || typeof call.pid === 'number')
     && (call.lastOutputAt === null || typeof call.lastOutputAt === 'number');
+}
+
+function isLane(value: unknown): value is HeartbeatLane {
+  const lane = value as Partial<HeartbeatLane> | null;
+  return typeof lane === 'object' && lane !== null && typeof lane.story === 'string' && typeof lane.key === 'string' && typeof lane.phase === 'string'
+    && typeof lane.startedAt === 'number' && (lane.lastOutputAt === null || typeof lane.lastOutputAt === 'number') && typeof lane.agent === 'boolean';
 }

@@ -29,12 +29,24 @@ export interface CallLiveness {
   idleTimeoutMs: number;
 }
 
+/** One lane of a parallel run at work, as far as the heartbeat knows. */
+export interface LaneLiveness {
+  story: string;
+  phase: string;
+  /** since the lane's step started */
+  forMs: number;
+  /** an agent call's time since its last output (or its start); null for other steps */
+  silentMs: number | null;
+}
+
 /** The verdict and what it rests on. */
 export interface Liveness {
   state: LivenessState;
   /** the yoke process driving (or last recorded driving) the run */
   yokePid: number | null;
   call: CallLiveness | null;
+  /** a live parallel run's lanes at work (empty otherwise) */
+  lanes: LaneLiveness[];
 }
 
 /** The facts the verdict is drawn from; `isAlive` checks pid + kernel start time (never a name). */
@@ -49,21 +61,25 @@ export interface LivenessFacts {
 /** Judge the latest run's liveness; never says `running` for a process that is gone. */
 export function judgeLiveness(facts: LivenessFacts): Liveness {
   const { summary, lock, now, isAlive } = facts;
-  if (summary.status === 'finished') return { state: 'finished', yokePid: null, call: null };
-  if (summary.status === 'abandoned') return { state: 'abandoned', yokePid: null, call: null };
+  if (summary.status === 'finished') return { state: 'finished', yokePid: null, call: null, lanes: [] };
+  if (summary.status === 'abandoned') return { state: 'abandoned', yokePid: null, call: null, lanes: [] };
   const heartbeat = facts.heartbeat?.run === summary.run ? facts.heartbeat : null;
   const runLock = lock && lock.command.startsWith('yoke run') ? lock : null;
   const driver = runLock ?? (heartbeat ? { pid: heartbeat.yoke.pid, startTime: heartbeat.yoke.startTime } : null);
   const call = heartbeat?.call ? callLiveness(heartbeat.call, now, isAlive) : null;
   if (driver && isAlive(driver.pid, driver.startTime)) {
     // the heartbeat belongs to this yoke only if it names the same process
-    const mine = heartbeat && heartbeat.yoke.pid === driver.pid ? call : null;
-    return { state: mine ? callState(mine) : 'running', yokePid: driver.pid, call: mine };
+    const ours = heartbeat !== null && heartbeat.yoke.pid === driver.pid;
+    const mine = ours ? call : null;
+    const lanes = ours ? (heartbeat.lanes ?? []).map((lane) => ({
+      story: lane.story, phase: lane.phase, forMs: Math.max(0, now - lane.startedAt), silentMs: lane.agent ? Math.max(0, now - (lane.lastOutputAt ?? lane.startedAt)) : null,
+    })) : [];
+    return { state: mine ? callState(mine) : 'running', yokePid: driver.pid, call: mine, lanes };
   }
   if (driver || summary.lastStop?.startsWith('stopped without a trace')) {
-    return { state: 'dead', yokePid: driver?.pid ?? null, call };
+    return { state: 'dead', yokePid: driver?.pid ?? null, call, lanes: [] };
   }
-  return { state: 'stopped', yokePid: null, call: null };
+  return { state: 'stopped', yokePid: null, call: null, lanes: [] };
 }
 
 function callLiveness(call: NonNullable<Heartbeat['call']>, now: number, isAlive: LivenessFacts['isAlive']): CallLiveness {

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../support/journal-records.js';
-import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
+import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 180_000;
 /** A whole parallel run may take longer than runYoke's default under a loaded CI machine. */
@@ -21,7 +21,7 @@ story=$(grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
 echo "$story $(pwd)" >> "$SIDE/calls"
 echo "work for $story" > "out-$story.txt"
 if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
-sleep 1
+sleep "\${SLEEP:-1}"
 printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
 `;
 
@@ -76,6 +76,32 @@ describe('parallel stories', () => {
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     const stories = await runYoke(ws, ['stories', '--json']);
     expect(JSON.parse(stories.stdout)).toMatchObject({ passed: 4, total: 4, retained: [] });
+  }, TIMEOUT);
+
+  it('`yoke status` shows each lane at work: its story, its step, how long, and the agent\'s silence', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2'], 'SLEEP=5 ');
+    const running = startYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    type Lane = { story: string; phase: string; forMs: number; silentMs: number | null };
+    let lanes: Lane[] = [];
+    let text = '';
+    const until = Date.now() + 90_000;
+    while (Date.now() < until) {
+      const status = await runYoke(ws, ['status', '--json']);
+      lanes = status.exitCode === 0 ? (JSON.parse(status.stdout) as { lanes?: Lane[] }).lanes ?? [] : [];
+      if (lanes.filter((lane) => lane.phase === 'worker agent').length === 2) {
+        text = (await runYoke(ws, ['status'])).stdout;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(lanes.map((lane) => `${lane.story} ${lane.phase}`)).toEqual(['S1 worker agent', 'S2 worker agent']);
+    for (const lane of lanes) expect(lane.silentMs, 'an agent step reports its silence').toEqual(expect.any(Number));
+    expect(text).toMatch(/^ {2}lane S1 +\S.* for \d+s/m);
+    expect(text).toMatch(/^ {2}lane S2 +\S.* for \d+s/m);
+    const result = await running;
+    expect(result.exitCode, result.stderr).toBe(0);
+    const after = JSON.parse((await runYoke(ws, ['status', '--json'])).stdout) as { lanes: Lane[]; liveness: string };
+    expect(after).toMatchObject({ liveness: 'finished', lanes: [] });
   }, TIMEOUT);
 
   it('keeps the worktree of a blocked story, and `yoke stories` says which and why', async () => {

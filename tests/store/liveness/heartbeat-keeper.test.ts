@@ -35,6 +35,25 @@ describe('HeartbeatKeeper', () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  it('keeps one line per lane of a parallel run: a lane\'s next step replaces its last, an ended step goes', async () => {
+    const path = heartbeatFile();
+    let now = 1000;
+    const keeper = new HeartbeatKeeper(path, 'RUN', () => now);
+    keeper.laneStep({ story: 'S2', key: 'k2', phase: 'worker agent', startedAt: 1000, agent: true });
+    keeper.laneStep({ story: 'S1', key: 'k1', phase: 'guard tree', startedAt: 1000, agent: false });
+    expect(readHeartbeat(path)?.lanes?.map((lane) => `${lane.story} ${lane.phase}`)).toEqual(['S1 guard tree', 'S2 worker agent']);
+    now = 5000;
+    keeper.laneOutput('k2');
+    await sleep(HEARTBEAT_INTERVAL_MS + 100);
+    expect(readHeartbeat(path)?.lanes?.find((lane) => lane.story === 'S2')?.lastOutputAt).toBe(5000);
+    keeper.laneStep({ story: 'S1', key: 'k3', phase: 'worker agent', startedAt: 5000, agent: true });
+    keeper.laneStepEnded('k2');
+    expect(readHeartbeat(path)?.lanes).toEqual([{ story: 'S1', key: 'k3', phase: 'worker agent', startedAt: 5000, lastOutputAt: null, agent: true }]);
+    keeper.laneStepEnded('k3');
+    expect(readHeartbeat(path)?.lanes).toBeUndefined();
+    keeper.stop();
+  });
+
   it('a burst of output is written once, within a second, with the time of the latest output', async () => {
     const path = heartbeatFile();
     let now = 50_000;
