@@ -18,7 +18,7 @@ import { updateProgress } from '../stories/story-progress.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
-import { callLimits, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
+import { budgetBreached, callLimits, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
@@ -92,7 +92,24 @@ export function laneStates(i: number) {
           type: 'request',
           params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
         },
-        on: { SPEC_RESTORED: { guard: mine, target: 'working' } },
+        on: { SPEC_RESTORED: { guard: mine, target: 'admitting' } },
+      }),
+      // Call admission before every lane agent call, across lanes (DESIGN §10): the run's budgets
+      // are shared, so a lane over a ceiling waits here; the run pauses once nothing else is in flight.
+      admitting: S({
+        always: [
+          {
+            guard: { type: 'overBudget', params: { attempt: true } },
+            target: 'held',
+            actions: assign({ blockedOn: ({ context }) => budgetBreached(context, true) }),
+          },
+          { target: 'working', actions: assign(({ context }) => ({ spent: { ...context.spent, attempts: context.spent.attempts + 1 } })) },
+        ],
+      }),
+      // Not final: `yoke budget` journals BUDGET_RAISED, and the lane is admitted again.
+      held: S({
+        tags: ['paused'],
+        on: { BUDGET_RAISED: { target: 'admitting', actions: 'raiseBudget' } },
       }),
       working: S({
         entry: {

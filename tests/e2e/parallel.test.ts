@@ -104,6 +104,25 @@ describe('parallel stories', () => {
     expect(after).toMatchObject({ liveness: 'finished', lanes: [] });
   }, TIMEOUT);
 
+  it('admits every lane agent call against the run\'s budgets: over the ceiling the lanes wait and the run pauses; `yoke budget` lets it go on', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2', 'S3']);
+    await writeFile(ws.abs('.loop/yoke.conf'), `${await ws.read('.loop/yoke.conf')}budget attempts 2\n`);
+    await ws.git(['commit', '-qam', 'two attempts']);
+    const held = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    expect(held.exitCode, held.stderr).toBe(1);
+    expect(held.stderr).toMatch(/held by its attempts budget: 2 of 2 spent; raise it with `yoke budget --attempts <value>`/);
+    expect(await ws.sideLines('calls')).toHaveLength(2);
+    const paused = (await readJournal(ws)).filter((record) => record.type === 'run.paused');
+    expect(paused.map((record) => (record.payload as { reason: string }).reason)).toEqual(['budget:attempts']);
+    expect((await runYoke(ws, ['budget', '--attempts', '3'])).exitCode).toBe(0);
+    const more = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
+    expect(more.exitCode, more.stderr).toBe(0);
+    expect((await ws.sideLines('calls')).map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S3']);
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2', 'feat(S3): Story S3']);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
   it('keeps the worktree of a blocked story, and `yoke stories` says which and why', async () => {
     const ws = await parallelWorkspace(['S1', 'S2']);
     // S2's check can never pass: after one failed attempt it is blocked, and its lane's work stays
