@@ -20,7 +20,7 @@ export function renderHeader(replayed: Pick<ReplayedRun, 'run' | 'mode' | 'machi
 
 /** One step: seq, time since start, state before → after, event, and the effect it reports on. */
 export function renderStep(step: ReplayStep): string {
-  const transition = step.from === step.to && step.record !== 'event' ? `  ${step.to}` : `${step.from ?? '·'} → ${step.to}`;
+  const transition = step.from === step.to && step.record !== 'event' ? `  ${busy(step.to)}` : changeText(step.from, step.to);
   return `${String(step.seq).padStart(6)} ${elapsed(step.elapsedMs).padStart(8)}  ${transition.padEnd(34)}  ${step.event.padEnd(20)}  ${describeStep(step)}`.trimEnd();
 }
 
@@ -36,8 +36,40 @@ function describeStep(step: ReplayStep): string {
     parts.push(`${step.effect.label} → ${step.effect.outcome}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`);
   }
   if (step.detail) parts.push(step.detail);
-  if (step.via.length > 0) parts.push(`via ${step.via.join(', ')}`);
+  if (step.via.length > 0) parts.push(`via ${step.via.map(busy).join(', ')}`);
   return parts.join('; ');
+}
+
+/** A parallel state's text (`parallel.lane1.working,lane2.idle,…`) as its name and regions; null for any other state. */
+function regionsOf(text: string): { name: string; regions: Map<string, string> } | null {
+  if (!text.includes(',')) return null;
+  const [first = '', ...rest] = text.split(',');
+  const dot = first.indexOf('.');
+  if (dot < 0) return null;
+  const regions = new Map<string, string>();
+  for (const part of [first.slice(dot + 1), ...rest]) {
+    const at = part.indexOf('.');
+    if (at < 0) return null;
+    regions.set(part.slice(0, at), part.slice(at + 1));
+  }
+  return { name: first.slice(0, dot), regions };
+}
+
+/** A parallel state with its idle regions left out (`parallel{lane1.working, integration.checking}`); any other state as it is. */
+function busy(text: string): string {
+  const parallel = regionsOf(text);
+  if (parallel === null) return text;
+  const at = [...parallel.regions].filter(([, state]) => state !== 'idle').map(([region, state]) => `${region}.${state}`);
+  return `${parallel.name}{${at.length === 0 ? 'idle' : at.join(', ')}}`;
+}
+
+/** `a → b`; within a parallel state only the regions that changed (`lane2 working → readingNotes`), so lanes read side by side. */
+function changeText(from: string | null, to: string): string {
+  const before = from === null ? null : regionsOf(from);
+  const after = regionsOf(to);
+  if (before === null || after === null || before.name !== after.name) return `${from === null ? '·' : busy(from)} → ${busy(to)}`;
+  const changed = [...after.regions].filter(([region, state]) => before.regions.get(region) !== state).map(([region, state]) => `${region} ${before.regions.get(region) ?? '?'} → ${state}`);
+  return changed.length === 0 ? `  ${busy(to)}` : changed.join('; ');
 }
 
 /** The closing line: how the run ended and what it cost. */

@@ -76,6 +76,12 @@ describe('parallel stories', () => {
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     const stories = await runYoke(ws, ['stories', '--json']);
     expect(JSON.parse(stories.stdout)).toMatchObject({ passed: 4, total: 4, retained: [] });
+    // the timeline shows each lane's own step (the regions that changed), never all nine regions at once
+    const replay = await runYoke(ws, ['replay']);
+    expect(replay.exitCode, replay.stderr).toBe(0);
+    for (const lane of ['lane1', 'lane2', 'lane3', 'lane4']) expect(replay.stdout).toMatch(new RegExp(`^ +\\d+ +\\+[\\d.]+s  ${lane} working → readingNotes +AGENT_EXITED`, 'm'));
+    expect(replay.stdout).toMatch(/integration rebasing → checking|integration checking → /);
+    expect(replay.stdout).not.toMatch(/lane5\.idle/);
   }, TIMEOUT);
 
   it('`yoke status` shows each lane at work: its story, its step, how long, and the agent\'s silence', async () => {
