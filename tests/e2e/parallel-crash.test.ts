@@ -7,7 +7,7 @@
 //     call whose completion was journaled runs again, and each check runs once per gate it owes;
 //   - every story lands as exactly one `feat(<id>)` commit with its trailers, `passes: true` and its
 //     decision entry; the lanes' worktrees and branches are gone; `yoke replay --verify` passes.
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { readJournal, type JournalRecord } from '../support/journal-records.js';
@@ -70,6 +70,36 @@ async function crashWorkspace(): Promise<Workspace> {
 
 const kindOf = (record: JournalRecord): string => (record.payload as { kind?: string }).kind ?? '';
 const keyOf = (record: JournalRecord): string => (record.payload as { key?: string }).key ?? '';
+const storyOf = (record: JournalRecord): string => (record.payload as { params: { story: string } }).params.story;
+
+/**
+ * A git hook of the main repository (the lanes' worktrees share it) that holds git halfway through
+ * what `when` (a shell test) recognizes, once, saying so in `held-<name>` (its pid).
+ */
+function holdingHook(ws: Workspace, name: string, when: string, stdin = false): string {
+  return `#!/bin/sh
+${stdin ? 'cat > /dev/null\n' : ''}[ -f "${ws.side(`hold-${name}`)}" ] || exit 0
+${when} || exit 0
+rm -f "${ws.side(`hold-${name}`)}"
+echo $$ > "${ws.side(`held-${name}.tmp`)}" && mv "${ws.side(`held-${name}.tmp`)}" "${ws.side(`held-${name}`)}"
+sleep 60 & wait
+`;
+}
+
+/**
+ * Holds `git merge --ff-only` of a story's landing after git updated the main working tree and index,
+ * before it moved the branch: `reference-transaction` while git has the branch locked,
+ * `post-index-change` just before it locks it.
+ */
+function fastForwardHook(ws: Workspace, hook: string): string {
+  const prepared = hook === 'reference-transaction' ? '[ "$1" = prepared ] && ' : '';
+  return holdingHook(ws, 'ff', `${prepared}[ "$(git rev-parse --show-toplevel)" = "${ws.path}" ] && ! git diff --cached --quiet HEAD`, hook === 'reference-transaction');
+}
+
+async function installHook(ws: Workspace, hook: string, script: string): Promise<void> {
+  await writeFile(ws.abs(`.git/hooks/${hook}`), script);
+  await chmod(ws.abs(`.git/hooks/${hook}`), 0o755);
+}
 
 /** Start a parallel run, wait until every `held-<name>` side file exists, then kill -9 yoke's process group. */
 async function killWhenHeld(ws: Workspace, names: string[]): Promise<number[]> {
@@ -112,8 +142,8 @@ async function expectLandedOnce(ws: Workspace): Promise<JournalRecord[]> {
   expect(completedCalls.sort()).toEqual([...new Set(completedCalls)].sort());
   for (const key of completedCalls) expect(calls).toContain(key);
   // one worktree per story, reused after the crash; all of them and their branches gone once landed
-  const creates = records.filter((r) => r.type === 'effect.started' && kindOf(r) === 'worktree.create');
-  expect(creates.map((r) => (r.payload as { params: { story: string } }).params.story).sort()).toEqual(IDS);
+  const creates = new Map(records.filter((r) => r.type === 'effect.started' && kindOf(r) === 'worktree.create').map((r) => [keyOf(r), storyOf(r)]));
+  expect([...creates.values()].sort()).toEqual(IDS);
   expect(await ws.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');
   expect(await ws.git(['worktree', 'list', '--porcelain'])).not.toMatch(/yoke\/worktrees/);
   expect(await ws.git(['branch', '--list', 'yoke/*'])).toBe('');
@@ -172,5 +202,26 @@ describe('parallel lanes after kill -9', () => {
     expect(checks.filter((story) => story === 'S1')).toHaveLength(3);
     for (const id of ['S2', 'S3']) expect(checks.filter((story) => story === id)).toHaveLength(2);
     expect((await ws.sideLines('calls')).map((line) => line.split(' ')[1]).sort()).toEqual(IDS);
+  }, TIMEOUT);
+
+  it.each([['post-index-change'], ['reference-transaction']])('kill -9 inside a story\'s fast-forward of the target (%s hook): `yoke run` finishes that landing instead of calling the target dirty', async (hook) => {
+    const ws = await crashWorkspace();
+    await installHook(ws, hook, fastForwardHook(ws, hook));
+    await killWhenHeld(ws, ['ff']);
+    // the landing commit is in the main working tree and index, the branch has not moved
+    const before = await readJournal(ws);
+    const open = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'story.land');
+    expect(open).toHaveLength(1);
+    expect(before.filter((r) => r.type === 'effect.completed' && keyOf(r) === keyOf(open[0] as JournalRecord))).toEqual([]);
+    const story = storyOf(open[0] as JournalRecord);
+    expect((await ws.gitLog()).map((entry) => entry.subject)).toEqual(['initial']);
+    expect(await ws.git(['status', '--porcelain'])).toMatch(new RegExp(`out-${story}\\.txt`));
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`finished landing story ${story} on \\S+: a crash had stopped its fast-forward halfway`));
+    const records = await expectLandedOnce(ws);
+    // the cut-short landing was reconciled, not made again
+    expect(records.filter((r) => r.type === 'effect.started' && keyOf(r) === keyOf(open[0] as JournalRecord))).toHaveLength(1);
   }, TIMEOUT);
 });
