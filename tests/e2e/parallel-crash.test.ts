@@ -96,6 +96,11 @@ function fastForwardHook(ws: Workspace, hook: string): string {
   return holdingHook(ws, 'ff', `${prepared}[ "$(git rev-parse --show-toplevel)" = "${ws.path}" ] && ! git diff --cached --quiet HEAD`, hook === 'reference-transaction');
 }
 
+/** Holds `git rebase` of a candidate onto a target that moved, right after it checked the target out (the rebase half done). */
+function rebaseHook(ws: Workspace): string {
+  return holdingHook(ws, 'rebase', '[ -d "$(git rev-parse --git-dir)/rebase-merge" ]');
+}
+
 async function installHook(ws: Workspace, hook: string, script: string): Promise<void> {
   await writeFile(ws.abs(`.git/hooks/${hook}`), script);
   await chmod(ws.abs(`.git/hooks/${hook}`), 0o755);
@@ -223,5 +228,37 @@ describe('parallel lanes after kill -9', () => {
     const records = await expectLandedOnce(ws);
     // the cut-short landing was reconciled, not made again
     expect(records.filter((r) => r.type === 'effect.started' && keyOf(r) === keyOf(open[0] as JournalRecord))).toHaveLength(1);
+  }, TIMEOUT);
+
+  it('kill -9 in the middle of a candidate\'s rebase: `yoke run` aborts the half-done rebase, does it again, and lands every story once', async () => {
+    const ws = await crashWorkspace();
+    await installHook(ws, 'post-checkout', rebaseHook(ws));
+    await killWhenHeld(ws, ['rebase']);
+    // a lane's worktree is left mid-rebase: HEAD detached on the target, the candidate not yet replayed
+    const before = await readJournal(ws);
+    const rebases = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'candidate.rebase');
+    const open = rebases.filter((r) => !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
+    expect(open).toHaveLength(1);
+    const story = storyOf(open[0] as JournalRecord);
+    expect(await ws.git(['-C', ws.abs(`.git/yoke/worktrees/${story}`), 'status'])).toMatch(/rebase/i);
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const records = await expectLandedOnce(ws);
+    // the rebase was done again (`retry`), as the second attempt of the same effect
+    expect(records.filter((r) => r.type === 'effect.started' && keyOf(r) === keyOf(open[0] as JournalRecord)).map((r) => (r.payload as { attempt: number }).attempt)).toEqual([1, 2]);
+  }, TIMEOUT);
+
+  it('kill -9 inside a lane\'s `git worktree add`: `yoke run` removes the half-made worktree, makes it again, and lands every story once', async () => {
+    const ws = await crashWorkspace();
+    // git checks the new worktree's files out while its registration is still locked "initializing"
+    await installHook(ws, 'post-index-change', holdingHook(ws, 'worktree', '[ -f "$(git rev-parse --git-dir)/locked" ]'));
+    await killWhenHeld(ws, ['worktree']);
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(/yoke\/worktrees\/S\d\n[\s\S]*?locked initializing/);
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/the worktree of story S\d was left half made by a crash; making it again/);
+    await expectLandedOnce(ws);
   }, TIMEOUT);
 });
