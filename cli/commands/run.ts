@@ -16,6 +16,7 @@ import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
+import { cutShortLanding } from '../../store/session/cut-short-landing.js';
 import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
 import { prdChangeEvent } from '../../store/session/prd-change.js';
@@ -74,7 +75,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   if (config) checkLifecycleFiles(config, paths);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
-  if (runConfig) await checkParallel(runConfig, flags, resuming, paths);
+  if (runConfig) await checkParallel(runConfig, flags, resuming, paths, before.records);
   if (runConfig) checkToolGateReach(runConfig, paths);
   if (runConfig) {
     // only presence on PATH: `--version` can take seconds (gemini) and `yoke config check` shows it
@@ -219,9 +220,10 @@ function checkToolGateReach(config: Config, paths: WorkspacePaths): void {
 
 /**
  * `--parallel` (DESIGN §10): only in stories mode, and only for a run that works in parallel; a
- * parallel run refuses a dirty target (exit 3), before anything is journaled.
+ * parallel run refuses a dirty target (exit 3), before anything is journaled, unless it resumes a
+ * run whose landing a kill cut short in the middle of the target's fast-forward.
  */
-async function checkParallel(config: Config, flags: RunFlags, resuming: boolean, paths: WorkspacePaths): Promise<void> {
+async function checkParallel(config: Config, flags: RunFlags, resuming: boolean, paths: WorkspacePaths, records: readonly JournalRecord[]): Promise<void> {
   if (flags.parallel !== undefined && LIFECYCLES[config.mode]?.features.includes('stories') !== true) {
     throw new YokeError('usage', `--parallel works only in stories mode, and this run is ${config.mode}; drop --parallel, or switch with \`yoke mode stories\`.`);
   }
@@ -235,6 +237,8 @@ async function checkParallel(config: Config, flags: RunFlags, resuming: boolean,
   }
   const changes = await workingTreeChanges(paths.root);
   if (changes.length === 0) return;
+  // A kill inside a story's fast-forward leaves the landing commit checked out: resuming finishes it.
+  if (resuming && (await cutShortLanding(records, paths.root)) !== null) return;
   const shown = changes.slice(0, 5).join(', ') + (changes.length > 5 ? `, and ${changes.length - 5} more` : '');
   throw new YokeError('workspace', `the target branch's working tree has changes (${shown}); a parallel run fast-forwards it as stories land, so commit or stash them first (\`git stash -u\`) and run \`yoke run\` again.`);
 }

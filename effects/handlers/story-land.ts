@@ -11,6 +11,7 @@ import { readHead } from '../git/head-state.js';
 import { runGit, spawnGit } from '../git/run-git.js';
 import { workingTreeChanges } from '../git/working-tree-changes.js';
 import { contains, laneGit, revParse, showFile } from '../worktree/lane-git.js';
+import { cutShortFastForward, finishFastForward } from '../worktree/cut-short-fast-forward.js';
 import { mainTree } from '../worktree/lane-worktree-path.js';
 
 const PRD = '.loop/prd.yaml';
@@ -22,8 +23,9 @@ const DECISIONS = '.yoke/context/DECISIONS.md';
  * and entry land in one commit. Then the main working tree, which must still be clean and on the
  * target at `from`, fast-forwards to it (`git merge --ff-only`). Anything else changing the main
  * working tree during the run stops it (exit 3) with what to do. On restart (`reconcile`), a commit
- * of this run and story already on the target is the result; otherwise it is done again from the
- * candidate, which gives the same content.
+ * of this run and story already on the target is the result. A fast-forward a kill cut short (the
+ * main working tree already holds the lane's commit, the branch is still at `from`) is finished by
+ * moving the branch. Otherwise it is done again from the candidate, which gives the same content.
  */
 export const landStory: EffectHandler<'story.land'> = {
   policy: 'reconcile',
@@ -62,8 +64,15 @@ export const landStory: EffectHandler<'story.land'> = {
   async reconcile(params, ctx) {
     const main = mainTree(ctx);
     const found = await spawnGit(main.root, ['log', '--format=%H', '--all-match', '--grep', `^Yoke-Story: ${params.story}$`, '--grep', `^Yoke-Run: ${ctx.run}$`, `${params.from}..${params.target}`]);
-    const sha = found.exitCode === 0 ? found.stdout.split('\n')[0]?.trim() ?? '' : '';
-    if (sha === '') return null;
+    let sha = found.exitCode === 0 ? found.stdout.split('\n')[0]?.trim() ?? '' : '';
+    if (sha === '') {
+      // Killed inside `git merge --ff-only`: the main working tree holds the commit, the branch has not moved yet.
+      const cut = await cutShortFastForward(main.root, ctx.root, params, ctx.run);
+      if (cut === null) return null;
+      await finishFastForward(main.root, params, cut);
+      ctx.warn(`finished landing story ${params.story} on ${params.target}: a crash had stopped its fast-forward halfway`);
+      sha = cut;
+    }
     const prd = (await showFile(main.root, sha, PRD)) ?? '';
     return { sha, prdBlob: await putBlob(main.loopDir, Buffer.from(prd)) };
   },

@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { captureWorkTree } from '../git/git-tree.js';
 import { runGit } from '../git/run-git.js';
+import { discardHalfMadeWorktree } from '../worktree/half-made-worktree.js';
 import { contains, laneGit, revParse } from '../worktree/lane-git.js';
 import { laneWorktreePath, mainTree } from '../worktree/lane-worktree-path.js';
 import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
@@ -16,7 +17,8 @@ async function exists(path: string): Promise<boolean> {
  * `git worktree add -B <branch> .git/yoke/worktrees/<story> <base>`; an existing worktree of the story
  * (an earlier attempt, or a retry after a crash) is reset to `base` instead, and commits it held that
  * the target lacks are kept under `refs/yoke/<run>/retained/<story>/<attempt>` first, so no candidate
- * is ever lost. The lane's `.loop/.journal` links to the main one: transcripts, usage files and blobs
+ * is ever lost. A worktree that a kill left half made inside `git worktree add` is removed and made
+ * again. The lane's `.loop/.journal` links to the main one: transcripts, usage files and blobs
  * stay in the one journal folder. Safe to repeat (`retry`).
  */
 export const createWorktree: EffectHandler<'worktree.create'> = {
@@ -24,6 +26,9 @@ export const createWorktree: EffectHandler<'worktree.create'> = {
   async execute(params, ctx) {
     const main = mainTree(ctx);
     const path = laneWorktreePath(main.root, params.story);
+    if (await changeWorktreeRegistry(main.root, () => discardHalfMadeWorktree(main.root, path))) {
+      ctx.warn(`the worktree of story ${params.story} was left half made by a crash; making it again`);
+    }
     if (await exists(join(path, '.git'))) {
       const head = await revParse(path, 'HEAD');
       if (head !== params.base && !(await contains(main.root, params.base, head))) {

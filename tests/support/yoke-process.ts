@@ -16,6 +16,8 @@ export interface YokeRunOptions {
   timeoutMs?: number;
   /** yoke's stdin; by default empty (closed at once) */
   input?: string;
+  /** start yoke as the leader of its own process group, so a test can kill -9 the whole group */
+  detached?: boolean;
 }
 
 export interface YokeResult {
@@ -48,6 +50,7 @@ function spawnYoke(cwd: string, args: string[], opts: YokeRunOptions) {
     killSignal: 'SIGKILL',
     forceKillAfterDelay: false,
     input: opts.input ?? '',
+    detached: opts.detached ?? false,
   });
 }
 

@@ -1,0 +1,264 @@
+// Parallel lanes survive kill -9 (DESIGN §6 and §10, issue 16 "Crash safety") against the bundle, with
+// a scripted `cmd` agent: a `--parallel 2` stories run is killed (SIGKILL to yoke's whole process
+// group) while both lanes' workers are mid-call, or while the integration lane re-runs a candidate's
+// check; `yoke run` then resumes it:
+//   - the orphaned agents are stopped before anything else runs, and never finish their work;
+//   - the interrupted calls are journaled as interrupted and made again in the same worktrees; no
+//     call whose completion was journaled runs again, and each check runs once per gate it owes;
+//   - every story lands as exactly one `feat(<id>)` commit with its trailers, `passes: true` and its
+//     decision entry; the lanes' worktrees and branches are gone; `yoke replay --verify` passes.
+import { chmod, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../support/e2e-cleanup.js';
+import { readJournal, type JournalRecord } from '../support/journal-records.js';
+import { isAlive, markProcesses, waitUntil } from '../support/process-liveness.js';
+import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
+
+const TIMEOUT = 180_000;
+/** A whole parallel run may take longer than runYoke's default under a loaded CI machine. */
+const RUN_MS = 90_000;
+const leftovers = cleanupAfterEach();
+const IDS = ['S1', 'S2', 'S3'];
+
+/**
+ * Logs each call (`<key> <story> <cwd>`), then, when `$SIDE/hold-<story>` exists (once), says so in
+ * `held-<story>` (its pid) and sleeps: that is where the test kills yoke. A held call that is not
+ * stopped would go on to log `survived <story>`. Otherwise it writes out-<story>.txt and says DONE.
+ */
+const AGENT = `#!/bin/sh
+story=$(grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+echo "$YOKE_CALL $story $(pwd)" >> "$SIDE/calls"
+if [ -f "$SIDE/hold-$story" ]; then
+  rm -f "$SIDE/hold-$story"
+  echo $$ > "$SIDE/held-$story.tmp" && mv "$SIDE/held-$story.tmp" "$SIDE/held-$story"
+  sleep 60 & wait
+  echo "survived $story" >> "$SIDE/calls"
+fi
+echo "work for $story" > "out-$story.txt"
+printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
+`;
+
+/**
+ * The stories' check: logs `<story> <cwd>` to `$SIDE/checks`, then on its second run for a story
+ * (the integration lane's) holds like the agent when `$SIDE/hold-check-<story>` exists.
+ */
+const CHECK = `#!/bin/sh
+story=$1
+echo "$story $(pwd)" >> "$SIDE/checks"
+if [ "$(grep -c "^$story " "$SIDE/checks")" = 2 ] && [ -f "$SIDE/hold-check-$story" ]; then
+  rm -f "$SIDE/hold-check-$story"
+  echo $$ > "$SIDE/held-check-$story.tmp" && mv "$SIDE/held-check-$story.tmp" "$SIDE/held-check-$story"
+  sleep 60 & wait
+fi
+test -f "out-$story.txt"
+`;
+
+async function crashWorkspace(): Promise<Workspace> {
+  const ws = await makeWorkspace((paths) => ({
+    '.loop/yoke.conf': `mode stories\nagent cmd SIDE=${paths.sideDir} sh ${paths.side('agent.sh')}\n`,
+    '.loop/prd.yaml': `stories:\n${IDS.map((id) => `  - id: ${id}\n    title: Story ${id}\n    acceptance:\n      - text: out file exists\n        check: SIDE=${paths.sideDir} sh ${paths.side('check.sh')} ${id}\n`).join('')}`,
+    '.loop/protocol.md': '# Protocol\n',
+    '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+    '.loop/.gitignore': '.journal/\n.stash/\n',
+    '.yoke/context/DECISIONS.md': '# Decisions\n',
+  }));
+  leftovers.workspaces.push(ws);
+  await writeFile(ws.side('agent.sh'), AGENT);
+  await writeFile(ws.side('check.sh'), CHECK);
+  return ws;
+}
+
+const kindOf = (record: JournalRecord): string => (record.payload as { kind?: string }).kind ?? '';
+const keyOf = (record: JournalRecord): string => (record.payload as { key?: string }).key ?? '';
+const storyOf = (record: JournalRecord): string => (record.payload as { params: { story: string } }).params.story;
+
+/**
+ * A git hook of the main repository (the lanes' worktrees share it) that holds git halfway through
+ * what `when` (a shell test) recognizes, once, saying so in `held-<name>` (its pid).
+ */
+function holdingHook(ws: Workspace, name: string, when: string, stdin = false): string {
+  return `#!/bin/sh
+${stdin ? 'cat > /dev/null\n' : ''}[ -f "${ws.side(`hold-${name}`)}" ] || exit 0
+${when} || exit 0
+rm -f "${ws.side(`hold-${name}`)}"
+echo $$ > "${ws.side(`held-${name}.tmp`)}" && mv "${ws.side(`held-${name}.tmp`)}" "${ws.side(`held-${name}`)}"
+sleep 60 & wait
+`;
+}
+
+/**
+ * Holds `git merge --ff-only` of a story's landing after git updated the main working tree and index,
+ * before it moved the branch: `reference-transaction` while git has the branch locked,
+ * `post-index-change` just before it locks it.
+ */
+function fastForwardHook(ws: Workspace, hook: string): string {
+  const prepared = hook === 'reference-transaction' ? '[ "$1" = prepared ] && ' : '';
+  return holdingHook(ws, 'ff', `${prepared}[ "$(git rev-parse --show-toplevel)" = "${ws.path}" ] && ! git diff --cached --quiet HEAD`, hook === 'reference-transaction');
+}
+
+/** Holds `git rebase` of a candidate onto a target that moved, right after it checked the target out (the rebase half done). */
+function rebaseHook(ws: Workspace): string {
+  return holdingHook(ws, 'rebase', '[ -d "$(git rev-parse --git-dir)/rebase-merge" ]');
+}
+
+async function installHook(ws: Workspace, hook: string, script: string): Promise<void> {
+  await writeFile(ws.abs(`.git/hooks/${hook}`), script);
+  await chmod(ws.abs(`.git/hooks/${hook}`), 0o755);
+}
+
+/** Start a parallel run, wait until every `held-<name>` side file exists, then kill -9 yoke's process group. */
+async function killWhenHeld(ws: Workspace, names: string[]): Promise<number[]> {
+  for (const name of names) await writeFile(ws.side(`hold-${name}`), '');
+  const yoke = startYoke(ws, ['run', '--parallel', '2', '--quiet'], { timeoutMs: RUN_MS, detached: true });
+  const held = await waitUntil(async () => (await Promise.all(names.map((name) => ws.sideText(`held-${name}`)))).every((text) => text !== null), RUN_MS - 10_000);
+  if (yoke.pid === undefined) throw new Error('yoke did not start');
+  process.kill(-yoke.pid, 'SIGKILL');
+  const crashed = await yoke;
+  expect(held, `never held ${names.join(', ')}: ${crashed.stderr}`).toBe(true);
+  expect(crashed.signal).toBe('SIGKILL');
+  const pids = await Promise.all(names.map(async (name) => Number(await ws.sideText(`held-${name}`))));
+  leftovers.leftoverPids.push(...markProcesses(...pids));
+  return pids;
+}
+
+/** What every resumed run must show: one gated commit per story, nothing run twice, no lane left behind. */
+async function expectLandedOnce(ws: Workspace): Promise<JournalRecord[]> {
+  const records = await readJournal(ws);
+  expect(records.filter((r) => r.type === 'run.finished').map((r) => r.payload)).toEqual([expect.objectContaining({ exitCode: 0, reason: 'stories-done' })]);
+  // one commit per story on the target, with its trailers, its work, its flag and its decision entry
+  const feats = (await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat('));
+  expect(feats.map((entry) => entry.subject).sort()).toEqual(IDS.map((id) => `feat(${id}): Story ${id}`));
+  for (const entry of feats) {
+    const id = /feat\((S\d)\)/.exec(entry.subject)?.[1] ?? '';
+    expect(entry.message).toMatch(new RegExp(`Yoke-Story: ${id}\\nYoke-Run: [0-9A-Z]{26}\\nYoke-Effect: \\S+`));
+    const files = (await ws.git(['show', '--name-only', '--format=', entry.sha])).split('\n').filter(Boolean).sort();
+    expect(files).toEqual(['.loop/prd.yaml', '.yoke/context/DECISIONS.md', `out-${id}.txt`]);
+  }
+  expect((await ws.read('.loop/prd.yaml')).match(/passes: true/g)).toHaveLength(IDS.length);
+  expect((await ws.read('.yoke/context/DECISIONS.md')).match(/^## .* — S\d: Story S\d$/gm)).toHaveLength(IDS.length);
+  // one story.land completed per story: none passed twice
+  const lands = new Map(records.filter((r) => r.type === 'effect.started' && kindOf(r) === 'story.land').map((r) => [keyOf(r), (r.payload as { params: { story: string } }).params.story]));
+  expect(records.filter((r) => r.type === 'effect.completed' && lands.has(keyOf(r))).map((r) => lands.get(keyOf(r))).sort()).toEqual(IDS);
+  // no agent call ran twice: each call key once in the agent's log, and never one whose completion was journaled again
+  const calls = (await ws.sideLines('calls')).map((line) => line.split(' ')[0] ?? '');
+  expect(calls).not.toContain('survived');
+  expect(new Set(calls).size).toBe(calls.length);
+  const completedCalls = records.filter((r) => r.type === 'effect.completed' && kindOf(r) === 'agent.spawn').map(keyOf);
+  expect(completedCalls.sort()).toEqual([...new Set(completedCalls)].sort());
+  for (const key of completedCalls) expect(calls).toContain(key);
+  // one worktree per story, reused after the crash; all of them and their branches gone once landed
+  const creates = new Map(records.filter((r) => r.type === 'effect.started' && kindOf(r) === 'worktree.create').map((r) => [keyOf(r), storyOf(r)]));
+  expect([...creates.values()].sort()).toEqual(IDS);
+  expect(await ws.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');
+  expect(await ws.git(['worktree', 'list', '--porcelain'])).not.toMatch(/yoke\/worktrees/);
+  expect(await ws.git(['branch', '--list', 'yoke/*'])).toBe('');
+  const verify = await runYoke(ws, ['replay', '--verify']);
+  expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  return records;
+}
+
+describe('parallel lanes after kill -9', () => {
+  it('kill -9 while both lanes\' workers run: `yoke run` stops the orphans, calls them again in the same worktrees, and lands each story once', async () => {
+    const ws = await crashWorkspace();
+    const pids = await killWhenHeld(ws, ['S1', 'S2']);
+    // the crash left both calls started and unfinished, their agents running, their worktrees in place
+    const before = await readJournal(ws);
+    const open = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'agent.spawn').map(keyOf);
+    expect(open).toHaveLength(2);
+    expect(before.filter((r) => r.type === 'effect.completed' && open.includes(keyOf(r)))).toEqual([]);
+    for (const pid of pids) expect(isAlive(pid)).toBe(true);
+    expect(await ws.git(['worktree', 'list'])).toMatch(/yoke\/worktrees\/S1[\s\S]*yoke\/worktrees\/S2/);
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    const records = await expectLandedOnce(ws);
+    expect(records.filter((r) => r.type === 'run.resumed')).toHaveLength(1);
+    // the two cut-short calls are journaled as interrupted and made again, in the worktree they started in
+    expect(records.filter((r) => r.type === 'effect.interrupted').map(keyOf).sort()).toEqual([...open].sort());
+    const calls = (await ws.sideLines('calls')).map((line) => line.split(' '));
+    for (const id of ['S1', 'S2']) {
+      const mine = calls.filter(([, story]) => story === id);
+      expect(mine).toHaveLength(2);
+      for (const [, , cwd] of mine) expect(cwd).toMatch(new RegExp(`\\.git/yoke/worktrees/${id}$`));
+    }
+    expect(calls.filter(([, story]) => story === 'S3')).toHaveLength(1);
+    // each story's check ran once in its lane and once at integration: the crash doubled none
+    const checks = (await ws.sideLines('checks')).map((line) => line.split(' ')[0]);
+    for (const id of IDS) expect(checks.filter((story) => story === id)).toHaveLength(2);
+  }, TIMEOUT);
+
+  it('kill -9 while the integration lane re-runs a candidate\'s check: `yoke run` re-runs that check, and lands every story once', async () => {
+    const ws = await crashWorkspace();
+    await killWhenHeld(ws, ['check-S1']);
+    const before = await readJournal(ws);
+    // S1's candidate was committed and is being integrated: the crash came after its rebase, before it landed
+    const ofS1 = (kind: string) => before.filter((r) => r.type === 'effect.started' && kindOf(r) === kind && (r.payload as { params: { lane?: string } }).params.lane === 'S1').map(keyOf);
+    const rebases = ofS1('candidate.rebase');
+    expect(rebases).toHaveLength(1);
+    expect(before.filter((r) => r.type === 'effect.completed' && rebases.includes(keyOf(r)))).toHaveLength(1);
+    expect(ofS1('story.land')).toEqual([]);
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    await expectLandedOnce(ws);
+    // the integration check that was cut short ran again (`retry`); every other check ran once per gate
+    const checks = (await ws.sideLines('checks')).map((line) => line.split(' ')[0]);
+    expect(checks.filter((story) => story === 'S1')).toHaveLength(3);
+    for (const id of ['S2', 'S3']) expect(checks.filter((story) => story === id)).toHaveLength(2);
+    expect((await ws.sideLines('calls')).map((line) => line.split(' ')[1]).sort()).toEqual(IDS);
+  }, TIMEOUT);
+
+  it.each([['post-index-change'], ['reference-transaction']])('kill -9 inside a story\'s fast-forward of the target (%s hook): `yoke run` finishes that landing instead of calling the target dirty', async (hook) => {
+    const ws = await crashWorkspace();
+    await installHook(ws, hook, fastForwardHook(ws, hook));
+    await killWhenHeld(ws, ['ff']);
+    // the landing commit is in the main working tree and index, the branch has not moved
+    const before = await readJournal(ws);
+    const open = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'story.land');
+    expect(open).toHaveLength(1);
+    expect(before.filter((r) => r.type === 'effect.completed' && keyOf(r) === keyOf(open[0] as JournalRecord))).toEqual([]);
+    const story = storyOf(open[0] as JournalRecord);
+    expect((await ws.gitLog()).map((entry) => entry.subject)).toEqual(['initial']);
+    expect(await ws.git(['status', '--porcelain'])).toMatch(new RegExp(`out-${story}\\.txt`));
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`finished landing story ${story} on \\S+: a crash had stopped its fast-forward halfway`));
+    const records = await expectLandedOnce(ws);
+    // the cut-short landing was reconciled, not made again
+    expect(records.filter((r) => r.type === 'effect.started' && keyOf(r) === keyOf(open[0] as JournalRecord))).toHaveLength(1);
+  }, TIMEOUT);
+
+  it('kill -9 in the middle of a candidate\'s rebase: `yoke run` aborts the half-done rebase, does it again, and lands every story once', async () => {
+    const ws = await crashWorkspace();
+    await installHook(ws, 'post-checkout', rebaseHook(ws));
+    await killWhenHeld(ws, ['rebase']);
+    // a lane's worktree is left mid-rebase: HEAD detached on the target, the candidate not yet replayed
+    const before = await readJournal(ws);
+    const rebases = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'candidate.rebase');
+    const open = rebases.filter((r) => !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
+    expect(open).toHaveLength(1);
+    const story = storyOf(open[0] as JournalRecord);
+    expect(await ws.git(['-C', ws.abs(`.git/yoke/worktrees/${story}`), 'status'])).toMatch(/rebase/i);
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const records = await expectLandedOnce(ws);
+    // the rebase was done again (`retry`), as the second attempt of the same effect
+    expect(records.filter((r) => r.type === 'effect.started' && keyOf(r) === keyOf(open[0] as JournalRecord)).map((r) => (r.payload as { attempt: number }).attempt)).toEqual([1, 2]);
+  }, TIMEOUT);
+
+  it('kill -9 inside a lane\'s `git worktree add`: `yoke run` removes the half-made worktree, makes it again, and lands every story once', async () => {
+    const ws = await crashWorkspace();
+    // git checks the new worktree's files out while its registration is still locked "initializing"
+    await installHook(ws, 'post-index-change', holdingHook(ws, 'worktree', '[ -f "$(git rev-parse --git-dir)/locked" ]'));
+    await killWhenHeld(ws, ['worktree']);
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(/yoke\/worktrees\/S\d\n[\s\S]*?locked initializing/);
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/the worktree of story S\d was left half made by a crash; making it again/);
+    await expectLandedOnce(ws);
+  }, TIMEOUT);
+});
