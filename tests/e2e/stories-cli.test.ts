@@ -86,6 +86,8 @@ interface StoriesJson {
   stories: Array<{ id: string; title: string; state: string; attempts: number; commit: string | null }>;
   passed: number;
   total: number;
+  /** the lane worktrees a parallel run kept (none in these serial runs) */
+  retained: Array<{ story: string; run: string; branch: string; path: string; why: string }>;
 }
 
 describe('yoke stories', () => {
@@ -102,6 +104,7 @@ describe('yoke stories', () => {
       ],
       passed: 0,
       total: 4,
+      retained: [],
     });
     const text = await runYoke(ws, ['stories']);
     expect(text.exitCode).toBe(0);
@@ -129,6 +132,7 @@ describe('yoke stories', () => {
       ],
       passed: 3,
       total: 4,
+      retained: [],
     } satisfies StoriesJson);
     expect(sha('feat(S2): Second')).toMatch(/^[0-9a-f]{40}$/);
     // the progress lines say each pass and the count
