@@ -136,7 +136,7 @@ export const effectSchemas = {
    * the call. The block becomes part of the call's journaled prompt; replay never reads the files.
    */
   'context.read': {
-    params: z.object({ budget: z.number().int().positive() }),
+    params: z.object({ lane: laneSchema.optional(), budget: z.number().int().positive() }),
     result: z.object({
       block: z.string(),
       files: z.array(z.object({

@@ -280,5 +280,6 @@ export const storiesLifecycle = {
   input: (config: Parameters<typeof base.input>[0], canon: Parameters<typeof base.input>[1], loopDir: string, readLoopFile?: LoopFileReader) => ({
     ...base.input(config, canon, loopDir),
     stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],
+    laneGates: true as const,
   }),
 } satisfies LifecycleDescriptor;

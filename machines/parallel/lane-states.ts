@@ -10,6 +10,8 @@
 // listens only to events carrying its story.
 import { assign } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
+import { withContextBlock } from '../context/context-block.js';
+import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
@@ -18,7 +20,7 @@ import { updateProgress } from '../stories/story-progress.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
-import { budgetBreached, callLimits, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
+import { budgetBreached, callLimits, injectsContext, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
@@ -57,6 +59,9 @@ function noteLaneFailure(context: WorkContext, slot: LaneSlot): Partial<WorkCont
 function blockedStory(context: WorkContext, story: string): boolean {
   return context.prd?.progress[story]?.blocked != null;
 }
+
+/** An admitted lane call spends one attempt of the run's budget. */
+const admitted = ({ context }: { context: WorkContext }): Partial<WorkContext> => ({ spent: { ...context.spent, attempts: context.spent.attempts + 1 } });
 
 /** The states of lane `i`. */
 export function laneStates(i: number) {
@@ -98,13 +103,27 @@ export function laneStates(i: number) {
       // are shared, so a lane over a ceiling waits here; the run pauses once nothing else is in flight.
       admitting: S({
         always: [
+          // a run journaled before lanes were gated goes straight to work, as it did
+          { guard: ({ context }) => context.laneGates !== true, target: 'working' },
           {
             guard: { type: 'overBudget', params: { attempt: true } },
             target: 'held',
             actions: assign({ blockedOn: ({ context }) => budgetBreached(context, true) }),
           },
-          { target: 'working', actions: assign(({ context }) => ({ spent: { ...context.spent, attempts: context.spent.attempts + 1 } })) },
+          { guard: ({ context }) => injectsContext(context), target: 'readingContext', actions: assign(admitted) },
+          { target: 'working', actions: assign(admitted) },
         ],
+      }),
+      // DESIGN §9: the lane's prompt opens with the "Project context" block, read in its worktree
+      readingContext: S({
+        entry: { type: 'request', params: ({ context }) => request('context.read', { lane: lane(context).story, budget: context.config.contextBudget ?? DEFAULT_CONTEXT_BUDGET }) },
+        on: {
+          CONTEXT_READ: {
+            guard: mine,
+            target: 'working',
+            actions: assign(({ context, event }) => updateSlot(context, i, { contextBlock: event.result.block, contextGuard: event.result.guard })),
+          },
+        },
       }),
       // Not final: `yoke budget` journals BUDGET_RAISED, and the lane is admitted again.
       held: S({
@@ -123,12 +142,13 @@ export function laneStates(i: number) {
               story: slot.story,
               lane: slot.story,
               ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
-              prompt: renderTemplate(context.workerPrompt, {
+              prompt: withContextBlock(slot.contextBlock ?? '', renderTemplate(context.workerPrompt, {
                 iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context.loopDir, slot.story), planFile: 'prd.yaml',
                 attempt: slot.iteration, maxAttempts: context.maxIterations,
                 ...(context.prd ? storyPromptValues(context.prd, story) : {}),
-              }),
+              })),
               ...callLimits(context.config),
+              ...(slot.contextGuard == null ? {} : { protect: slot.contextGuard }),
             });
           },
         },

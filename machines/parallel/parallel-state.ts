@@ -22,6 +22,9 @@ export interface LaneSlot {
   violations: Violation[];
   plan: PlannedCheck[];
   checks: CheckOutcome[];
+  /** this turn's "Project context" block and the context files' blobs to put back after the call (context layer; absent in older journals) */
+  contextBlock?: string | null;
+  contextGuard?: Record<string, string | null> | null;
   /** the passing turn's notes, for the decision entry */
   decisionNotes: string | null;
   /** the candidate commit once made */

@@ -41,6 +41,12 @@ export interface WorkInput {
    * agent call); runs journaled before that have only the decision entries, and fold as they did.
    */
   contextLayer?: { run: string; inject?: true };
+  /**
+   * stories in parallel: set by runs started since each lane admits its agent calls against the
+   * budgets and reads the context layer before them (DESIGN §10); runs journaled before that, whose
+   * lanes did neither, fold as they did.
+   */
+  laneGates?: true;
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /**

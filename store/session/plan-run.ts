@@ -110,8 +110,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
     ...start.input, config, run: request.runId,
-    // The block opens every prompt (inject), except in parallel lanes, whose agent calls do not read the layer yet (docs/parallel.md).
-    ...(start.contextLayer === true ? { contextLayer: config.parallel === undefined ? { run: request.runId, inject: true as const } : { run: request.runId } } : {}),
+    // The block opens every prompt (inject), parallel lanes' too (they read the layer in their worktrees, docs/parallel.md).
+    ...(start.contextLayer === true ? { contextLayer: { run: request.runId, inject: true as const } } : {}),
     ...(routing ? { routing } : {}),
     ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection } : {}),
   };

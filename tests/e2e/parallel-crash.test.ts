@@ -27,6 +27,8 @@ const IDS = ['S1', 'S2', 'S3'];
  */
 const AGENT = `#!/bin/sh
 story=$(grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+# a prompt cut short (yoke killed while it wrote it, this call orphaned) names no story: do nothing
+[ -n "$story" ] || exit 1
 echo "$YOKE_CALL $story $(pwd)" >> "$SIDE/calls"
 if [ -f "$SIDE/hold-$story" ]; then
   rm -f "$SIDE/hold-$story"

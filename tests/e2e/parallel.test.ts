@@ -17,7 +17,9 @@ afterEach(async () => {
 
 /** Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE. */
 const AGENT = `#!/bin/sh
-story=$(grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+prompt=$(cat)
+story=$(printf '%s\\n' "$prompt" | grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+printf '%s\\n' "$prompt" > "$SIDE/prompt-$story.md"
 echo "$story $(pwd)" >> "$SIDE/calls"
 echo "work for $story" > "out-$story.txt"
 if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
@@ -37,6 +39,7 @@ async function parallelWorkspace(ids: string[], env = ''): Promise<Workspace> {
     '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
     '.loop/.gitignore': '.journal/\n.stash/\n',
     '.yoke/context/DECISIONS.md': '# Decisions\n',
+    '.yoke/context/PROJECT.md': '# Project\n\nEvery story leaves its out file.\n',
   }));
   workspaces.push(ws);
   await writeFile(ws.side('agent.sh'), AGENT);
@@ -50,8 +53,13 @@ describe('parallel stories', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const calls = await ws.sideLines('calls');
     expect(calls.map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S3', 'S4']);
-    // each worker ran in its own worktree
+    // each worker ran in its own worktree, its prompt opened by the context layer's block
     for (const line of calls) expect(line).toMatch(/\.git\/yoke\/worktrees\/S\d$/);
+    for (const id of ['S1', 'S2', 'S3', 'S4']) {
+      const prompt = (await ws.sideText(`prompt-${id}.md`)) ?? '';
+      expect(prompt.indexOf('Every story leaves its out file.'), `${id}'s prompt carries PROJECT.md`).toBeGreaterThan(-1);
+      expect(prompt.indexOf('Every story leaves its out file.')).toBeLessThan(prompt.indexOf(`### ${id}:`));
+    }
     const log = await ws.gitLog();
     const feats = log.filter((entry) => entry.subject.startsWith('feat('));
     expect(feats.map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2', 'feat(S3): Story S3', 'feat(S4): Story S4']);

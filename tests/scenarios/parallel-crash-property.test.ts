@@ -54,6 +54,8 @@ const PRD = `stories:\n${STORIES.map((s) => [
  */
 const AGENT = `#!/bin/sh
 story=$(grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+# a prompt cut short (yoke killed while it wrote it, this call orphaned) names no story: do nothing
+[ -n "$story" ] || exit 1
 echo "$YOKE_CALL $story $$" >> "$SIDE/calls"
 grep -qx "$YOKE_ITERATION" "$SIDE/turns-$story" 2>/dev/null || echo "$YOKE_ITERATION" >> "$SIDE/turns-$story"
 turn=$(grep -nx "$YOKE_ITERATION" "$SIDE/turns-$story" | cut -d: -f1)
