@@ -14,12 +14,12 @@ import { effectSchemas } from '../../machines/effects.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
-import type { RunnerOptions } from './runner.js';
+import { TAMPER_STOP, type RunnerOptions } from './runner.js';
 import { hasLane, laneOfRequest } from './request-lane.js';
 
 
 type Stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord;
-type Settled = { key: string; ok: true; result: unknown } | { key: string; ok: false; error: unknown };
+type Settled = { key: string; ok: true; result: unknown } | { key: string; ok: false; error: unknown; tampered?: true };
 
 /** What one step did: went on (`continue`), has nothing to do (`idle`: the serial runner takes over), or the run stopped. */
 export type LaneStep = 'continue' | 'idle' | { interrupted: true };
@@ -73,11 +73,24 @@ export class LaneDriver {
         }
       }
       this.stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
+      const guarded = next.request.kind === 'agent.spawn' ? this.options.guardLaneCall : undefined;
       launches.push(() => {
-        const done = handler.execute(next.request.params, context).then(
-          (result): Settled => ({ key: next.key, ok: true, result }),
-          (error: unknown): Settled => ({ key: next.key, ok: false, error }),
-        );
+        const done = (async (): Promise<Settled> => {
+          // DESIGN §6: the tamper check around the lane's agent call, as around a serial one
+          const release = await guarded?.();
+          let result: unknown;
+          try {
+            result = await handler.execute(next.request.params, context);
+          } catch (error) {
+            return { key: next.key, ok: false, error };
+          }
+          try {
+            await release?.();
+          } catch (error) {
+            return { key: next.key, ok: false, error, tampered: true };
+          }
+          return { key: next.key, ok: true, result };
+        })();
         this.inflight.set(next.key, { lane, done });
       });
     }
@@ -95,7 +108,9 @@ export class LaneDriver {
         await this.settleAll();
         return { interrupted: true };
       }
-      const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
+      const said = settled.error instanceof Error ? settled.error.message : String(settled.error);
+      // stopped by the tamper check: journaled as such, so `yoke status` says so instead of calling it a crash
+      const message = settled.tampered === true ? `${TAMPER_STOP}: ${said}` : said;
       this.stage({ type: 'effect.failed', payload: { key: settled.key, kind: request.request.kind, message } });
       await this.options.journal.flush();
       if (settled.error instanceof YokeError) throw settled.error;

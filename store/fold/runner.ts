@@ -44,6 +44,8 @@ export interface RunnerOptions {
   onRecord?: (record: JournalRecord) => void;
   /** checks run around every agent call: started before it, the returned check after; rejects when the journal or stash was touched */
   guardAgentCall?: () => Promise<() => Promise<void>>;
+  /** the same for a parallel lane's agent call (default: none) */
+  guardLaneCall?: () => Promise<() => Promise<void>>;
   /**
    * The run's tool-call gate (DESIGN §13), opened with the runner's own staging so yoke stays the
    * only journal writer; absent = agents run without one.

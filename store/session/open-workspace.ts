@@ -46,6 +46,8 @@ export interface WorkspaceSession {
   stashIndex(): StashIndex;
   /** the tamper check around an agent call (store/session/tamper-check.ts) */
   guardAgentCall(): Promise<() => Promise<void>>;
+  /** the same around a parallel lane's agent call, while other lanes work (the backups are not fingerprinted) */
+  guardLaneCall(): Promise<() => Promise<void>>;
   /** flush and close the journal, call `beforeRelease` (e.g. a last status view), give up the lease */
   close(beforeRelease?: () => Promise<void> | void): Promise<void>;
 }
@@ -92,6 +94,7 @@ function session(
     paths, journal, stash, settled, unfinished, stoppedOrphans,
     stashIndex: () => foldStashIndex(journal.records, stash.locate),
     guardAgentCall: () => watchForTampering(paths, journal, lease),
+    guardLaneCall: () => watchForTampering(paths, journal, lease, { blobs: false }),
     close: async (beforeRelease) => {
       try {
         await journal.close();

@@ -2,6 +2,7 @@
 // independent stories land as one gated commit each on the target; a conflicting pair ends with one
 // passed and the other rejected (journaled), re-attempted on the new base, and passed; replay --verify
 // passes; lanes' worktrees and branches are gone once their stories landed.
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../support/journal-records.js';
@@ -23,6 +24,7 @@ printf '%s\\n' "$prompt" > "$SIDE/prompt-$story.md"
 echo "$story $(pwd)" >> "$SIDE/calls"
 echo "work for $story" > "out-$story.txt"
 if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
+if [ -n "$FORGE" ] && [ "$story" = S1 ] && [ ! -f "$SIDE/forged" ]; then touch "$SIDE/forged"; printf '%s\\n' '{"forged":true}' >> .loop/.journal/journal.jsonl; fi
 sleep "\${SLEEP:-1}"
 printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
 `;
@@ -133,6 +135,25 @@ describe('parallel stories', () => {
     expect(more.exitCode, more.stderr).toBe(0);
     expect((await ws.sideLines('calls')).map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S3']);
     expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2', 'feat(S3): Story S3']);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('runs the tamper check around every lane agent call: a lane agent that writes the journal stops the run (exit 3), yoke keeps its own journal, and the run resumes', async () => {
+    // one story: no other lane appends to the journal while S1's agent runs (an append would find
+    // the change first and stop the run at the journal's own fence, exit 3 too, without the put-back)
+    const ws = await parallelWorkspace(['S1'], 'FORGE=1 ');
+    const stopped = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    expect(stopped.exitCode, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toContain('was changed while the agent ran');
+    const kept = readdirSync(ws.abs('.loop/.journal')).filter((name) => name.startsWith('journal.jsonl.tampered-'));
+    expect(kept).toHaveLength(1);
+    expect(await ws.read('.loop/.journal/journal.jsonl')).not.toContain('"forged"');
+    const status = await runYoke(ws, ['status']);
+    expect(status.stdout).toMatch(/stopped +stopped by the tamper check: /);
+    const resumed = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject)).toEqual(['feat(S1): Story S1']);
     const verify = await runYoke(ws, ['replay', '--verify']);
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
   }, TIMEOUT);
