@@ -21,7 +21,7 @@ function timed(fn: () => void): number {
 }
 
 /** A git repository with one commit and an identity, as a user's project would be. */
-function makeRepo(dir: string): void {
+export function makeRepo(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const git = (...args: string[]): void => void execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
   git('init', '-q');

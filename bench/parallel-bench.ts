@@ -4,9 +4,10 @@
 // two wall times is the figure; the integration lane's own cost per story (rebase and landing, the
 // gates excluded) is read from the parallel run's journal.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verdict } from './bench-timing.js';
+import { makeRepo } from './iteration-bench.js';
 
 type Report = (name: string, lines: string[]) => void;
 
@@ -23,14 +24,8 @@ function storyList(count: number): string {
 
 /** A fresh project with the story list and a scripted agent that sleeps `sleepS`, then writes its story's file. */
 function project(dir: string, yoke: string, stories: number, sleepS: number): string {
-  mkdirSync(dir, { recursive: true });
+  makeRepo(dir);
   const git = (...args: string[]): void => void execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('config', 'user.name', 'bench');
-  git('config', 'user.email', 'bench@example.invalid');
-  writeFileSync(join(dir, 'README'), 'bench\n');
-  git('add', '-A');
-  git('commit', '-qm', 'init');
   execFileSync(process.execPath, [yoke, 'init', 'stories'], { cwd: dir, stdio: 'ignore' });
   const agent = join(dir, '..', `${dir.split('/').at(-1) ?? 'p'}-agent.sh`);
   writeFileSync(agent, `#!/bin/sh

@@ -1,6 +1,8 @@
-// Checking the running yoke's socket before talking to it: it must be a socket of this user that no
-// one else can open (`yoke gate`, and `yoke answer` telling a live run). Loads nothing but node:fs.
+// Talking to the running yoke over its private socket (`yoke gate`, and `yoke answer` telling a live
+// run): the socket must be one of this user that no one else can open; one line out, one reply back.
+// Loads nothing but node:fs and node:net.
 import { statSync } from 'node:fs';
+import { connect } from 'node:net';
 
 /** The socket, if it is a socket of this user that no one else can open; else why not. */
 export function socketProblem(path: string): string | null {
@@ -15,3 +17,28 @@ export function socketProblem(path: string): string | null {
   }
 }
 
+
+/** Send `line` (a newline is added), and resolve to everything the other side wrote before closing; rejects on an error or after `timeoutMs`. */
+export function exchangeLine(path: string, line: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    let reply = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${line}\n`));
+    socket.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(reply);
+    });
+  });
+}

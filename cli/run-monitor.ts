@@ -60,40 +60,17 @@ export class RunMonitor {
 
   /** Wrap the output sink so agent output counts as a sign of life. */
   output(sink: OutputSink): OutputSink {
-    const heard = () => {
+    return heardThrough(sink, () => {
       if (!this.call) return;
       this.call.lastOutputAt = this.now();
       this.heartbeat.output();
-    };
-    return {
-      stdout: (chunk) => {
-        heard();
-        sink.stdout(chunk);
-      },
-      stderr: (chunk) => {
-        heard();
-        sink.stderr(chunk);
-      },
-    };
+    });
   }
 
   /** The sink for one effect's output: a lane step's output is that lane's sign of life. */
   outputFor(sink: OutputSink): (key: string) => OutputSink {
     const wrapped = this.output(sink);
-    return (key) => {
-      if (!this.laneKeys.has(key)) return wrapped;
-      const heard = (): void => this.heartbeat.laneOutput(key);
-      return {
-        stdout: (chunk) => {
-          heard();
-          sink.stdout(chunk);
-        },
-        stderr: (chunk) => {
-          heard();
-          sink.stderr(chunk);
-        },
-      };
-    };
+    return (key) => (this.laneKeys.has(key) ? heardThrough(sink, () => this.heartbeat.laneOutput(key)) : wrapped);
   }
 
   /** The lane a step belongs to, in a parallel run (serial stories effects carry `lane` too; they are not lanes). */
@@ -204,6 +181,20 @@ export class RunMonitor {
       // a cache: `yoke status` folds the journal instead
     }
   }
+}
+
+/** `sink`, calling `heard` before each chunk passes through. */
+function heardThrough(sink: OutputSink, heard: () => void): OutputSink {
+  return {
+    stdout: (chunk) => {
+      heard();
+      sink.stdout(chunk);
+    },
+    stderr: (chunk) => {
+      heard();
+      sink.stderr(chunk);
+    },
+  };
 }
 
 function isAgentRecord(record: JournalRecord): boolean {

@@ -1,11 +1,10 @@
 // `yoke answer` while a run holds the workspace: the answer goes to the run over its gate socket, and
 // the run journals it (it is the only writer) and rules on later calls with it at once (DESIGN §13).
-import { connect } from 'node:net';
 import { journalEntry } from '../config/workspace-layout.js';
 import type { OperatorMessage, OperatorReply } from '../effects/gate/gate-protocol.js';
 import { liveGatePointer } from '../store/gate/gate-pointer.js';
 import { YokeError } from '../errors/yoke-error.js';
-import { socketProblem } from './gate-socket.js';
+import { exchangeLine, socketProblem } from './gate-socket.js';
 
 /** How long to wait for the run: it journals the answer durably before it replies. */
 const REPLY_TIMEOUT_MS = 15_000;
@@ -40,32 +39,14 @@ export async function tellLiveRun(loopDir: string, message: DistributiveOmit<Ope
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-function exchange(path: string, message: OperatorMessage): Promise<OperatorReply> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(path);
-    let text = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no reply within ${REPLY_TIMEOUT_MS / 1000} s`));
-    }, REPLY_TIMEOUT_MS);
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(message)}\n`));
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      try {
-        const reply = JSON.parse(text) as OperatorReply;
-        if (typeof reply !== 'object' || reply === null || typeof reply.ok !== 'boolean') throw new Error('a malformed reply');
-        resolve(reply);
-      } catch (error) {
-        reject(error instanceof Error ? new Error(`the run's reply could not be read: ${error.message}`) : new Error(String(error)));
-      }
-    });
-  });
+async function exchange(path: string, message: OperatorMessage): Promise<OperatorReply> {
+  const text = await exchangeLine(path, JSON.stringify(message), REPLY_TIMEOUT_MS);
+  let reply: OperatorReply;
+  try {
+    reply = JSON.parse(text) as OperatorReply;
+  } catch (error) {
+    throw new Error(`the run's reply could not be read: ${(error as Error).message}`, { cause: error });
+  }
+  if (typeof reply !== 'object' || reply === null || typeof reply.ok !== 'boolean') throw new Error("the run's reply could not be read: a malformed reply");
+  return reply;
 }

@@ -4,11 +4,10 @@
 // the request and the ruling); with no run it rules itself from the policy and the workspace's
 // answers, and hands a hold to the CLI's own prompt. It fails closed: a call it cannot rule on is
 // refused. Kept light: the socket path loads nothing but node:net.
-import { connect } from 'node:net';
 import type { Ruling } from '../../config/types.js';
 import { GATE_SOCKET_ENV, type GateAnswer } from '../../effects/gate/gate-protocol.js';
 import { gateOutput, type GateAgent, type GateDecision } from '../gate-output.js';
-import { socketProblem } from '../gate-socket.js';
+import { exchangeLine, socketProblem } from '../gate-socket.js';
 
 /** How long the gate waits for the running yoke: below the 30 s every CLI's hook timeout is set to. */
 const ANSWER_TIMEOUT_MS = 25_000;
@@ -20,34 +19,10 @@ async function readStdin(): Promise<string> {
 }
 
 /** Ask the running yoke. Rejects on anything but a well-formed answer. */
-function ask(path: string, agent: GateAgent, text: string): Promise<GateAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(path);
-    let reply = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
-    }, ANSWER_TIMEOUT_MS);
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify({ agent, text })}\n`));
-    socket.on('data', (chunk: string) => {
-      reply += chunk;
-    });
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      try {
-        const answer = JSON.parse(reply) as GateAnswer;
-        if (!['pass', 'hold', 'refuse'].includes(answer.ruling) || typeof answer.message !== 'string') throw new Error('a malformed answer');
-        resolve(answer);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
+async function ask(path: string, agent: GateAgent, text: string): Promise<GateAnswer> {
+  const answer = JSON.parse(await exchangeLine(path, JSON.stringify({ agent, text }), ANSWER_TIMEOUT_MS)) as GateAnswer;
+  if (!['pass', 'hold', 'refuse'].includes(answer.ruling) || typeof answer.message !== 'string') throw new Error('a malformed answer');
+  return answer;
 }
 
 /** A run's ruling as the CLI's decision: a hold in a run is the CLI's `defer` where it has one. */
