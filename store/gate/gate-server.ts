@@ -117,9 +117,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     }
     try {
       const records = host.records();
-      const draft = message.kind === 'revoke'
-        ? revokeDraft(records, message.answer)
-        : answerDraft(records, openHold(records, message.id), { id: message.id, ruling: message.ruling, scope: message.scope, why: message.why });
+      const draft = message.kind === 'revoke' ? revokeDraft(records, message.answer) : operatorAnswer(records, message);
       const record = host.stageOperator(draft);
       await host.flush();
       return { ok: true, payload: record.payload };
@@ -148,6 +146,12 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The answer's draft, checked as `yoke answer` checks it (the id may also be the call's). */
+function operatorAnswer(records: readonly JournalRecord[], message: Extract<OperatorMessage, { kind: 'answer' }>): RecordDraft {
+  const hold = openHold(records, message.id);
+  return answerDraft(records, hold, { id: hold.id, ruling: message.ruling, scope: message.scope, why: message.why });
 }
 
 /** An operator message, well formed (anything else on the socket is a hook's question). */
