@@ -10,7 +10,7 @@
 // state (another process, a restart, an edit by someone else) means it is rebuilt from the tree
 // object, so a changed cache can never hide a change from the scan.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runGit } from './run-git.js';
 
@@ -54,9 +54,17 @@ export async function temporaryIndex(root: string, prefix = 'boundary'): Promise
 /** Copy the real index to `path` (nothing to copy in a fresh repository) so its stat data is reused. */
 export async function copyRealIndex(root: string, path: string): Promise<void> {
   const { index } = await projectGitPaths(root);
-  await copyFile(index, path).catch((error: NodeJS.ErrnoException) => {
+  const copied = await copyFile(index, path).then(() => true, (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
+    return false;
   });
+  // "Racy git": git trusts an entry's stat data only when the entry is older than the index file.
+  // A copy is newer than the index it copies, so a same-size edit made in the second the real index
+  // was written would pass for unchanged (a stale snapshot); the copy keeps the real index's times.
+  if (copied) {
+    const real = await stat(index);
+    await utimes(path, real.atime, real.mtime);
+  }
 }
 
 /** Make `temporary` (an index holding exactly `tree`) the cache for `tree`; other cached trees are dropped. */

@@ -61,7 +61,10 @@ describe('protected acceptance (DESIGN §16)', () => {
     const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/took the protection baseline: \d+ protected file\(s\)/);
-    expect((await shellCalls(ws.sideDir)).map((call) => call.iteration)).toEqual([1, 2]);
+    // on failure, say what each effect came to (a stale source snapshot once failed attempt 2 here)
+    const outcomes = (await readJournal(ws)).filter((record) => record.type === 'effect.completed' || record.type === 'effect.failed')
+      .map((record) => `${record.seq} ${String((record.payload as { kind: string }).kind)}: ${JSON.stringify((record.payload as { result?: unknown; message?: unknown }).result ?? (record.payload as { message?: unknown }).message).slice(0, 1500)}`).join('\n');
+    expect((await shellCalls(ws.sideDir)).map((call) => call.iteration), outcomes).toEqual([1, 2]);
     // restored before the next agent call, with the feedback naming it as acceptance infrastructure
     expect(await ws.sideText('seen-2.js')).toBe(MATH_TEST);
     const feedback = await ws.sideText('results-1.md');

@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,5 +186,29 @@ describe('issue 20.9: git-ignored files under no-modify prefixes are protected t
     const p = await project(files, true);
     const plain = await captureWorkTree(p.root);
     expect(await captureWorkTree(p.root, ['missing/', 'src/a'])).toBe(plain);
+  });
+});
+
+describe('racy git: a same-size edit in the same second as the index write', () => {
+  it('is seen by captureWorkTree and snapshotWorkTree (the copied index keeps the real index\'s time, so git re-checks such entries)', async () => {
+    // The goal e2e test saw it (a stale acceptance snapshot): the worker rewrote src/math.js with
+    // content of the same size within the second the project was committed in. git trusts an
+    // entry's stat data only when the entry is older than the index file; a fresh copy of the
+    // index is newer, so the edit was missed. Made deterministic here: the file and the index
+    // carry one old time, the edit puts the file's time back, and ctime is not trusted (a test
+    // cannot set it).
+    const p = await project({ 'src/math.js': 'exports.add = (a, b) => a - b;\n' }, false);
+    await p.git('config', 'core.trustctime', 'false');
+    const old = new Date('2020-01-01T00:00:00Z');
+    const file = join(p.root, 'src/math.js');
+    await utimes(file, old, old);
+    await p.git('add', '-A');
+    await p.git('commit', '-qm', 'init');
+    await utimes(join(p.root, '.git/index'), old, old);
+    await writeFile(file, 'exports.add = (a, b) => a + b;\n');
+    await utimes(file, old, old);
+    for (const tree of [await captureWorkTree(p.root), await snapshotWorkTree(p.root)]) {
+      expect(await p.git('show', `${tree}:src/math.js`)).toBe('exports.add = (a, b) => a + b;');
+    }
   });
 });
