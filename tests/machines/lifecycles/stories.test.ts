@@ -8,31 +8,16 @@
 // order, Stop-the-Line, per-story gates, one story.pass per story and only after every gate,
 // max-story-attempts and no-progress blocking, on-story-blocked, and how the run ends.
 import { describe, expect, it } from 'vitest';
-import type { AnyMachineSnapshot } from 'xstate';
 import { parsePrd } from '../../../config/prd/parse-prd.js';
 import { storiesMachine } from '../../../machines/lifecycles/stories.js';
-import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
-import { JUDGE_PROMPT } from '../support/judged-input.js';
-import { LOOP_DIR, makeCheckResult, WORKER_PROMPT } from '../support/loop-driver.js';
-import { parseConfig } from '../../../config/parse-config.js';
-import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
+import type { WorkInput } from '../../../machines/work/work-context.js';
+import { makeCheckResult } from '../support/loop-driver.js';
 import { checkStoryPaths } from '../support/story-ledger.js';
+import { serializeStories, storiesInput } from '../support/stories-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
-import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
+import { pathNamer, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { makeProtection } from '../../../machines/protect/protection.js';
 import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
-
-/** A stories run's input: yoke.conf lines after `mode stories` and the agent, and prd.yaml's text (parsed by the real parser). */
-export function storiesInput(lines: readonly string[], prd: string): WorkInput {
-  const { config, issues } = parseConfig(`${['mode stories', 'agent cmd ./fake-agent.sh', ...lines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
-  if (config === null || issues.length > 0) throw new Error(`stories test config does not parse: ${JSON.stringify(issues)}`);
-  const parsed = parsePrd(prd, '.loop/prd.yaml');
-  if (parsed.stories === null || parsed.issues.length > 0) throw new Error(`test prd.yaml does not parse: ${JSON.stringify(parsed.issues)}`);
-  return {
-    config, workerPrompt: WORKER_PROMPT, judgePrompt: JUDGE_PROMPT, loopDir: LOOP_DIR,
-    specFiles: ['protocol.md', 'prd.yaml', 'judge.md', 'yoke.conf'], stories: parsed.stories,
-  };
-}
 
 /** What a passing story's three steps answer: the clock for its decision entry, its notes, its commit. */
 export const PASS_SAMPLES: Record<string, Sample> = {
@@ -45,17 +30,6 @@ export const PASS_SAMPLES: Record<string, Sample> = {
 const OTHER_FAILURE: Record<string, Sample> = {
   'CHECK_FINISHED(fail, other)': { event: { type: 'CHECK_FINISHED', result: makeCheckResult(1, 'another failure') } },
 };
-
-/**
- * serializeWork plus what the stories guards read: each story's passed / attempts / blocked /
- * failure streak, the current story, and how many criteria each story has (a fixed prd.yaml is a new state).
- */
-export function serializeStories(snapshot: AnyMachineSnapshot): string {
-  const c = snapshot.context as WorkContext;
-  const prd = c.prd;
-  const stories = prd ? Object.entries(prd.progress).map(([id, p]) => [id, p.passed, p.attempts, p.blocked, p.fingerprintRepeats, p.lastFingerprint]) : [];
-  return JSON.stringify([serializeWork(snapshot), prd?.current ?? null, stories, prd?.stories.map((s) => [s.id, s.acceptance?.length ?? 0]) ?? []]);
-}
 
 const model = (input: WorkInput, ...samples: Array<Record<string, Sample>>): GraphModel => ({ input, samples: Object.assign({}, ...samples) as Record<string, Sample>, serialize: serializeStories });
 
