@@ -95,9 +95,21 @@ const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
   'no-progress': () => 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md',
   'attempts': (c) => `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`,
   'stories-done': (c) => `stories done after ${c.iteration ?? '?'} iteration(s): ${c.prd ? progressText(c.prd) : 'every story passed'}`,
-  'story-blocked': (c) => `stopped: story ${c.prd?.current ?? '?'} is blocked (on-story-blocked stop); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
+  'story-blocked': (c) => `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
   'stories-blocked': (c) => `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
 };
+
+/**
+ * Which stories are blocked, and why that ends the run: the current story (serial), or every blocked
+ * one (parallel lanes have no current story; with `on-story-blocked skip` the run ends there once
+ * nothing else can start).
+ */
+function blockedStories(c: Partial<LoopContext>): string {
+  const blocked = Object.entries(c.prd?.progress ?? {}).filter(([, progress]) => progress.blocked !== null).map(([id]) => id);
+  const ids = c.prd?.current != null || blocked.length === 0 ? [c.prd?.current ?? '?'] : blocked;
+  const which = ids.length === 1 ? `story ${ids[0] ?? '?'} is blocked` : `stories ${ids.join(', ')} are blocked`;
+  return `${which} (${c.config?.onStoryBlocked === 'skip' ? 'on-story-blocked skip, and no other story can start' : 'on-story-blocked stop'})`;
+}
 
 /** The story a `story.pass` effect passed. */
 function passedStory(fold: RunFold, cause: string | null): string | null {

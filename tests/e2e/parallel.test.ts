@@ -166,6 +166,8 @@ describe('parallel stories', () => {
     await ws.git(['commit', '-qam', 'S2 cannot pass']);
     const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
     expect(result.exitCode, result.stderr).toBe(1);
+    // the lanes have no "current" story: the closing line names the blocked one
+    expect(result.stdout + result.stderr).toContain('stopped: story S2 is blocked (on-story-blocked stop)');
     const stories = await runYoke(ws, ['stories', '--json']);
     expect(stories.exitCode, stories.stderr).toBe(0);
     const list = JSON.parse(stories.stdout) as { stories: Array<{ id: string; state: string }>; retained: Array<{ story: string; path: string; branch: string; why: string }> };
