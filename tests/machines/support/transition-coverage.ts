@@ -60,12 +60,17 @@ function guardPasses(t: AnyTransitionDefinition, snapshot: AnyMachineSnapshot, e
   return named(args, typeof guard === 'object' && guard !== null ? (guard as { params?: unknown }).params : undefined);
 }
 
-/** The active atomic node first, then its ancestors: the order XState looks for a transition. */
-function lookupOrder(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): AnyStateNode[] {
+/**
+ * For each active atomic node (one per region of a parallel state, in document order), that node
+ * and then its ancestors: the order XState looks for a transition, region by region.
+ */
+function lookupOrders(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): AnyStateNode[][] {
   const atomic = getStateNodes(machine.root, snapshot.value as StateValue).filter((n) => n.type === 'atomic' || n.type === 'final');
-  const order: AnyStateNode[] = [];
-  for (let node: AnyStateNode | undefined = atomic[0]; node; node = node.parent) order.push(node);
-  return order;
+  return atomic.map((leaf) => {
+    const order: AnyStateNode[] = [];
+    for (let node: AnyStateNode | undefined = leaf; node; node = node.parent) order.push(node);
+    return order;
+  });
 }
 
 /** What the replayed paths reached: state node ids and transition keys. */
@@ -89,33 +94,41 @@ function followUps(node: AnyStateNode, active: readonly AnyStateNode[]): Array<[
 
 /**
  * Record which nodes and transitions one event takes, microstep by microstep (eventless hops
- * through routingChecks / deciding / advancing never show in a macrostep's snapshot). The taken
- * candidate is the first whose guard passes, and its target must be where the microstep landed.
+ * through routingChecks / deciding / advancing never show in a macrostep's snapshot). In each
+ * region (each active atomic node: a parallel state has several) the taken candidate is the first,
+ * from the node outwards, whose guard passes; every taken candidate's target must be where the
+ * microstep landed.
  */
 function recordStep(machine: AnyStateMachine, coverage: Coverage, before: AnyMachineSnapshot, event: MachineEvent): void {
   const guards = machine.implementations.guards as NamedGuards;
   let previous = before;
   for (const [i, [micro]] of getMicrosteps(machine, before, event).entries()) {
-    let taken: { node: AnyStateNode; eventType: string; index: number; t: AnyTransitionDefinition } | undefined;
+    const taken = new Map<string, { node: AnyStateNode; eventType: string; t: AnyTransitionDefinition }>();
     const active = getStateNodes(machine.root, previous.value as StateValue);
-    for (const node of lookupOrder(machine, previous)) {
-      const lists: Array<[string, AnyTransitionDefinition[]]> = i === 0 ? [[event.type, node.transitions.get(event.type) ?? []]] : followUps(node, active);
-      for (const [eventType, list] of lists) {
-        const index = list.findIndex((t) => guardPasses(t, previous, event, guards));
-        const t = list[index];
-        if (t) {
-          taken = { node, eventType, index, t };
-          break;
+    for (const order of lookupOrders(machine, previous)) {
+      let found = false;
+      for (const node of order) {
+        const lists: Array<[string, AnyTransitionDefinition[]]> = i === 0 ? [[event.type, node.transitions.get(event.type) ?? []]] : followUps(node, active);
+        for (const [eventType, list] of lists) {
+          const index = list.findIndex((t) => guardPasses(t, previous, event, guards));
+          const t = list[index];
+          if (t) {
+            taken.set(candidateKey(node, eventType, index, t), { node, eventType, t });
+            found = true;
+            break;
+          }
         }
+        if (found) break;
       }
-      if (taken) break;
     }
-    if (!taken) throw new Error(`microstep ${i} of ${event.type} from ${JSON.stringify(previous.value)} matches no transition`);
+    if (taken.size === 0) throw new Error(`microstep ${i} of ${event.type} from ${JSON.stringify(previous.value)} matches no transition`);
     const landed = getStateNodes(machine.root, micro.value as StateValue).map((n) => n.id);
-    const target = taken.t.target?.map((n) => n.id) ?? [];
-    if (!target.every((id) => landed.includes(id))) throw new Error(`guard evaluation picked ${candidateKey(taken.node, taken.eventType, taken.index, taken.t)} but the machine went to ${JSON.stringify(micro.value)}`);
-    coverage.types.add(typeKey(taken.node, taken.eventType));
-    coverage.candidates.add(candidateKey(taken.node, taken.eventType, taken.index, taken.t));
+    for (const [key, { node, eventType, t }] of taken) {
+      const target = t.target?.map((n) => n.id) ?? [];
+      if (!target.every((id) => landed.includes(id))) throw new Error(`guard evaluation picked ${key} but the machine went to ${JSON.stringify(micro.value)}`);
+      coverage.types.add(typeKey(node, eventType));
+      coverage.candidates.add(key);
+    }
     for (const id of landed) coverage.nodes.add(id);
     previous = micro;
   }

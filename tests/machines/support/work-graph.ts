@@ -22,6 +22,8 @@ export interface GraphModel {
   samples: Record<string, Sample>;
   /** graph identity of a snapshot: keep what guards and requests depend on, and keep it bounded */
   serialize: (snapshot: AnyMachineSnapshot) => string;
+  /** explore `event` from `snapshot` only when this holds (default: always); for a schedule of interleavings, e.g. of parallel lanes */
+  allow?: (snapshot: AnyMachineSnapshot, event: MachineEvent) => boolean;
 }
 
 export interface TransitionPaths {
@@ -40,10 +42,10 @@ function eventsOf(steps: ReadonlyArray<{ event: { type: string } }>): EventPath 
  * allows it; operator raises only in a hold (accepted everywhere, elsewhere they would only
  * multiply vertices; the transition paths still try them everywhere, as one-step extensions).
  */
-function explored(snapshot: AnyMachineSnapshot, samples: readonly Sample[]): MachineEvent[] {
+function explored(snapshot: AnyMachineSnapshot, samples: readonly Sample[], allow: GraphModel['allow']): MachineEvent[] {
   const state = JSON.stringify(snapshot.value);
   return samples
-    .filter((s) => (s.when ? s.when(state) : true) && snapshot.can(s.event) && (s.event.type !== 'BUDGET_RAISED' || snapshot.hasTag('paused')))
+    .filter((s) => (s.when ? s.when(state) : true) && snapshot.can(s.event) && (s.event.type !== 'BUDGET_RAISED' || snapshot.hasTag('paused')) && (allow?.(snapshot, s.event) ?? true))
     .map((s) => s.event);
 }
 
@@ -52,7 +54,7 @@ export function transitionPaths(machine: AnyStateMachine, model: GraphModel, lim
   const samples = Object.values(model.samples);
   const shortest = getShortestPaths(machine, {
     input: model.input,
-    events: (snapshot: AnyMachineSnapshot) => explored(snapshot, samples),
+    events: (snapshot: AnyMachineSnapshot) => explored(snapshot, samples, model.allow),
     stopWhen: (snapshot: AnyMachineSnapshot) => snapshot.status !== 'active',
     serializeState: (snapshot: AnyMachineSnapshot) => model.serialize(snapshot),
     limit,

@@ -1,0 +1,228 @@
+// Model-based tests of the parallel stories coordinator (DESIGN §10), from the stories machine's own
+// graph (xstate/graph), as stories.test.ts does for the serial line.
+//
+// Each config's graph is explored from sample events that carry their lane (the story), under a
+// schedule that keeps the interleavings that matter and no more: a lane waiting on something slow
+// (its worker, the integration lane's verdict, a budget) may be answered at any moment, while the
+// lanes doing quick bookkeeping go one at a time, lanes before the integration lane. Then (a) every
+// state node, transition and guarded alternative of the coordinator's lane 1, lane 2 and integration
+// regions is taken by some path, and lanes 3–8 are the same states as lane 1; (b) every path is
+// replayed through the pure machine with an independent bookkeeper (support/parallel-ledger.ts) that
+// never reads the machine's context, and every §10 invariant holds after every step.
+import { describe, expect, it } from 'vitest';
+import type { AnyMachineSnapshot } from 'xstate';
+import type { MachineEvent } from '../../../machines/effect-events.js';
+import { storiesMachine } from '../../../machines/lifecycles/stories.js';
+import type { ParallelState } from '../../../machines/parallel/parallel-state.js';
+import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
+import { makeCheckResult } from '../support/loop-driver.js';
+import { checkParallelPaths } from '../support/parallel-ledger.js';
+import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
+import { pathNamer, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
+import { CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, T0 } from '../support/work-samples.js';
+import { serializeStories, storiesInput } from '../support/stories-input.js';
+
+const LANDED = (story: string): string => `landed-${story}`;
+
+/** The outcomes of a lane's effects for `story`, each event carrying the lane. */
+function laneSamples(story: string, only?: readonly string[]): Record<string, Sample> {
+  const lane = { lane: story };
+  const all: Record<string, MachineEvent> = {
+    WORKTREE_READY: { type: 'WORKTREE_READY', result: { sha: 'base', tree: 'tree-0', path: `.git/yoke/worktrees/${story}` }, ...lane },
+    SPEC_RESTORED: { type: 'SPEC_RESTORED', result: { restored: [], displaced: {} }, ...lane },
+    CONTEXT_READ: { ...(CONTEXT_SAMPLES['CONTEXT_READ']?.event as MachineEvent), ...lane },
+    AGENT_EXITED: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage: null, transcript: 't.log' }, ...lane },
+    AGENT_INTERRUPTED: { type: 'AGENT_INTERRUPTED', reason: 'SIGINT', ...lane },
+    'NOTES_READ(DONE)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' }, ...lane },
+    'NOTES_READ(IN_PROGRESS)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: IN_PROGRESS' }, ...lane },
+    'BOUNDARY_SCANNED(clean)': { type: 'BOUNDARY_SCANNED', result: { changed: [`src/${story}.ts`] }, ...lane },
+    'BOUNDARY_SCANNED(violation)': { type: 'BOUNDARY_SCANNED', result: { changed: [`src/${story}.ts`, 'vendor/lib.js'] }, ...lane },
+    'CHECK_FINISHED(pass)': { type: 'CHECK_FINISHED', result: makeCheckResult(0, 'ok'), ...lane },
+    'CHECK_FINISHED(fail)': { type: 'CHECK_FINISHED', result: makeCheckResult(1, 'failed'), ...lane },
+    FILE_WRITTEN: { type: 'FILE_WRITTEN', result: { sha256: 'f'.repeat(64) }, ...lane },
+    'FILE_READ(notes)': { type: 'FILE_READ', result: { content: 'STATUS: DONE\nDecision: one line at a time\n' }, ...lane },
+    CANDIDATE_COMMITTED: { type: 'CANDIDATE_COMMITTED', result: { sha: `candidate-${story}`, tree: `tree-${story}` }, ...lane },
+    'CANDIDATE_REBASED(clean)': { type: 'CANDIDATE_REBASED', result: { ok: true, sha: `rebased-${story}`, tree: `tree-${story}`, files: [], output: '' }, ...lane },
+    'CANDIDATE_REBASED(conflict)': { type: 'CANDIDATE_REBASED', result: { ok: false, sha: '', tree: '', files: ['src/shared.ts'], output: 'CONFLICT (content): Merge conflict in src/shared.ts' }, ...lane },
+    CLOCK_READ: { type: 'CLOCK_READ', result: { now: T0 }, ...lane },
+    STORY_LANDED: { type: 'STORY_LANDED', result: { sha: LANDED(story), prdBlob: 'b'.repeat(64) }, ...lane },
+    CANDIDATE_REJECTED: { type: 'CANDIDATE_REJECTED', result: { kept: `refs/yoke/run/rejected/${story}/1` }, ...lane },
+    WORKTREE_REMOVED: { type: 'WORKTREE_REMOVED', result: { removed: true }, ...lane },
+  };
+  const names = only ?? Object.keys(all).filter((name) => !SETBACKS.includes(name));
+  return Object.fromEntries(names.map((name) => {
+    const event = all[name];
+    if (!event) throw new Error(`no lane sample ${name}`);
+    return [`${name}@${story}`, { event }];
+  }));
+}
+
+/** What only some models try: a cut-short call, a failing check, notes not DONE, a boundary violation, a conflict, the context read. */
+const SETBACKS = ['AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'CANDIDATE_REBASED(conflict)', 'CONTEXT_READ'];
+const HAPPY = ['WORKTREE_READY', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'FILE_READ(notes)', 'CANDIDATE_COMMITTED', 'CANDIDATE_REBASED(clean)', 'CLOCK_READ', 'STORY_LANDED', 'CANDIDATE_REJECTED', 'WORKTREE_REMOVED'];
+const lanes = (stories: readonly string[], names: readonly string[] = HAPPY): Record<string, Sample> =>
+  Object.fromEntries(stories.flatMap((story) => Object.entries(laneSamples(story, names))));
+
+/** The run's own samples: the baseline, and as one-step extensions (never explored) the resume-time changes. */
+const RUN_SAMPLES: Record<string, Sample> = {
+  BASELINE_CAPTURED: ITERATION_SAMPLES['BASELINE_CAPTURED'] as Sample,
+  'SET_PARALLEL(1)': { event: { type: 'SET_PARALLEL', parallel: 1 }, when: () => false },
+  'SET_MAX_ITERATIONS(1)': ITERATION_SAMPLES['SET_MAX_ITERATIONS(1)'] as Sample,
+};
+
+/** A region waits on something slow (a worker, the integration lane, a budget raise, a free lane). */
+const WAITING = new Set(['idle', 'working', 'queued', 'held']);
+const REGIONS = ['lane1', 'lane2', 'lane3', 'lane4', 'lane5', 'lane6', 'lane7', 'lane8', 'integration'];
+
+/** The region that takes a lane's event: the integration lane while it holds the story, else the story's lane. */
+function regionOf(snapshot: AnyMachineSnapshot, event: MachineEvent): string | null {
+  const story = (event as { lane?: string }).lane;
+  const parallel = (snapshot.context as WorkContext).parallel;
+  const value = (snapshot.value as { parallel?: Record<string, string> }).parallel;
+  if (story === undefined || !parallel || !value) return null;
+  if (parallel.integration?.story === story && value.integration !== 'idle') return 'integration';
+  const slot = parallel.slots.findIndex((lane) => lane?.story === story);
+  return slot < 0 ? null : `lane${slot + 1}`;
+}
+
+/**
+ * The schedule: an event for a waiting region may come at any moment; among the regions doing quick
+ * bookkeeping only the first (lanes in order, then integration) moves, so their steps do not
+ * interleave step by step (which would only multiply paths the coordinator cannot tell apart).
+ */
+function schedule(snapshot: AnyMachineSnapshot, event: MachineEvent): boolean {
+  const region = regionOf(snapshot, event);
+  const value = (snapshot.value as { parallel?: Record<string, string> }).parallel;
+  if (region === null || !value) return true;
+  if (WAITING.has(value[region] ?? '')) return true;
+  return REGIONS.find((name) => value[name] !== undefined && !WAITING.has(value[name] ?? '')) === region;
+}
+
+/** serializeStories plus the coordinator's state (the scheduling reasons dropped: they follow from the rest). */
+function serializeParallel(snapshot: AnyMachineSnapshot): string {
+  const parallel = (snapshot.context as WorkContext).parallel;
+  const lean = (p: ParallelState) => ({ ...p, slots: p.slots.map((slot) => (slot === null ? null : { ...slot, reason: '', decisionNotes: slot.decisionNotes === null ? null : '…' })) });
+  return JSON.stringify([serializeStories(snapshot), parallel ? lean(parallel) : null]);
+}
+
+/** A parallel stories run's input, as the lifecycle builds it for new runs (lanes admit their calls and read the context). */
+function parallelInput(lines: readonly string[], prd: string, laneGates = true): WorkInput {
+  const input = storiesInput(lines, prd);
+  return laneGates ? { ...input, laneGates: true } : input;
+}
+
+const model = (input: WorkInput, ...samples: Array<Record<string, Sample>>): GraphModel => ({
+  input, samples: Object.assign({}, RUN_SAMPLES, ...samples) as Record<string, Sample>, serialize: serializeParallel, allow: schedule,
+});
+
+const story = (id: string, extra = ''): string => `  - id: ${id}\n    title: Story ${id}\n    acceptance:\n      - text: works\n        check: npm test -- ${id}\n${extra}`;
+const prd = (...stories: string[]): string => `stories:\n${stories.join('')}`;
+
+/** Two independent stories, and S3 after S1. */
+const THREE = prd(story('S1'), story('S2'), story('S3', '    depends-on: [S1]\n'));
+const TWO = prd(story('S1'), story('S2'));
+/** S1 passed before the run; S2 has no criteria (the scheduler never starts it); S3 is ready; S4's one criterion has no check (with no guard, nothing to run). */
+const VAGUE = prd(story('S1', '    passes: true\n'), '  - id: S2\n    title: Vague\n', story('S3'), '  - id: S4\n    title: Story S4\n    acceptance: [works]\n');
+
+const MODELS: Record<string, GraphModel> = {
+  /** everything passes: S1 and S2 side by side, S3 once S1 landed; a guard, and each story's own check, in the lane and again on the integrated tree */
+  land: model(parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'guard tests npm test'], THREE), lanes(['S1', 'S2', 'S3'])),
+  /** what sends a turn round again or rejects a candidate: notes not DONE, a failing check (in the lane or on the integrated tree), a boundary violation, a conflict, a cut-short call */
+  setbacks: model(
+    parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'no-modify vendor/'], TWO),
+    lanes(['S1'], [...HAPPY, 'AGENT_INTERRUPTED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'CHECK_FINISHED(fail)', 'CANDIDATE_REBASED(conflict)']),
+    lanes(['S2'], [...HAPPY, 'CANDIDATE_REBASED(conflict)']),
+  ),
+  /** the same setbacks in the second lane (S1 goes cleanly) */
+  setbacksLane2: model(
+    parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'no-modify vendor/'], TWO),
+    lanes(['S1']),
+    lanes(['S2'], [...HAPPY, 'AGENT_INTERRUPTED', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'CHECK_FINISHED(fail)']),
+  ),
+  /** one failed DONE claim blocks a story: with `stop` no lane starts after it, the lane holding S2 finishes */
+  blocked: model(
+    parallelInput(['parallel 2', 'max-iterations 4', 'max-story-attempts 1'], THREE),
+    lanes(['S1'], [...HAPPY, 'CHECK_FINISHED(fail)']), lanes(['S2', 'S3']),
+  ),
+  /** the same with `skip`: S3 waits on the blocked S1 for ever, S2 still lands */
+  skip: model(
+    parallelInput(['parallel 2', 'max-iterations 4', 'max-story-attempts 1', 'on-story-blocked skip'], THREE),
+    lanes(['S1'], [...HAPPY, 'CHECK_FINISHED(fail)']), lanes(['S2', 'S3']),
+  ),
+  /** a story that passed before the run, one without criteria (never started), a single lane */
+  vague: model(parallelInput(['parallel 1', 'max-iterations 3', 'max-story-attempts 2'], VAGUE), lanes(['S3', 'S4'])),
+  /** admission across lanes: one lane call spends the attempts budget, the other lane (and the first one's next turn) waits in `held` until it is raised */
+  budget: model(
+    parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'budget attempts 1'], TWO),
+    lanes(['S1'], [...HAPPY, 'NOTES_READ(IN_PROGRESS)']), lanes(['S2']), { 'BUDGET_RAISED(attempts 3)': { event: { type: 'BUDGET_RAISED', dimension: 'attempts', value: 3 } } },
+  ),
+  /** the context layer: each lane reads `.yoke/context/` in its worktree before its worker call */
+  context: model(
+    { ...parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO), contextLayer: { run: CONTEXT_RUN, inject: true } },
+    lanes(['S1', 'S2'], [...HAPPY, 'CONTEXT_READ']),
+  ),
+  /** a run journaled before lanes were gated: no admission, no context read */
+  legacy: model(parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO, false), lanes(['S1', 'S2'])),
+};
+
+
+/** The coordinator's regions these configs use (lanes 1 and 2, and integration), and the states around it. */
+const COORDINATED = (id: string): boolean => id.includes('stories.parallel') && !/\.lane[3-8]\b/.test(id);
+/** lane N's ids as lane 1's (they are built by the same laneStates(i)). */
+const asLane1 = (id: string): string => id.replace(/\.lane[2-8]\b/g, '.lane1');
+
+describe('parallel stories coordinator graph', () => {
+  const explored = Object.fromEntries(Object.entries(MODELS).map(([name, m]) => [name, transitionPaths(storiesMachine, m)]));
+  const coverage = Object.fromEntries(Object.entries(MODELS).map(([name, m]) => [name, coverageOf(m.input, explored[name]?.paths ?? [], storiesMachine)]));
+  const union = (key: 'nodes' | 'types' | 'candidates') => new Set(Object.values(coverage).flatMap((c) => [...c[key]]));
+
+  it('the bounded graphs are finite and reach every ending', () => {
+    console.info(`parallel graph: ${Object.entries(explored).map(([name, t]) => `${name} ${t.vertices} vertices / ${t.paths.length} transition paths`).join('; ')}`);
+    const ends = new Set(Object.values(explored).flatMap((t) => [...t.ends]));
+    expect([...ends].sort()).toEqual(['active', 'max-iterations', 'stories-blocked', 'stories-done', 'story-blocked']);
+    expect([...(explored.land?.ends ?? [])]).toContain('stories-done');
+    expect([...(explored.blocked?.ends ?? [])]).toContain('story-blocked');
+  });
+
+  it('(a) every state node, transition and guarded alternative of lanes 1–2 and the integration lane is taken by some path; lanes 3–8 are lane 1\'s states', () => {
+    const nodes = allStateNodes(storiesMachine.root).map((n) => n.id).filter(COORDINATED);
+    const all = allTransitions(storiesMachine);
+    const types = all.types.filter(COORDINATED);
+    const candidates = all.candidates.filter(COORDINATED);
+    console.info(`coverage: ${union('nodes').size} state nodes, ${union('types').size} transitions, ${union('candidates').size} alternatives taken; of the coordinator's lanes 1–2 and integration: ${nodes.length} / ${types.length} / ${candidates.length}`);
+    expect(missing(nodes, union('nodes')), 'state nodes no path reaches').toEqual([]);
+    expect(missing(types, union('types')), 'transitions no path takes').toEqual([]);
+    expect(missing(candidates, union('candidates')), 'transition alternatives no path takes').toEqual([]);
+    // the other lanes: the same nodes and alternatives as lane 1, region for region
+    const lane1 = all.candidates.filter((id) => /\.lane1\b/.test(id)).sort();
+    for (let n = 3; n <= 8; n += 1) {
+      const other = all.candidates.filter((id) => new RegExp(`\\.lane${n}\\b`).test(id)).map(asLane1).sort();
+      expect(other, `lane${n}`).toEqual(lane1);
+    }
+    // SET_PARALLEL (the root's resume-time change of N) is taken too
+    expect([...union('types')].some((id) => id.endsWith(' SET_PARALLEL'))).toBe(true);
+  });
+
+  it('(b) the §10 invariants hold after every step of every transition path of every config', () => {
+    for (const [name, m] of Object.entries(MODELS)) {
+      const { failures, folded } = checkParallelPaths(storiesMachine, m.input, explored[name]?.paths ?? [], pathNamer(m.samples));
+      console.info(`${name}: ${folded} distinct steps checked`);
+      expect(failures.slice(0, 3), name).toEqual([]);
+    }
+  });
+
+  it('the invariants have teeth: they catch a coordinator that skips a story\'s checks, ignores a dependency or runs more lanes than asked', () => {
+    // each machine is given other rules than the user wrote (the oracle reads the user's)
+    const caught = (m: GraphModel, change: (input: WorkInput) => WorkInput): string => {
+      const input = change(m.input);
+      return checkParallelPaths(storiesMachine, input, transitionPaths(storiesMachine, { ...m, input }).paths, pathNamer(m.samples), m.input).failures[0] ?? '';
+    };
+    const land = MODELS.land as GraphModel;
+    const withoutChecks = (input: WorkInput): WorkInput => ({ ...input, stories: input.stories?.map((s) => ({ ...s, acceptance: s.acceptance?.map((c) => ({ text: c.text })) ?? null })) });
+    expect(caught(land, withoutChecks)).toMatch(/^§10 a candidate is committed only after/);
+    const noDependencies = (input: WorkInput): WorkInput => ({ ...input, stories: input.stories?.map((s) => ({ ...s, dependsOn: [] })) });
+    expect(caught(land, noDependencies)).toMatch(/^§10 a lane starts only a ready story/);
+    const wider = (input: WorkInput): WorkInput => ({ ...input, config: { ...input.config, parallel: 3 } });
+    expect(caught(MODELS.land as GraphModel, (input) => wider(noDependencies(input)))).toMatch(/^§10 (at most N stories hold a lane|a lane starts only a ready story)/);
+  });
+});
