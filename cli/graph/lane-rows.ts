@@ -71,7 +71,9 @@ export function laneRows(replayed: Pick<ReplayedRun, 'steps' | 'fold'>): LaneRow
 
 /**
  * The regions that entered their opening state at this step take up the stories of the step's
- * opening requests: in document order, as XState runs the entry actions of the states it enters.
+ * opening requests, both in region order: the coordinator hands a story to the lowest free lane
+ * first, one microstep each, and within one microstep XState enters states in document order.
+ * The page test checks each lane's story against the story checks its steps ran.
  */
 function assignStories(step: ReplayStep, changed: readonly string[], now: ReadonlyMap<string, string>, stories: Map<string, string>, requestOf: (key: string) => KeyedRequest | undefined): void {
   const requests = step.requested.map((requested) => requestOf(requested.key)).filter((request): request is KeyedRequest => request !== undefined);
