@@ -20,8 +20,7 @@ export function renderHeader(replayed: Pick<ReplayedRun, 'run' | 'mode' | 'machi
 
 /** One step: seq, time since start, state before → after, event, and the effect it reports on. */
 export function renderStep(step: ReplayStep): string {
-  const transition = step.from === step.to && step.record !== 'event' ? `  ${busy(step.to)}` : changeText(step.from, step.to);
-  return `${String(step.seq).padStart(6)} ${elapsed(step.elapsedMs).padStart(8)}  ${transition.padEnd(34)}  ${step.event.padEnd(20)}  ${describeStep(step)}`.trimEnd();
+  return `${String(step.seq).padStart(6)} ${elapsed(step.elapsedMs).padStart(8)}  ${transitionText(step).padEnd(34)}  ${step.event.padEnd(20)}  ${describeStep(step)}`.trimEnd();
 }
 
 function describeStep(step: ReplayStep): string {
@@ -36,12 +35,20 @@ function describeStep(step: ReplayStep): string {
     parts.push(`${step.effect.label} → ${step.effect.outcome}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`);
   }
   if (step.detail) parts.push(step.detail);
-  if (step.via.length > 0) parts.push(`via ${step.via.map(busy).join(', ')}`);
+  if (step.via.length > 0) parts.push(`via ${step.via.map(busyText).join(', ')}`);
   return parts.join('; ');
 }
 
-/** A parallel state's text (`parallel.lane1.working,lane2.idle,…`) as its name and regions; null for any other state. */
-function regionsOf(text: string): { name: string; regions: Map<string, string> } | null {
+/**
+ * A step's state column: `a → b`, only the regions that changed within a parallel state, or (two
+ * spaces in front) the state a step that changed nothing happened in. `yoke replay` and its page share it.
+ */
+export function transitionText(step: Pick<ReplayStep, 'from' | 'to' | 'record'>): string {
+  return step.from === step.to && step.record !== 'event' ? `  ${busyText(step.to)}` : changeText(step.from, step.to);
+}
+
+/** A parallel state's text (`parallel.lane1.working,lane2.idle,…`) as its name and regions (in document order); null for any other state. */
+export function regionsOf(text: string): { name: string; regions: Map<string, string> } | null {
   if (!text.includes(',')) return null;
   const [first = '', ...rest] = text.split(',');
   const dot = first.indexOf('.');
@@ -56,7 +63,7 @@ function regionsOf(text: string): { name: string; regions: Map<string, string> }
 }
 
 /** A parallel state with its idle regions left out (`parallel{lane1.working, integration.checking}`); any other state as it is. */
-function busy(text: string): string {
+export function busyText(text: string): string {
   const parallel = regionsOf(text);
   if (parallel === null) return text;
   const at = [...parallel.regions].filter(([, state]) => state !== 'idle').map(([region, state]) => `${region}.${state}`);
@@ -67,9 +74,9 @@ function busy(text: string): string {
 function changeText(from: string | null, to: string): string {
   const before = from === null ? null : regionsOf(from);
   const after = regionsOf(to);
-  if (before === null || after === null || before.name !== after.name) return `${from === null ? '·' : busy(from)} → ${busy(to)}`;
+  if (before === null || after === null || before.name !== after.name) return `${from === null ? '·' : busyText(from)} → ${busyText(to)}`;
   const changed = [...after.regions].filter(([region, state]) => before.regions.get(region) !== state).map(([region, state]) => `${region} ${before.regions.get(region) ?? '?'} → ${state}`);
-  return changed.length === 0 ? `  ${busy(to)}` : changed.join('; ');
+  return changed.length === 0 ? `  ${busyText(to)}` : changed.join('; ');
 }
 
 /** The closing line: how the run ended and what it cost. */

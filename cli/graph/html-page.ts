@@ -17,6 +17,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 .legend span { display: inline-block; margin-right: 16px; } .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px; vertical-align: -1px; margin-right: 4px; }
 .ok { color: #15803d; } .bad { color: #b91c1c; }
+#lanes td.same { color: #9ca3af; } #lanes td.changed { color: #111827; } #lanes .story { font-weight: 600; }
 `;
 
 /** A complete HTML document around `body` (already escaped HTML). */

@@ -1,10 +1,11 @@
 // `yoke replay --html`: one offline page with the machine diagram and the run's path drawn on it,
-// the figures per state, and the event timeline.
+// the figures per state, a parallel run's lanes side by side, and the event timeline.
 import type { ReplayedRun, ReplayStep } from '../../store/projections/replay-steps.js';
 import { groupDigits } from '../group-digits.js';
-import { renderOutcome } from '../timeline.js';
+import { busyText, renderOutcome, transitionText } from '../timeline.js';
 import { renderDot } from './dot.js';
 import { escapeHtml, htmlPage } from './html-page.js';
+import { laneRows, type LaneCell, type LaneRows } from './lane-rows.js';
 import type { MachineGraph } from './machine-graph.js';
 import { renderSvg } from './render-svg.js';
 import { dotOverlay, duration, runOverlay, type StateStats } from './run-overlay.js';
@@ -12,6 +13,7 @@ import { dotOverlay, duration, runOverlay, type StateStats } from './run-overlay
 /** The whole page for one replayed run. */
 export async function replayPage(graph: MachineGraph, replayed: ReplayedRun): Promise<string> {
   const overlay = runOverlay(graph, replayed);
+  const lanes = laneRows(replayed);
   const svg = await renderSvg(renderDot(graph, dotOverlay(overlay)));
   const body = [
     `<h1>yoke run <span class="mono">${escapeHtml(replayed.run)}</span></h1>`,
@@ -24,6 +26,7 @@ export async function replayPage(graph: MachineGraph, replayed: ReplayedRun): Pr
     `<div class="diagram" id="diagram">${svg}</div>`,
     '<h2>Per state</h2>',
     stateTable(overlay.states),
+    ...(lanes === null ? [] : ['<h2>Lanes</h2>', laneTable(lanes)]),
     '<h2>Timeline</h2>',
     timelineTable(replayed.steps),
   ].join('\n');
@@ -42,13 +45,26 @@ function stateTable(states: readonly StateStats[]): string {
   ].join('\n');
 }
 
+/** One column per lane: what a step changed in full, the rest greyed (busy) or empty (idle), so lanes read side by side. */
+function laneTable(lanes: LaneRows): string {
+  const cell = (lane: LaneCell): string => {
+    const text = lane.state === 'idle' && !lane.changed ? '' : `${lane.story === null ? '' : `<span class="story">${escapeHtml(lane.story)}</span> `}${escapeHtml(lane.state)}`;
+    return `<td class="${lane.changed ? 'changed' : 'same'}">${text}</td>`;
+  };
+  const rows = lanes.rows.map(({ step, cells }) => `<tr><td class="num">${step.seq}</td><td class="num">+${escapeHtml(duration(step.elapsedMs))}</td><td><code>${escapeHtml(step.event)}</code></td>${cells.map(cell).join('')}</tr>`);
+  return [
+    `<table id="lanes"><thead><tr><th class="num">seq</th><th class="num">time</th><th>event</th>${lanes.regions.map((region) => `<th>${escapeHtml(region)}</th>`).join('')}</tr></thead>`,
+    `<tbody>${rows.join('\n')}</tbody></table>`,
+  ].join('\n');
+}
+
 function timelineTable(steps: readonly ReplayStep[]): string {
   const rows = steps.map((step) => {
-    const transition = step.record === 'event' || step.from === null ? `${step.from ?? '·'} → ${step.to}` : step.to;
+    const transition = transitionText(step).trimStart();
     const effect = step.effect ? `${step.effect.label} → ${step.effect.outcome}` : '';
     const tokens = step.usage ? `${step.usage.inputTokens ?? '?'} / ${step.usage.outputTokens ?? '?'}` : '';
     const cost = step.usage?.costUsd == null ? '' : `$${step.usage.costUsd.toFixed(4)}`;
-    const note = [step.detail, step.via.length > 0 ? `via ${step.via.join(', ')}` : null].filter((part): part is string => part !== null).join('; ');
+    const note = [step.detail, step.via.length > 0 ? `via ${step.via.map(busyText).join(', ')}` : null].filter((part): part is string => part !== null).join('; ');
     return `<tr><td class="num">${step.seq}</td><td class="num">+${escapeHtml(duration(step.elapsedMs))}</td><td>${escapeHtml(transition)}</td><td><code>${escapeHtml(step.event)}</code></td><td>${escapeHtml(effect)}</td><td class="num">${escapeHtml(step.effect?.durationMs == null ? '' : duration(step.effect.durationMs))}</td><td class="num">${escapeHtml(tokens)}</td><td class="num">${escapeHtml(cost)}</td><td>${escapeHtml(note)}</td></tr>`;
   });
   return [

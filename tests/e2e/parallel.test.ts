@@ -6,7 +6,8 @@ import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../support/journal-records.js';
-import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
+import { makeParallelWorkspace } from '../support/parallel-workspace.js';
+import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 180_000;
 /** A whole parallel run may take longer than runYoke's default under a loaded CI machine. */
@@ -16,35 +17,9 @@ afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.cleanup();
 });
 
-/** Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE. */
-const AGENT = `#!/bin/sh
-prompt=$(cat)
-story=$(printf '%s\\n' "$prompt" | grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
-printf '%s\\n' "$prompt" > "$SIDE/prompt-$story.md"
-echo "$story $(pwd)" >> "$SIDE/calls"
-echo "work for $story" > "out-$story.txt"
-if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
-if [ -n "$FORGE" ] && [ "$story" = S1 ] && [ ! -f "$SIDE/forged" ]; then touch "$SIDE/forged"; printf '%s\\n' '{"forged":true}' >> .loop/.journal/journal.jsonl; fi
-sleep "\${SLEEP:-1}"
-printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
-`;
-
-function prd(ids: string[]): string {
-  return `stories:\n${ids.map((id) => `  - id: ${id}\n    title: Story ${id}\n    acceptance:\n      - text: out file exists\n        check: test -f out-${id}.txt\n`).join('')}`;
-}
-
 async function parallelWorkspace(ids: string[], env = ''): Promise<Workspace> {
-  const ws = await makeWorkspace((paths) => ({
-    '.loop/yoke.conf': `mode stories\nagent cmd ${env}SIDE=${paths.sideDir} sh ${paths.side('agent.sh')}\nguard tree test -f .loop/prd.yaml\n`,
-    '.loop/prd.yaml': prd(ids),
-    '.loop/protocol.md': '# Protocol\n',
-    '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
-    '.loop/.gitignore': '.journal/\n.stash/\n',
-    '.yoke/context/DECISIONS.md': '# Decisions\n',
-    '.yoke/context/PROJECT.md': '# Project\n\nEvery story leaves its out file.\n',
-  }));
+  const ws = await makeParallelWorkspace(ids, env);
   workspaces.push(ws);
-  await writeFile(ws.side('agent.sh'), AGENT);
   return ws;
 }
 

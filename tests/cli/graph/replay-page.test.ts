@@ -1,18 +1,44 @@
 // cli/graph/replay-page.ts: the `yoke replay --html` page, written by the built CLI from a golden
 // journal, opened offline in headless Chromium (Debian's `chromium`, driven by playwright-core):
 // the diagram is there, and a screenshot of it shows the run's path and the state it ended in.
+// A real parallel stories run's page shows its lanes side by side.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runYoke } from '../../support/workspace.js';
+import { makeParallelWorkspace } from '../../support/parallel-workspace.js';
+import { runYoke, type Workspace } from '../../support/workspace.js';
 
 const golden = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden', 'loop-crash-resume.v0.1.0.jsonl');
 const scratch = mkdtempSync(join(tmpdir(), 'yoke-replay-page-'));
 const page = join(scratch, 'run.html');
 const CHROMIUM = '/usr/bin/chromium';
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// Chromium comes from Debian (.ci/run installs it); outside CI the browser tests are skipped without it.
+const inBrowser = it.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true');
+
+/** Open `file` in headless Chromium with the network off, let `look` read the tab; returns the URLs asked for beyond the file. */
+async function openOffline(file: string, look: (tab: Page) => Promise<void>): Promise<string[]> {
+  const { chromium } = await import('playwright-core');
+  const instance = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await instance.newContext({ offline: true, viewport: { width: 1400, height: 1000 } });
+    const tab = await context.newPage();
+    const requests: string[] = [];
+    tab.on('request', (request) => requests.push(request.url()));
+    await tab.goto(pathToFileURL(file).href);
+    await look(tab);
+    return requests.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'));
+  } finally {
+    await instance.close();
+  }
+}
 
 /** Runs in the page: decode a PNG and count the pixels of the path color and of the end state's fill. */
 const COUNT_COLORS = `async (png) => {
@@ -51,22 +77,11 @@ describe('yoke replay --html', () => {
     expect(html).toMatch(/<code>journal\.repaired<\/code>/);
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
     expect(html.match(/(?:src|href)="[^"#]/g) ?? []).toEqual([]);
+    expect(html).not.toContain('<h2>Lanes</h2>');
   });
 
-  // Chromium comes from Debian (.ci/run installs it); outside CI the test is skipped without it.
-  const browser = existsSync(CHROMIUM);
-  it.skipIf(!browser && process.env.CI !== 'true')('shows the diagram with the run path in headless Chromium, offline', async () => {
-    const { chromium } = await import('playwright-core');
-    const instance = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    try {
-      const context = await instance.newContext({ offline: true, viewport: { width: 1400, height: 1000 } });
-      const tab = await context.newPage();
-      const requests: string[] = [];
-      tab.on('request', (request) => requests.push(request.url()));
-      await tab.goto(pathToFileURL(page).href);
+  inBrowser('shows the diagram with the run path in headless Chromium, offline', async () => {
+    const requests = await openOffline(page, async (tab) => {
       const diagram = tab.locator('#diagram svg');
       await diagram.waitFor({ state: 'visible' });
       expect(await tab.locator('#diagram g.node').count()).toBeGreaterThan(10);
@@ -78,9 +93,64 @@ describe('yoke replay --html', () => {
       const counts = await tab.evaluate<{ path: number; end: number }>(`(${COUNT_COLORS})(${JSON.stringify(shot.toString('base64'))})`);
       expect(counts.path).toBeGreaterThan(2000);
       expect(counts.end).toBeGreaterThan(500);
-      expect(requests.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
-    } finally {
-      await instance.close();
-    }
+      // a run without parallel states has no Lanes section
+      expect(await tab.locator('#lanes').count()).toBe(0);
+    });
+    expect(requests).toEqual([]);
+  }, 60_000);
+});
+
+/** A table's cells as the reader sees them: text and class, per row. */
+type Cells = Array<Array<{ text: string; className: string; color: string }>>;
+const READ_TABLE = (id: string): string => `[...document.querySelectorAll('#${id} tr')].map((row) => [...row.cells].map((cell) => ({ text: cell.textContent.trim(), className: cell.className, color: getComputedStyle(cell).color })))`;
+
+describe('yoke replay --html of a parallel stories run', () => {
+  const lanesPage = join(scratch, 'parallel.html');
+  let ws: Workspace | undefined;
+  beforeAll(async () => {
+    // three stories on two lanes: both lanes work at once, and one lane takes up the third story
+    ws = await makeParallelWorkspace(['S1', 'S2', 'S3']);
+    const run = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: 150_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = await runYoke(ws, ['replay', '--html', lanesPage]);
+    expect(result.exitCode, result.stderr).toBe(0);
+  }, 180_000);
+  afterAll(async () => {
+    await ws?.cleanup();
+  });
+
+  it('has a Lanes section, and the timeline names only the regions a step changed', () => {
+    const html = readFileSync(lanesPage, 'utf8');
+    expect(html).toMatch(/<h2>Lanes<\/h2>\n<table id="lanes"><thead><tr><th class="num">seq<\/th><th class="num">time<\/th><th>event<\/th><th>lane1<\/th><th>lane2<\/th><th>integration<\/th><\/tr><\/thead>/);
+    const timeline = html.slice(html.indexOf('<table id="timeline">'));
+    expect(timeline).toMatch(/<td>lane1 working → readingNotes<\/td><td><code>AGENT_EXITED<\/code>/);
+    expect(timeline).toMatch(/<td>lane\d committing → queued; integration idle → rebasing<\/td>/);
+    expect(timeline).not.toMatch(/lane\d\.idle|integration\.idle/);
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+  });
+
+  inBrowser('shows the lanes side by side in headless Chromium: each lane\'s story and state, the unchanged ones greyed', async () => {
+    const requests = await openOffline(lanesPage, async (tab) => {
+      await tab.locator('#lanes').waitFor({ state: 'visible' });
+      const [head = [], ...rows] = await tab.evaluate<Cells>(READ_TABLE('lanes'));
+      expect(head.map((cell) => cell.text)).toEqual(['seq', 'time', 'event', 'lane1', 'lane2', 'integration']);
+      const lane = (row: Cells[number], column: 'lane1' | 'lane2' | 'integration') => row[head.findIndex((cell) => cell.text === column)] ?? { text: '', className: '', color: '' };
+      // a row where both lanes work at once, one changed by the step, the other greyed
+      const both = rows.find((row) => lane(row, 'lane1').text === 'S1 working' && lane(row, 'lane2').text === 'S2 working');
+      expect(both, 'a row with S1 and S2 both working').toBeDefined();
+      const cells = [lane(both!, 'lane1'), lane(both!, 'lane2')];
+      expect(cells.map((cell) => cell.className).sort()).toEqual(['changed', 'same']);
+      const [changed, same] = cells.sort((a, b) => a.className.localeCompare(b.className));
+      expect(same!.color).not.toBe(changed!.color);
+      // the integration lane takes each candidate in turn, named by its story
+      const integration = rows.map((row) => lane(row, 'integration')).filter((cell) => cell.className === 'changed').map((cell) => cell.text);
+      for (const story of ['S1', 'S2', 'S3']) expect(integration).toEqual(expect.arrayContaining([`${story} rebasing`, `${story} landing`]));
+      // every story a lane cell names is the one its step worked on: the timeline's check of that story
+      const timeline = new Map((await tab.evaluate<Cells>(READ_TABLE('timeline'))).map((row) => [row[0]?.text, row.map((cell) => cell.text).join(' | ')]));
+      const reported = rows.flatMap((row) => [lane(row, 'lane1'), lane(row, 'lane2')].filter((cell) => cell.className === 'changed' && cell.text.endsWith(' reporting')).map((cell) => ({ seq: row[0]?.text, story: cell.text.split(' ')[0] })));
+      expect(reported.map((entry) => entry.story).sort()).toEqual(['S1', 'S2', 'S3']);
+      for (const { seq, story } of reported) expect(timeline.get(seq)).toContain(`check.run accept ${story}#1 → pass`);
+    });
+    expect(requests).toEqual([]);
   }, 60_000);
 });

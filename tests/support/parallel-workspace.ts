@@ -1,0 +1,40 @@
+// A throwaway project for a parallel stories run (DESIGN §10) with a scripted `cmd` agent: each
+// story's agent leaves out-<id>.txt, logs its call to the side folder, and says DONE.
+import { writeFile } from 'node:fs/promises';
+import { makeWorkspace, type Workspace } from './workspace.js';
+
+/** Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE. */
+const AGENT = `#!/bin/sh
+prompt=$(cat)
+story=$(printf '%s\\n' "$prompt" | grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
+printf '%s\\n' "$prompt" > "$SIDE/prompt-$story.md"
+echo "$story $(pwd)" >> "$SIDE/calls"
+echo "work for $story" > "out-$story.txt"
+if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
+if [ -n "$FORGE" ] && [ "$story" = S1 ] && [ ! -f "$SIDE/forged" ]; then touch "$SIDE/forged"; printf '%s\\n' '{"forged":true}' >> .loop/.journal/journal.jsonl; fi
+sleep "\${SLEEP:-1}"
+printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
+`;
+
+/** A prd.yaml with one story per id, each accepted when its out file exists. */
+function prd(ids: string[]): string {
+  return `stories:\n${ids.map((id) => `  - id: ${id}\n    title: Story ${id}\n    acceptance:\n      - text: out file exists\n        check: test -f out-${id}.txt\n`).join('')}`;
+}
+
+/**
+ * A stories-mode project with the stories `ids` and the scripted agent; `env` is put in front of the
+ * agent's command (`SLEEP=5 `, `SHARED=1 `, `FORGE=1 `). The caller cleans it up.
+ */
+export async function makeParallelWorkspace(ids: string[], env = ''): Promise<Workspace> {
+  const ws = await makeWorkspace((paths) => ({
+    '.loop/yoke.conf': `mode stories\nagent cmd ${env}SIDE=${paths.sideDir} sh ${paths.side('agent.sh')}\nguard tree test -f .loop/prd.yaml\n`,
+    '.loop/prd.yaml': prd(ids),
+    '.loop/protocol.md': '# Protocol\n',
+    '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+    '.loop/.gitignore': '.journal/\n.stash/\n',
+    '.yoke/context/DECISIONS.md': '# Decisions\n',
+    '.yoke/context/PROJECT.md': '# Project\n\nEvery story leaves its out file.\n',
+  }));
+  await writeFile(ws.side('agent.sh'), AGENT);
+  return ws;
+}
