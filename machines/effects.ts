@@ -249,7 +249,7 @@ export const effectSchemas = {
   },
   /** Wait until a moment decided by the machine (a rate limit): re-run after a crash, it waits only what is left. */
   'wait.until': {
-    params: z.object({ until: z.number(), reason: z.string() }),
+    params: z.object({ lane: laneSchema.optional(), until: z.number(), reason: z.string() }),
     result: z.object({ waitedMs: z.number().nonnegative() }),
   },
   /** List the files the `protect` patterns cover now, keeping each one's content as a blob (DESIGN §16). */

@@ -281,5 +281,6 @@ export const storiesLifecycle = {
     ...base.input(config, canon, loopDir),
     stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],
     laneGates: true as const,
+    laneSetbacks: true as const,
   }),
 } satisfies LifecycleDescriptor;

@@ -1,7 +1,8 @@
 // One lane of the parallel stories coordinator (DESIGN §10): a region of the coordinator's parallel state
 // that works one story in its worktree, turn by turn, until its candidate is committed and integrated.
 //
-// idle → creating (worktree) → restoring → working (worker) → readingNotes → scanning (boundary) →
+// idle → creating (worktree) → restoring → admitting (budgets) → [readingContext] → working (worker; a
+// rate limit waits in rateLimited, an authentication failure holds in agentHold) → readingNotes → scanning (boundary) →
 // checking (guards, story checks) → reporting (guard-results.md) → deciding: a passing turn reads
 // the notes and commits the candidate, then waits in `queued` for the integration lane; a failing
 // turn becomes the story's feedback and the lane goes again (or parks when the story is blocked or
@@ -17,6 +18,7 @@ import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
 import { updateProgress } from '../stories/story-progress.js';
+import { holdForAgent, noteRateLimit } from '../work/agent-setbacks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
@@ -58,6 +60,13 @@ function noteLaneFailure(context: WorkContext, slot: LaneSlot): Partial<WorkCont
 
 function blockedStory(context: WorkContext, story: string): boolean {
   return context.prd?.progress[story]?.blocked != null;
+}
+
+/** A lane call's setbacks wait or hold (DESIGN §10 with §4's rate limits and authentication failures), in runs that journal them so. */
+function setbackOf(context: WorkContext, event: { type: string; result?: { classification?: string } }): 'rate-limited' | 'auth-error' | null {
+  if (context.laneSetbacks !== true || event.type !== 'AGENT_EXITED') return null;
+  const classification = event.result?.classification;
+  return classification === 'rate-limited' || classification === 'auth-error' ? classification : null;
 }
 
 /** An admitted lane call spends one attempt of the run's budget. */
@@ -153,14 +162,54 @@ export function laneStates(i: number) {
           },
         },
         on: {
-          AGENT_EXITED: {
-            guard: mine,
-            target: 'readingNotes',
-            actions: assign(({ context, event }) => ({ agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result) })),
-          },
+          AGENT_EXITED: [
+            // A rate limit: the lane waits (journaled, resumable) and calls again for the same turn; the
+            // streak is the run's (the lanes share the API), the wait the lane's. No turn or attempt is spent.
+            {
+              guard: ({ context, event }) => mine({ context, event }) && setbackOf(context, event) === 'rate-limited',
+              target: 'rateLimited',
+              actions: assign(({ context, event }) => {
+                const noted = noteRateLimit(context, event.result, 'worker');
+                return { rateLimits: noted.rateLimits, spent: noted.spent, ...updateSlot(context, i, { waitUntil: noted.waitUntil ?? null }) };
+              }),
+            },
+            // The agent cannot authenticate: the lane holds (the others go on) until `yoke run` retries it.
+            {
+              guard: ({ context, event }) => mine({ context, event }) && setbackOf(context, event) === 'auth-error',
+              target: 'agentHold',
+              actions: assign(({ context, event }) => {
+                const held = holdForAgent(context, event.result, 'worker');
+                return { ...held, holdDetail: `story ${lane(context).story}: ${held.holdDetail ?? ''}` };
+              }),
+            },
+            {
+              guard: mine,
+              target: 'readingNotes',
+              actions: assign(({ context, event }) => ({
+                agentCalls: context.agentCalls + 1,
+                spent: spendCall(context, event.result),
+                ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}),
+              })),
+            },
+          ],
           // Cut short by a crash or a signal: restore the spec and call the worker again for the same turn.
           AGENT_INTERRUPTED: { guard: mine, target: 'restoring', actions: assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
         },
+      }),
+      rateLimited: S({
+        entry: {
+          type: 'request',
+          params: ({ context }) => {
+            const slot = lane(context);
+            return request('wait.until', { lane: slot.story, until: slot.waitUntil ?? 0, reason: `rate limit on story ${slot.story}'s worker call (${context.rateLimits} in a row)` });
+          },
+        },
+        on: { WAITED: { guard: mine, target: 'restoring', actions: assign(({ context }) => updateSlot(context, i, { waitUntil: null })) } },
+      }),
+      // Not final: `yoke run` journals AGENT_RETRY (the user fixed the credentials), and every held lane calls again.
+      agentHold: S({
+        tags: ['paused'],
+        on: { AGENT_RETRY: { target: 'restoring', actions: assign({ heldFor: null, holdDetail: null }) } },
       }),
       readingNotes: S({
         entry: { type: 'request', params: ({ context }) => request('notes.read', { lane: lane(context).story, file: 'notes.md' }) },

@@ -25,6 +25,8 @@ export interface LaneSlot {
   /** this turn's "Project context" block and the context files' blobs to put back after the call (context layer; absent in older journals) */
   contextBlock?: string | null;
   contextGuard?: Record<string, string | null> | null;
+  /** a rate-limited call's wait ends then (epoch ms; absent in older journals) */
+  waitUntil?: number | null;
   /** the passing turn's notes, for the decision entry */
   decisionNotes: string | null;
   /** the candidate commit once made */

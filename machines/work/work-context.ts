@@ -47,6 +47,13 @@ export interface WorkInput {
    * lanes did neither, fold as they did.
    */
   laneGates?: true;
+  /**
+   * stories in parallel: set by runs started since a lane's rate-limited agent call waits and
+   * retries, and one that cannot authenticate holds the lane until `yoke run` is asked again, as in
+   * a serial run; runs journaled before that, whose lanes read such a call's notes as a normal
+   * exit, fold as they did.
+   */
+  laneSetbacks?: true;
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /**

@@ -154,6 +154,43 @@ describe('parallel stories', () => {
     expect(text.stdout).toContain('retained worktrees (1):\n  S2  .git/yoke/worktrees/S2: its story is blocked');
   }, TIMEOUT);
 
+  it('a rate-limited lane call waits and calls again for the same turn; the other lane goes on', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2'], 'SETBACK=S2:rate-limited ');
+    const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect((await ws.sideLines('calls')).map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S2']);
+    const records = await readJournal(ws);
+    const started = records.filter((record) => record.type === 'effect.started').map((record) => record.payload as { kind: string; params: { lane?: string; iteration?: number; story?: string } });
+    const waits = started.filter((effect) => effect.kind === 'wait.until');
+    expect(waits.map((effect) => effect.params.lane)).toEqual(['S2']);
+    // the same turn called again: no iteration and no attempt spent on the rate limit
+    const s2Calls = started.filter((effect) => effect.kind === 'agent.spawn' && effect.params.story === 'S2');
+    expect(s2Calls).toHaveLength(2);
+    expect(s2Calls[0]?.params.iteration).toBe(s2Calls[1]?.params.iteration);
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2']);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('a lane whose agent cannot authenticate holds (the other lands); `yoke run` after the fix calls it again', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2'], 'SETBACK=S2:auth-error ');
+    const held = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    expect(held.exitCode, held.stderr).toBe(1);
+    expect(held.stdout + held.stderr).toMatch(/story S2: the worker agent could not authenticate: HTTP 401: invalid API key/);
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject)).toEqual(['feat(S1): Story S1']);
+    const status = await runYoke(ws, ['status', '--json']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/"lastStop":"held: agent:auth-error/);
+    await writeFile(ws.side('auth-fixed'), '');
+    const resumed = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2']);
+    const records = await readJournal(ws);
+    expect(records.filter((record) => record.type === 'event' && (record.payload as { event: { type: string } }).event.type === 'AGENT_RETRY')).toHaveLength(1);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
   it('rejects the second of a conflicting pair at integration, re-attempts it on the new base, and passes it', async () => {
     const ws = await parallelWorkspace(['S1', 'S2'], 'SHARED=1 ');
     const result = await runYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });

@@ -3,12 +3,21 @@
 import { writeFile } from 'node:fs/promises';
 import { makeWorkspace, type Workspace } from './workspace.js';
 
-/** Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE. */
+/**
+ * Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE.
+ * `SETBACK=<id>:rate-limited` makes that story's first call report a rate limit (retry after 0.2 s) and do
+ * nothing; `SETBACK=<id>:auth-error` makes its calls report an authentication failure until
+ * $SIDE/auth-fixed exists.
+ */
 const AGENT = `#!/bin/sh
 prompt=$(cat)
 story=$(printf '%s\\n' "$prompt" | grep -o '^### [A-Za-z0-9_-]*:' | head -1 | sed 's/^### //; s/:$//')
 printf '%s\\n' "$prompt" > "$SIDE/prompt-$story.md"
 echo "$story $(pwd)" >> "$SIDE/calls"
+case "$SETBACK" in
+  "$story:rate-limited") if [ ! -f "$SIDE/limited-$story" ]; then touch "$SIDE/limited-$story"; printf '%s' '{"outcome":"rate-limited","detail":"429 Too Many Requests","retry_after_seconds":0.2}' > "$YOKE_USAGE_FILE"; exit 1; fi ;;
+  "$story:auth-error") if [ ! -f "$SIDE/auth-fixed" ]; then printf '%s' '{"outcome":"auth-error","detail":"HTTP 401: invalid API key"}' > "$YOKE_USAGE_FILE"; exit 1; fi ;;
+esac
 echo "work for $story" > "out-$story.txt"
 if [ -n "$SHARED" ]; then echo "$story" >> shared.txt; fi
 if [ -n "$FORGE" ] && [ "$story" = S1 ] && [ ! -f "$SIDE/forged" ]; then touch "$SIDE/forged"; printf '%s\\n' '{"forged":true}' >> .loop/.journal/journal.jsonl; fi
@@ -23,7 +32,7 @@ function prd(ids: string[]): string {
 
 /**
  * A stories-mode project with the stories `ids` and the scripted agent; `env` is put in front of the
- * agent's command (`SLEEP=5 `, `SHARED=1 `, `FORGE=1 `). The caller cleans it up.
+ * agent's command (`SLEEP=5 `, `SHARED=1 `, `FORGE=1 `, `SETBACK=S2:rate-limited `). The caller cleans it up.
  */
 export async function makeParallelWorkspace(ids: string[], env = ''): Promise<Workspace> {
   const ws = await makeWorkspace((paths) => ({

@@ -33,6 +33,9 @@ function laneSamples(story: string, only?: readonly string[]): Record<string, Sa
     CONTEXT_READ: { ...(CONTEXT_SAMPLES['CONTEXT_READ']?.event as MachineEvent), ...lane },
     AGENT_EXITED: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage: null, transcript: 't.log' }, ...lane },
     AGENT_INTERRUPTED: { type: 'AGENT_INTERRUPTED', reason: 'SIGINT', ...lane },
+    'AGENT_EXITED(rate-limited)': { ...(ITERATION_SAMPLES['AGENT_EXITED(rate-limited)']?.event as MachineEvent), ...lane },
+    'AGENT_EXITED(auth-error)': { ...(ITERATION_SAMPLES['AGENT_EXITED(auth-error)']?.event as MachineEvent), ...lane },
+    WAITED: { type: 'WAITED', result: { waitedMs: 30_000 }, ...lane },
     'NOTES_READ(DONE)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' }, ...lane },
     'NOTES_READ(IN_PROGRESS)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: IN_PROGRESS' }, ...lane },
     'BOUNDARY_SCANNED(clean)': { type: 'BOUNDARY_SCANNED', result: { changed: [`src/${story}.ts`] }, ...lane },
@@ -58,7 +61,7 @@ function laneSamples(story: string, only?: readonly string[]): Record<string, Sa
 }
 
 /** What only some models try: a cut-short call, a failing check, notes not DONE, a boundary violation, a conflict, the context read. */
-const SETBACKS = ['AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'CANDIDATE_REBASED(conflict)', 'CONTEXT_READ'];
+const SETBACKS = ['AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'CANDIDATE_REBASED(conflict)', 'CONTEXT_READ'];
 const HAPPY = ['WORKTREE_READY', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'FILE_READ(notes)', 'CANDIDATE_COMMITTED', 'CANDIDATE_REBASED(clean)', 'CLOCK_READ', 'STORY_LANDED', 'CANDIDATE_REJECTED', 'WORKTREE_REMOVED'];
 const lanes = (stories: readonly string[], names: readonly string[] = HAPPY): Record<string, Sample> =>
   Object.fromEntries(stories.flatMap((story) => Object.entries(laneSamples(story, names))));
@@ -69,9 +72,11 @@ const RUN_SAMPLES: Record<string, Sample> = {
   'SET_PARALLEL(1)': { event: { type: 'SET_PARALLEL', parallel: 1 }, when: () => false },
   'SET_MAX_ITERATIONS(1)': ITERATION_SAMPLES['SET_MAX_ITERATIONS(1)'] as Sample,
 };
+/** `yoke run` again after a lane's agent could not authenticate. */
+const RETRY: Record<string, Sample> = { AGENT_RETRY: ITERATION_SAMPLES['AGENT_RETRY'] as Sample };
 
 /** A region waits on something slow (a worker, the integration lane, a budget raise, a free lane). */
-const WAITING = new Set(['idle', 'working', 'queued', 'held']);
+const WAITING = new Set(['idle', 'working', 'queued', 'held', 'rateLimited', 'agentHold']);
 const REGIONS = ['lane1', 'lane2', 'lane3', 'lane4', 'lane5', 'lane6', 'lane7', 'lane8', 'integration'];
 
 /** The region that takes a lane's event: the integration lane while it holds the story, else the story's lane. */
@@ -105,10 +110,13 @@ function serializeParallel(snapshot: AnyMachineSnapshot): string {
   return JSON.stringify([serializeStories(snapshot), parallel ? lean(parallel) : null]);
 }
 
-/** A parallel stories run's input, as the lifecycle builds it for new runs (lanes admit their calls and read the context). */
-function parallelInput(lines: readonly string[], prd: string, laneGates = true): WorkInput {
+/**
+ * A parallel stories run's input, as the lifecycle builds it for new runs (lanes admit their calls,
+ * read the context and wait or hold on a setback); `legacy` as runs journaled before those.
+ */
+function parallelInput(lines: readonly string[], prd: string, legacy = false): WorkInput {
   const input = storiesInput(lines, prd);
-  return laneGates ? { ...input, laneGates: true } : input;
+  return legacy ? input : { ...input, laneGates: true, laneSetbacks: true };
 }
 
 const model = (input: WorkInput, ...samples: Array<Record<string, Sample>>): GraphModel => ({
@@ -162,7 +170,12 @@ const MODELS: Record<string, GraphModel> = {
     lanes(['S1', 'S2'], [...HAPPY, 'CONTEXT_READ']),
   ),
   /** a run journaled before lanes were gated: no admission, no context read */
-  legacy: model(parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO, false), lanes(['S1', 'S2'])),
+  legacy: model(parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO, true), lanes(['S1', 'S2'], [...HAPPY, 'AGENT_EXITED(rate-limited)'])),
+  /** a lane's call is rate-limited (waits, then the same turn again) or cannot authenticate (holds until `yoke run` retries); the other lane goes on */
+  agentSetbacks: model(
+    parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO),
+    lanes(['S1'], [...HAPPY, 'AGENT_EXITED(rate-limited)', 'WAITED', 'AGENT_EXITED(auth-error)']), lanes(['S2'], [...HAPPY, 'AGENT_EXITED(rate-limited)', 'WAITED', 'AGENT_EXITED(auth-error)']), RETRY,
+  ),
 };
 
 
@@ -211,7 +224,7 @@ describe('parallel stories coordinator graph', () => {
     }
   });
 
-  it('the invariants have teeth: they catch a coordinator that skips a story\'s checks, ignores a dependency or runs more lanes than asked', () => {
+  it('the invariants have teeth: they catch a coordinator that skips a story\'s checks, ignores a dependency, runs more lanes than asked or ignores a rate limit', () => {
     // each machine is given other rules than the user wrote (the oracle reads the user's)
     const caught = (m: GraphModel, change: (input: WorkInput) => WorkInput): string => {
       const input = change(m.input);
@@ -224,5 +237,8 @@ describe('parallel stories coordinator graph', () => {
     expect(caught(land, noDependencies)).toMatch(/^§10 a lane starts only a ready story/);
     const wider = (input: WorkInput): WorkInput => ({ ...input, config: { ...input.config, parallel: 3 } });
     expect(caught(MODELS.land as GraphModel, (input) => wider(noDependencies(input)))).toMatch(/^§10 (at most N stories hold a lane|a lane starts only a ready story)/);
+    // a coordinator that reads a rate-limited call's notes as if it had worked (as runs journaled before lane setbacks do)
+    const noSetbacks = (input: WorkInput): WorkInput => ({ ...input, laneSetbacks: undefined });
+    expect(caught(MODELS.agentSetbacks as GraphModel, noSetbacks)).toMatch(/^§4 in a lane too/);
   });
 });

@@ -25,6 +25,7 @@ export const PARALLEL_INVARIANT = {
   landOnce: 'no story lands twice',
   remove: '§10 a worktree is removed only after the target contains the story\'s commit',
   turns: '§10 every lane turn is one iteration of the run: a story started, a failed turn gone round again, a rejected story started again; numbered in order, none past max-iterations',
+  setbacks: '§4 in a lane too: a rate-limited call waits in its lane, then the same turn calls again; a call that cannot authenticate holds its lane until `yoke run` retries; neither spends a turn or an attempt',
   attempts: '§10 a failed DONE claim and a rejected candidate each count as one attempt; max-story-attempts of them block the story',
   end: '§10 the run ends only when no lane has work left, and exits 0 exactly when every story landed',
 } as const;
@@ -63,6 +64,8 @@ interface ParallelBook {
   /** lane turns so far, and the number of each story's current turn */
   turnCount: number;
   turnOf: Record<string, number>;
+  /** a lane's last call was rate-limited (it must wait next) or could not authenticate (nothing until AGENT_RETRY) */
+  setback: Record<string, 'rate-limited' | 'auth-error'>;
   ended: boolean;
 }
 
@@ -75,6 +78,8 @@ interface Rules {
   maxAttempts: number;
   skip: boolean;
   max: number;
+  /** the run journals lane setbacks (new runs: `laneSetbacks` in the input) */
+  setbacks: boolean;
 }
 
 function rulesOf(input: WorkInput): Rules {
@@ -84,7 +89,7 @@ function rulesOf(input: WorkInput): Rules {
   if (maxAttempts > 2) throw new Error('the parallel oracle models max-story-attempts up to 2 (a third identical failure would block by no-progress)');
   return {
     stories: input.stories ?? [], parallel: c.parallel ?? 1, guards: c.guards.map((g) => g.name), noModify: c.noModify,
-    maxAttempts, skip: c.onStoryBlocked === 'skip', max: c.maxIterations,
+    maxAttempts, skip: c.onStoryBlocked === 'skip', max: c.maxIterations, setbacks: input.laneSetbacks === true,
   };
 }
 
@@ -156,6 +161,12 @@ class Ledger {
     if (!schema.success) this.fail('schema', path, `${request.kind}: ${schema.error.message}`);
     if (book.ended) this.fail('await', path, `${request.kind} requested after the end`);
     const lane = (request.params as { lane?: string }).lane;
+    const setback = lane === undefined ? undefined : book.setback[lane];
+    if (setback === 'auth-error') this.fail('setbacks', path, `${request.kind} for ${String(lane)} while its agent could not authenticate and no retry came`);
+    if (setback === 'rate-limited') {
+      if (request.kind !== 'wait.until') this.fail('setbacks', path, `${request.kind} for ${String(lane)} right after its rate-limited call, without waiting`);
+      else if (lane !== undefined) delete book.setback[lane];
+    }
     switch (request.kind) {
       case 'worktree.create': {
         const id = request.params.story;
@@ -253,6 +264,7 @@ class Ledger {
   }
 
   private onEvent(book: ParallelBook, event: MachineEvent, path: readonly MachineEvent[]): void {
+    if (event.type === 'AGENT_RETRY') book.setback = {};
     if (['AGENT_RETRY', 'SET_MAX_ITERATIONS', 'BUDGET_RAISED', 'SET_PARALLEL'].includes(event.type)) return;
     const lane = (event as { lane?: string }).lane ?? '';
     const answered = book.outstanding[lane];
@@ -261,6 +273,11 @@ class Ledger {
     delete book.outstanding[lane];
     const turn = book.turns[lane];
     switch (event.type) {
+      case 'AGENT_EXITED': {
+        const classification = event.result.classification;
+        if (this.rules.setbacks && (classification === 'rate-limited' || classification === 'auth-error')) book.setback[lane] = classification;
+        return;
+      }
       case 'BASELINE_CAPTURED':
         book.target = event.result.head?.sha ?? '';
         return;
@@ -359,7 +376,7 @@ export function checkParallelPaths(
   const ledger = new Ledger(rules, describe);
   const [snapshot, actions] = initialTransition(machine, input);
   const landed = Object.fromEntries(rules.stories.filter((s) => s.passes).map((s) => [s.id, 'before the run']));
-  const book: ParallelBook = { landed, blocked: [], attempts: {}, touched: {}, lanes: [], turns: {}, integration: null, target: '', outstanding: {}, turnCount: 0, turnOf: {}, ended: false };
+  const book: ParallelBook = { landed, blocked: [], attempts: {}, touched: {}, lanes: [], turns: {}, integration: null, target: '', outstanding: {}, turnCount: 0, turnOf: {}, setback: {}, ended: false };
   ledger.book(book, requestsOf(actions), [], snapshot);
   const folded = replayAll<MachineEvent, { snapshot: AnyMachineSnapshot; book: ParallelBook }>(paths, { snapshot, book }, (state, path) => ledger.step(state, path, machine));
   return { failures: ledger.failures, folded };
