@@ -12,7 +12,8 @@ export const EXCERPT_CHARS = 3_000;
  * Run `sh -c command` in the project root in its own process group (stdin closed), killing the
  * group after `timeoutMs` (0 = no limit) or on abort; stdout and stderr are streamed live and their
  * combined last {@link EXCERPT_CHARS} characters kept as the excerpt, redacted of the values of
- * secret-looking environment variables and `redact` ones (the live output is not). Safe to repeat (`retry`).
+ * secret-looking environment variables and `redact` ones (the live output is not). Safe to repeat (`retry`):
+ * its process group is journaled, and `yoke run` stops one a crashed yoke left running first.
  */
 export const runCheck: EffectHandler<'check.run'> = {
   policy: 'retry',
@@ -40,6 +41,10 @@ export const runCheck: EffectHandler<'check.run'> = {
       timeoutMs: params.timeoutMs,
       signal: ctx.signal,
       effect: 'check.run',
+      // journaled (pid + start time), so a yoke killed while the check runs stops it before running it again
+      onSpawn(pid, startTime) {
+        ctx.recordProcess({ pid, startTime });
+      },
     });
     if (run.error !== null) tail.push(`yoke could not start the ${params.kind} "${params.name}": ${run.error}\n`);
     return {

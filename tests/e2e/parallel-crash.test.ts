@@ -190,9 +190,11 @@ describe('parallel lanes after kill -9', () => {
     for (const id of IDS) expect(checks.filter((story) => story === id)).toHaveLength(2);
   }, TIMEOUT);
 
-  it('kill -9 while the integration lane re-runs a candidate\'s check: `yoke run` re-runs that check, and lands every story once', async () => {
+  it('kill -9 while the integration lane re-runs a candidate\'s check: `yoke run` stops the orphaned check, re-runs it, and lands every story once', async () => {
     const ws = await crashWorkspace();
-    await killWhenHeld(ws, ['check-S1']);
+    const [check] = await killWhenHeld(ws, ['check-S1']);
+    // the killed yoke left the check running (its own process group)
+    expect(isAlive(check ?? 0)).toBe(true);
     const before = await readJournal(ws);
     // S1's candidate was committed and is being integrated: the crash came after its rebase, before it landed
     const ofS1 = (kind: string) => before.filter((r) => r.type === 'effect.started' && kindOf(r) === kind && (r.payload as { params: { lane?: string } }).params.lane === 'S1').map(keyOf);
@@ -200,9 +202,14 @@ describe('parallel lanes after kill -9', () => {
     expect(rebases).toHaveLength(1);
     expect(before.filter((r) => r.type === 'effect.completed' && rebases.includes(keyOf(r)))).toHaveLength(1);
     expect(ofS1('story.land')).toEqual([]);
+    // the check's process group was journaled when it started
+    const checkRuns = new Set(ofS1('check.run'));
+    expect(before.filter((r) => r.type === 'process.spawned' && checkRuns.has(keyOf(r)))).toHaveLength(2);
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
+    // stopped before anything else ran: never two of the same check side by side
+    expect(isAlive(check ?? 0)).toBe(false);
     await expectLandedOnce(ws);
     // the integration check that was cut short ran again (`retry`); every other check ran once per gate
     const checks = (await ws.sideLines('checks')).map((line) => line.split(' ')[0]);
