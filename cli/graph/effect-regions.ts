@@ -14,7 +14,7 @@ export function regionPath(parallel: string, region: string, state: string): str
 
 /**
  * By step, the region whose state ran the step's effect, for the steps inside a parallel state
- * that report on one. A lane's requests name its story (`params.lane`), and so do the integration
+ * that report on one and whose region can be told. A lane's requests name its story (`params.lane`), and so do the integration
  * lane's, for the candidate it works on: the stories each region works on come from `laneRows`.
  * A lane that has queued its candidate and the integration lane then both work on one story;
  * of those, the region whose state takes the step's event is the one that asked (a queued lane
@@ -39,17 +39,20 @@ export function effectRegions(graph: MachineGraph, replayed: Pick<ReplayedRun, '
   return owners;
 }
 
-/** The region of `step.from` that ran its effect, given what each region works on before the step; null outside a parallel state. */
+/**
+ * The region of `step.from` that ran its effect, given what each region works on before the step.
+ * Null outside a parallel state, and when no region can be told: an effect naming no story that no
+ * region's state takes the result of (the page counts it in the parallel state itself).
+ */
 function ownerOf(graph: MachineGraph, step: ReplayStep, stories: ReadonlyMap<string, string>, story: string): string | null {
   const parallel = step.from === null ? null : regionsOf(step.from);
   if (parallel === null) return null;
   const busy = [...parallel.regions].filter(([, state]) => state !== 'idle');
-  const working = busy.filter(([region]) => story === '' || stories.get(region) === story);
-  const candidates = working.length > 0 ? working : busy;
+  const candidates = story === '' ? busy : busy.filter(([region]) => stories.get(region) === story);
   const takers = candidates.filter(([region, state]) => takesEvent(graph, regionPath(parallel.name, region, state), step.event));
   const next = regionsOf(step.via[0] ?? step.to);
   const changed = takers.find(([region, state]) => next?.name === parallel.name && next.regions.get(region) !== state);
-  return (changed ?? takers[0] ?? candidates[0])?.[0] ?? null;
+  return (changed ?? takers[0] ?? (story === '' ? undefined : candidates[0]))?.[0] ?? null;
 }
 
 /** True when the state named `path` has a transition on `event` of its own. */
