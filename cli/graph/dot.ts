@@ -26,7 +26,7 @@ export function renderDot(graph: MachineGraph, overlay?: DotOverlay): string {
     '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];',
   ];
   const root = byId.get(graph.root);
-  const emit = (state: GraphState, indent: string): void => {
+  const emit = (state: GraphState, indent: string, inColored = false): void => {
     if (state.initial) {
       lines.push(`${indent}${quote(`${state.id}#initial`)} [shape=point, width=0.12, label=""];`);
       lines.push(`${indent}${quote(`${state.id}#initial`)} -> ${quote(leafOf(byId, state.initial, 'target'))};`);
@@ -35,8 +35,9 @@ export function renderDot(graph: MachineGraph, overlay?: DotOverlay): string {
       const child = byId.get(childId);
       if (!child) continue;
       if (child.children.length > 0) {
-        lines.push(`${indent}subgraph ${quote(`cluster_${child.id}`)} {`, `${indent}  label=${quote(child.key)}; style="rounded";`);
-        emit(child, `${indent}  `);
+        const attributes = clusterAttributes(child, overlay, inColored);
+        lines.push(`${indent}subgraph ${quote(`cluster_${child.id}`)} {`, `${indent}  ${attributes.text}`);
+        emit(child, `${indent}  `, inColored || attributes.colored);
         lines.push(`${indent}}`);
       } else {
         lines.push(`${indent}${quote(child.id)} [${nodeAttributes(child, overlay).join(', ')}];`);
@@ -72,6 +73,19 @@ function nodeAttributes(state: GraphState, overlay: DotOverlay | undefined): str
     else attributes.push(`color="${IDLE}"`, `fontcolor="${IDLE}"`);
   }
   return attributes;
+}
+
+/**
+ * A compound state's box: its name, and when the run was in it (a parallel state), its figures
+ * and color. Boxes inside a colored one take back the defaults and get ids of their own, or they
+ * would inherit the outer box's (Graphviz hands a subgraph's attributes down to the ones inside it).
+ */
+function clusterAttributes(state: GraphState, overlay: DotOverlay | undefined, inColored: boolean): { text: string; colored: boolean } {
+  const extra = overlay?.states.get(state.id);
+  const plain = `label=${quote(state.key)}; style="rounded";`;
+  if (!overlay || !extra) return { text: inColored ? `${plain} id=${quote(`state:${state.id}`)}; color="black"; fontcolor="black"; penwidth=1;` : plain, colored: false };
+  const color = overlay.current.includes(state.id) ? CURRENT : VISITED;
+  return { text: `label=${quote([state.key, ...extra].join('\n'))}; style="rounded"; id=${quote(`state:${state.id}`)}; color="${color}"; fontcolor="${color}"; penwidth=1.8;`, colored: true };
 }
 
 /** The node an arrow to (or from) `id` attaches to: itself, or for a compound state its initial leaf (or, leaving it, a final child). */

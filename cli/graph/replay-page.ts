@@ -25,6 +25,7 @@ export async function replayPage(graph: MachineGraph, replayed: ReplayedRun): Pr
     '<span><i class="swatch" style="background:#9ca3af"></i>never visited</span></p>',
     `<div class="diagram" id="diagram">${svg}</div>`,
     '<h2>Per state</h2>',
+    ...(lanes === null ? [] : [LANE_TIMES]),
     stateTable(overlay.states),
     ...(lanes === null ? [] : ['<h2>Lanes</h2>', laneTable(lanes)]),
     '<h2>Timeline</h2>',
@@ -32,6 +33,9 @@ export async function replayPage(graph: MachineGraph, replayed: ReplayedRun): Pr
   ].join('\n');
   return htmlPage(`yoke replay ${replayed.run}`, body);
 }
+
+/** Under the table of a run with lanes: why the lanes' times add up to more than the run's. */
+const LANE_TIMES = '<p class="meta" id="lane-times">Inside the parallel state each lane (and the integration lane) counts its states on its own: lanes run at once, so their times add up to more than the time spent in the parallel state. A lane\'s effects, agent calls and cost count in the lane state that ran them.</p>';
 
 function stateTable(states: readonly StateStats[]): string {
   const rows = states.map((s) => `<tr><td>${escapeHtml(s.name)}</td>${[

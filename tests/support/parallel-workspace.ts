@@ -1,7 +1,9 @@
 // A throwaway project for a parallel stories run (DESIGN §10) with a scripted `cmd` agent: each
 // story's agent leaves out-<id>.txt, logs its call to the side folder, and says DONE.
 import { writeFile } from 'node:fs/promises';
-import { makeWorkspace, type Workspace } from './workspace.js';
+import type { JournalRecord } from '../../store/journal/record.js';
+import { readJournalFile } from '../../store/journal/file/journal-file.js';
+import { makeWorkspace, runYoke, type Workspace } from './workspace.js';
 
 /**
  * Reads the story id from its prompt, leaves out-<id>.txt, appends its id to shared.txt when asked, says DONE.
@@ -46,4 +48,16 @@ export async function makeParallelWorkspace(ids: string[], env = ''): Promise<Wo
   }));
   await writeFile(ws.side('agent.sh'), AGENT);
   return ws;
+}
+
+/** Run the stories `ids` on `lanes` lanes (`yoke run --parallel`) in a throwaway project and hand back its journal's records. */
+export async function recordParallelRun(ids: string[], lanes: number): Promise<JournalRecord[]> {
+  const ws = await makeParallelWorkspace(ids);
+  try {
+    const run = await runYoke(ws, ['run', '--parallel', String(lanes)], { timeoutMs: 150_000 });
+    if (run.exitCode !== 0) throw new Error(`yoke run --parallel ${lanes} exited ${run.exitCode}: ${run.stderr}`);
+    return readJournalFile(ws.abs('.loop/.journal/journal.jsonl')).records;
+  } finally {
+    await ws.cleanup();
+  }
 }

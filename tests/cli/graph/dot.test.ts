@@ -37,3 +37,16 @@ describe('renderDot with a run overlay', () => {
     expect(dot).toMatch(/"loop\.done" \[.*fontcolor="#9ca3af"/);
   });
 });
+
+describe('renderDot with a parallel run overlay', () => {
+  it('colors the parallel state\'s box with its figures, and gives the boxes inside it back their defaults and ids', () => {
+    const stories = LIFECYCLES.stories as Lifecycle;
+    const graph = machineGraph('stories', stories.version, stories.machine);
+    const dot = renderDot(graph, { states: new Map([['stories.parallel', ['1× · 3.0s']], ['stories.parallel.lane1.working', ['1× · 1.0s']]]), edges: new Map(), current: ['stories.done'] });
+    expect(dot).toMatch(/subgraph "cluster_stories\.parallel" \{\n\s*label="parallel\\n1× · 3\.0s"; style="rounded"; id="state:stories\.parallel"; color="#2563eb";/);
+    expect(dot).toMatch(/subgraph "cluster_stories\.parallel\.lane1" \{\n\s*label="lane1"; style="rounded"; id="state:stories\.parallel\.lane1"; color="black"; fontcolor="black"; penwidth=1;/);
+    expect(dot).toMatch(/"stories\.parallel\.lane1\.working" \[.*fillcolor="#dbeafe"/);
+    // without an overlay, or outside a colored box, a box is as it always was
+    expect(renderDot(graph)).toMatch(/subgraph "cluster_stories\.parallel" \{\n\s*label="parallel"; style="rounded";\n/);
+  });
+});

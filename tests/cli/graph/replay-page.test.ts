@@ -1,13 +1,16 @@
 // cli/graph/replay-page.ts: the `yoke replay --html` page, written by the built CLI from a golden
 // journal, opened offline in headless Chromium (Debian's `chromium`, driven by playwright-core):
 // the diagram is there, and a screenshot of it shows the run's path and the state it ended in.
-// A real parallel stories run's page shows its lanes side by side.
+// A real parallel stories run's page shows its lanes side by side, and each lane's path and figures.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drawnEdges } from '../../../cli/graph/drawn-edges.js';
+import { machineGraph } from '../../../cli/graph/machine-graph.js';
+import { LIFECYCLES, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 import { makeParallelWorkspace } from '../../support/parallel-workspace.js';
 import { runYoke, type Workspace } from '../../support/workspace.js';
 
@@ -128,6 +131,44 @@ describe('yoke replay --html of a parallel stories run', () => {
     expect(timeline).not.toMatch(/lane\d\.idle|integration\.idle/);
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
   });
+
+  it('counts each lane\'s states in the Per state table, and says why their times add up to more than the run\'s', () => {
+    const html = readFileSync(lanesPage, 'utf8');
+    const table = html.slice(html.indexOf('<table id="states">'), html.indexOf('<h2>Lanes</h2>'));
+    const rows = new Map([...table.matchAll(/<tr><td>([^<]+)<\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)].map((match) => [match[1], [...(match[2] ?? '').matchAll(/<td class="num">([^<]*)<\/td>/g)].map((cell) => cell[1] ?? '')]));
+    // the number columns: visits, time, effects, effect time, agent calls, …
+    const visits = 0;
+    const calls = 4;
+    for (const lane of ['parallel.lane1.working', 'parallel.lane2.working']) {
+      expect(Number(rows.get(lane)?.[visits]), lane).toBeGreaterThanOrEqual(1);
+      expect(Number(rows.get(lane)?.[calls]), lane).toBeGreaterThanOrEqual(1);
+    }
+    expect(rows.get('parallel.integration.rebasing')?.[visits]).toBe('3');
+    expect(rows.get('parallel')?.[visits]).toBe('1');
+    expect([...rows.values()].reduce((total, cells) => total + Number(cells[calls]), 0)).toBe(3);
+    expect(html).toMatch(/3 agent calls/);
+    expect(html).toContain('<p class="meta" id="lane-times">Inside the parallel state each lane');
+  });
+
+  inBrowser('draws each lane\'s path on the diagram in headless Chromium', async () => {
+    const stories = LIFECYCLES.stories as Lifecycle;
+    const { edges } = drawnEdges(machineGraph('stories', stories.version, stories.machine));
+    const edgeId = (source: string, event: string, target: string) => edges.find((e) => e.source === `stories.${source}` && e.event === event && e.target === `stories.${target}`)?.id ?? '?';
+    await openOffline(lanesPage, async (tab) => {
+      await tab.locator('#diagram svg').waitFor({ state: 'visible' });
+      const taken = (id: string) => tab.locator(`#diagram g.edge[id="${id}"] path[stroke="#2563eb"]`).count();
+      expect(await taken(edgeId('parallel.lane1.working', 'AGENT_EXITED', 'parallel.lane1.readingNotes'))).toBe(1);
+      expect(await taken(edgeId('parallel.lane2.working', 'AGENT_EXITED', 'parallel.lane2.readingNotes'))).toBe(1);
+      expect(await taken(edgeId('parallel.integration.clock', 'CLOCK_READ', 'parallel.integration.landing'))).toBe(1);
+      const filled = (id: string) => tab.locator(`[id="state:${id}"] path[fill="#dbeafe"], [id="state:${id}"] polygon[fill="#dbeafe"]`).count();
+      expect(await filled('stories.parallel.lane1.working')).toBe(1);
+      expect(await filled('stories.parallel.integration.rebasing')).toBe(1);
+      expect(await tab.locator('[id="state:stories.parallel.lane1.working"]').textContent()).toMatch(/working\s*\d+× · [\d.]+m?s\s*\d call/);
+      // a lane the run had no story for stays grey; the parallel state's box says it was entered once
+      expect(await filled('stories.parallel.lane3.working')).toBe(0);
+      expect(await tab.locator('g.cluster[id="state:stories.parallel"]').textContent()).toMatch(/parallel\s*1× · /);
+    });
+  }, 60_000);
 
   inBrowser('shows the lanes side by side in headless Chromium: each lane\'s story and state, the unchanged ones greyed', async () => {
     const requests = await openOffline(lanesPage, async (tab) => {
