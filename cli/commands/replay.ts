@@ -12,6 +12,7 @@ import { stateText } from '../../store/fold/state-text.js';
 import { journalReaderAt, openJournalReader } from '../../store/session/open-reader.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { findProjectQuick } from '../find-project-quick.js';
+import { heapForStreamedFold } from '../streamed-fold-heap.js';
 import { renderHeader, renderOutcome, renderStep } from '../timeline.js';
 import { workspaceTarget } from '../workspace-target.js';
 
@@ -42,9 +43,11 @@ export async function replayCommand(prefix: string | undefined, flags: ReplayFla
   const store = await journalStore(flags.journal, flags.workspace);
   if (flags.verify) {
     const { verifyStore } = await import('./replay-verify.js');
+    heapForStreamedFold();
     return verifyStore(store, prefix, flags, warnIfTorn);
   }
   if (flags.html === undefined && flags.at === undefined && !flags.live && flags.livePort === undefined) {
+    heapForStreamedFold();
     return streamTimeline(store, prefix, flags.json);
   }
   const journal = await readWhole(store);

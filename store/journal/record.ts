@@ -186,10 +186,12 @@ export type RecordDraft = {
  * Validate a parsed line; returns the record or a one-sentence reason. Every line of a journal
  * passes here, so a well-formed envelope is recognized by hand first (`wellFormedEnvelope` accepts
  * only what `envelopeSchema` accepts); anything else goes through the schema, which words the reason.
- * The payload is checked against its type's schema either way, once.
+ * The payload is checked against its type's schema either way, once. `digest`, when given, is a
+ * string known to be a sha256 hex digest (the hash the chain expects as `prev`): a `prev` equal to
+ * it needs no pattern test.
  */
-export function checkRecord(value: unknown): { record: JournalRecord } | { error: string } {
-  if (wellFormedEnvelope(value)) {
+export function checkRecord(value: unknown, digest?: string): { record: JournalRecord } | { error: string } {
+  if (wellFormedEnvelope(value, digest)) {
     if (wellFormedPayload(value.type, value.payload)) return { record: value as JournalRecord };
     const payload = payloadSchemas[value.type].safeParse(value.payload);
     if (!payload.success) return { error: `${value.type} payload: ${describe(payload.error)}` };
@@ -209,6 +211,10 @@ export function checkRecord(value: unknown): { record: JournalRecord } | { error
 const ENVELOPE_KEYS = 10;
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
+/** Is `value` a sha256 hex digest, as `prev` must be? */
+export function isHexDigest(value: string): boolean {
+  return HASH_PATTERN.test(value);
+}
 const TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const KNOWN_TYPES = new Set<string>(RECORD_TYPES);
 
@@ -219,7 +225,7 @@ type Envelope = z.infer<typeof envelopeSchema> & Record<string, unknown>;
  * version this yoke reads, and a timestamp in `Date.prototype.toISOString` form. A subset of what
  * `envelopeSchema` accepts; false means "ask the schema", not "invalid".
  */
-function wellFormedEnvelope(value: unknown): value is Envelope {
+function wellFormedEnvelope(value: unknown, digest: string | undefined): value is Envelope {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const r = value as Record<string, unknown>;
   return Object.keys(r).length === ENVELOPE_KEYS
@@ -232,7 +238,7 @@ function wellFormedEnvelope(value: unknown): value is Envelope {
     && (r.mv === null || Number.isSafeInteger(r.mv))
     && typeof r.type === 'string' && KNOWN_TYPES.has(r.type)
     && 'payload' in r && r.payload !== undefined
-    && typeof r.prev === 'string' && HASH_PATTERN.test(r.prev);
+    && typeof r.prev === 'string' && (r.prev === digest || HASH_PATTERN.test(r.prev));
 }
 
 const isKey = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
@@ -265,13 +271,20 @@ function wellFormedPayload(type: RecordType, payload: unknown): boolean {
 
 /** A real instant in the form `TIME_PATTERN` matched (no 30 February, no hour 24, no second 60). */
 function realInstant(ts: string): boolean {
-  const year = Number(ts.slice(0, 4));
-  const month = Number(ts.slice(5, 7));
-  const day = Number(ts.slice(8, 10));
+  const year = digits(ts, 0, 4);
+  const month = digits(ts, 5, 2);
+  const day = digits(ts, 8, 2);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return month >= 1 && month <= 12 && day >= 1 && day <= days
-    && Number(ts.slice(11, 13)) <= 23 && Number(ts.slice(14, 16)) <= 59 && Number(ts.slice(17, 19)) <= 59;
+    && digits(ts, 11, 2) <= 23 && digits(ts, 14, 2) <= 59 && digits(ts, 17, 2) <= 59;
+}
+
+/** The number written by the `count` ASCII digits of `text` at `from` (read without slicing: every record's timestamp passes here). */
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let index = from; index < from + count; index += 1) value = value * 10 + text.charCodeAt(index) - 48;
+  return value;
 }
 
 function describe(error: z.ZodError): string {

@@ -104,7 +104,7 @@ export class RunVerifier {
       ?? this.tools?.check(record, (fold.snapshot.context as { config?: RulingConfig } | undefined)?.config) ?? null;
     if (!divergence) {
       try {
-        fold.apply(record);
+        fold.apply(record, true);
       } catch (error) {
         if (!(error instanceof YokeError)) throw error;
         divergence = { seq: record.seq, record: record.type, key: keyOf(record), what: error.message, path: null, journal: record.payload, machine: null };

@@ -40,7 +40,7 @@ export function foldCheckedRun(records: readonly JournalRecord[], started: Start
     const divergence = checkRecord(fold, record, startedKeys);
     if (divergence) throw forged(divergence, started, locate);
     try {
-      fold.apply(record);
+      fold.apply(record, true);
     } catch (error) {
       if (!(error instanceof YokeError)) throw error;
       throw forged({ seq: record.seq, record: record.type, key: null, what: error.message, path: null, journal: null, machine: null }, started, locate, error.message);

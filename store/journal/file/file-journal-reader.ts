@@ -5,8 +5,13 @@ import type { JournalRecord } from '../record.js';
 import { environmentFault } from '../../../errors/environment-fault.js';
 import { readFileTail } from './journal-tail.js';
 
-/** Records per page of a read. */
-const PAGE_RECORDS = 1024;
+/**
+ * Records per page of a read. Small on purpose: a page's records stay alive until its reader has
+ * folded them all, and with 1024 of them (11–23 MB of garbage made while folding them, as much as
+ * V8's young generation holds) they outlived a scavenge or two and were copied, often into the old
+ * generation, whose growth is most of `yoke replay`'s peak memory (docs/performance.md).
+ */
+const PAGE_RECORDS = 64;
 
 /** Reads the journal file at `location`; never opens it for writing, never creates it. */
 export class FileJournalReader implements JournalReader {
