@@ -29,10 +29,14 @@ export class JournalChain {
   /** `lastHash` when it is known to be a sha256 hex digest (a start head is taken on trust only after a test) */
   private digest: string | undefined;
 
-  /** `start`: the head the checked records continue (the empty head for a read from the first record). */
+  /**
+   * `start`: the head the checked records continue (the empty head for a read from the first record).
+   * `remedy`: what the user can do about a refused record, worded for the backend that stores it.
+   */
   constructor(
     private readonly locate: (position: number) => string,
     start: JournalHead = EMPTY_HEAD,
+    private readonly remedy: string = FILE_JOURNAL_REMEDY,
   ) {
     this.lastHash = start.hash;
     this.seq = start.seq;
@@ -46,13 +50,13 @@ export class JournalChain {
 
   /** Check one stored record (its exact text) at `position` and return it. */
   accept(text: string, position: number): JournalRecord {
-    const record = parseRecord(text, this.locate, position, this.digest);
+    const record = parseRecord(text, this.locate, position, this.digest, this.remedy);
     const expectedSeq = this.seq + 1;
     if (record.seq !== expectedSeq) {
-      throw refuse(this.locate(position), `sequence number ${record.seq} where ${expectedSeq} was expected`);
+      throw refuse(this.locate(position), `sequence number ${record.seq} where ${expectedSeq} was expected`, this.remedy);
     }
     if (record.prev !== this.lastHash) {
-      throw refuse(this.locate(position), 'its prev hash does not match the record before it (the chain is broken)');
+      throw refuse(this.locate(position), 'its prev hash does not match the record before it (the chain is broken)', this.remedy);
     }
     this.seq = expectedSeq;
     this.lastHash = recordHash(text);
@@ -61,21 +65,24 @@ export class JournalChain {
   }
 }
 
-function parseRecord(text: string, locate: (position: number) => string, position: number, digest: string | undefined): JournalRecord {
+/** What to do about a refused record of the file journal. */
+export const FILE_JOURNAL_REMEDY = 'restore it from a backup or start over with a new .loop/.journal (yoke never edits it for you)';
+
+/** What to do about a refused record of a PostgreSQL workspace: there is no `.loop/.journal` to replace. */
+export const POSTGRES_JOURNAL_REMEDY = "restore the workspace's journal rows from a database backup, or start over under another workspace name (YOKE_WORKSPACE); yoke never edits the journal for you";
+
+function parseRecord(text: string, locate: (position: number) => string, position: number, digest: string | undefined, remedy: string): JournalRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw refuse(locate(position), 'it is not valid JSON');
+    throw refuse(locate(position), 'it is not valid JSON', remedy);
   }
   const checked = checkRecord(value, digest);
-  if ('error' in checked) throw refuse(locate(position), checked.error);
+  if ('error' in checked) throw refuse(locate(position), checked.error, remedy);
   return checked.record;
 }
 
-function refuse(where: string, why: string): YokeError {
-  return new YokeError(
-    'workspace',
-    `${where}: the journal is corrupt or was edited: ${why}; restore it from a backup or start over with a new .loop/.journal (yoke never edits it for you).`,
-  );
+function refuse(where: string, why: string, remedy: string): YokeError {
+  return new YokeError('workspace', `${where}: the journal is corrupt or was edited: ${why}; ${remedy}.`);
 }

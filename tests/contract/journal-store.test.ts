@@ -231,6 +231,7 @@ describe.each(BACKENDS)('JournalStore contract: $name backend', (backend) => {
       expect((refused as YokeError).code).toBe('workspace');
       expect((refused as YokeError).message).toContain(`${store.recordLocation(3)}:`);
       expect((refused as YokeError).message).toMatch(/chain is broken/);
+      expect((refused as YokeError).message).toMatch(backend.remedy);
     });
 
     it('a record edited into an invalid one is refused naming it', async () => {

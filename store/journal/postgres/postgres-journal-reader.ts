@@ -37,11 +37,11 @@ export class PostgresJournalReader implements JournalReader {
 
   async *read(range: ReadRange = {}): AsyncGenerator<RecordPage> {
     await assertStoreReady(this.url);
-    const { JournalChain } = await import('../record-chain.js');
+    const { JournalChain, POSTGRES_JOURNAL_REMEDY } = await import('../record-chain.js');
     const from = range.fromSeq ?? 1;
     const to = range.toSeq ?? Number.MAX_SAFE_INTEGER;
     // Every read checks the chain from the first record, as the file backend does.
-    const chain = new JournalChain((seq) => this.recordLocation(seq));
+    const chain = new JournalChain((seq) => this.recordLocation(seq), undefined, POSTGRES_JOURNAL_REMEDY);
     let page: JournalRecord[] = [];
     for (;;) {
       const rows = await withClient(this.url, (client) => client.query<{ seq: string; text: string }>(

@@ -14,6 +14,7 @@ import type { BackendHarness, StoreBackend } from './store-backend.js';
 export const fileBackend: StoreBackend = {
   name: 'file',
   canTear: true,
+  remedy: /restore it from a backup or start over with a new \.loop\/\.journal/,
   create(): Promise<BackendHarness> {
     const dir = mkdtempSync(join(tmpdir(), 'yoke-contract-'));
     const path = join(dir, '.journal', 'journal.jsonl');

@@ -23,6 +23,8 @@ function storeUrl(): Promise<string> {
 export const postgresBackend: StoreBackend = {
   name: 'postgres',
   canTear: false,
+  // no `.loop/.journal` to put back: the rows live in the database
+  remedy: /^(?!.*\.loop\/\.journal).*restore the workspace's journal rows from a database backup, or start over under another workspace name \(YOKE_WORKSPACE\)/,
   async create(): Promise<BackendHarness> {
     const url = await storeUrl();
     const workspace = `contract-${randomBytes(6).toString('hex')}`;

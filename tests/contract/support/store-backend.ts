@@ -21,5 +21,7 @@ export interface StoreBackend {
   name: string;
   /** can a crash leave a partial record (the store's `capabilities.canTear`)? */
   canTear: boolean;
+  /** what a refused record's message tells the user to do, for this backend */
+  remedy: RegExp;
   create(): Promise<BackendHarness>;
 }
