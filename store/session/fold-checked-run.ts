@@ -73,6 +73,6 @@ function forged(divergence: Divergence, started: StartedRecord, locate: LocateRe
   const what = foldMessage ?? `record ${divergence.seq} (${divergence.record}) contradicts run ${started.run ?? '?'} as today's machine folds it: ${divergence.what}${where}`;
   return new YokeError(
     'workspace',
-    `${locate(divergence.seq)}: ${what.replace(/; the journal was edited.*$/, '')}; the journal was changed after yoke wrote it (\`yoke replay --verify\` shows the difference). Put back a copy of .loop/.journal/journal.jsonl you trust, or leave this run behind deliberately with \`yoke run --fresh\`.`,
+    `${locate(divergence.seq)}: ${what.replace(/; the journal was edited.*$/, '')}; the journal was changed after yoke wrote it (\`yoke replay --verify\` shows the difference). Put back a copy of the journal you trust (.loop/.journal/journal.jsonl, or the workspace's rows from a database backup), or leave this run behind deliberately with \`yoke run --fresh\`.`,
   );
 }
