@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 /**
  * Make each spec file equal its blob (remove it when the backup says absent). Content that differs is
  * first stored as a blob and reported in `displaced`, so nothing is lost; `restored` lists (sorted)
- * the files that changed. An existing file keeps its permission bits. Idempotent: a second run
+ * the files that changed, and the terminal is told. An existing file keeps its permission bits. Idempotent: a second run
  * changes nothing.
  */
 export const restoreSpec: EffectHandler<'spec.restore'> = {
@@ -32,6 +32,17 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
       }
       restored.push(name);
     }
-    return { restored: restored.sort(), displaced };
+    restored.sort();
+    if (restored.length > 0) ctx.warn(restoredSpecWarning(restored, displaced, params.lane));
+    return { restored, displaced };
   },
 };
+
+/** The terminal line for spec files put back: which, where, and where what they held is kept. */
+export function restoredSpecWarning(restored: readonly string[], displaced: Readonly<Record<string, string>>, lane?: string): string {
+  const names = restored.map((name) => `.loop/${name}`).join(', ');
+  const where = lane === undefined ? '' : ` in story ${lane}'s worktree`;
+  const kept = restored.filter((name) => displaced[name] !== undefined).map((name) => `${name} as blob ${displaced[name]?.slice(0, 12) ?? ''}`);
+  const keptText = kept.length === 0 ? '' : `; what was there is kept in .loop/.journal/blobs/ (${kept.join(', ')})`;
+  return `spec file(s) ${names}${where} changed during the run; put back as the run holds them (an agent's edit never counts; edit spec files between runs)${keptText}.`;
+}

@@ -12,6 +12,7 @@ import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
+import { afterCallStates } from '../work/after-call-restore.js';
 import { gateStates } from '../work/gate-states.js';
 import { promptWithContext, protectParam } from '../work/context-prompt.js';
 import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
@@ -72,13 +73,15 @@ export const sagaMachine = workSetup.createMachine({
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('scoper'), {
-          target: 'readingSagaNotes',
+          target: 'scoperExited',
           actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
         }],
         AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
       },
     },
     ...setbackStates('scoper', 'scoperRestoring'),
+    // The scoper's sub-plan is its output: only the run's own spec files are put back after it.
+    ...afterCallStates('scoperExited', 'restoringAfterScoper', 'readingSagaNotes', 'run'),
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
     readingSagaNotes: {
       entry: { type: 'request', params: () => request('file.inspect', { file: 'saga-notes.md' }) },

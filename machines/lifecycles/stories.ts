@@ -23,7 +23,9 @@ import { NO_PROGRESS_REPEATS, turnStates } from '../work/iteration-states.js';
 import { judgeStates } from '../work/judge-states.js';
 import { preparingState } from '../work/start-run.js';
 import { coordinatorState } from '../parallel/coordinator-state.js';
-import { freshIteration, headParams, initialContext, notesSayDone, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
+import {
+  freshIteration, headParams, heldSpecFiles, initialContext, notesSayDone, restoresAfterCalls, workerDone, type RunOutput, type WorkContext,
+} from '../work/work-context.js';
 import type { WorkLoopOptions } from '../work/work-loop-options.js';
 import { externalInputs, workSetup } from '../work/work-setup.js';
 import type { LifecycleDescriptor, LoopFileReader } from './lifecycle-descriptor.js';
@@ -62,6 +64,12 @@ const OPTIONS: WorkLoopOptions = {
   },
   storyOf: (context) => context.prd?.current ?? null,
 };
+
+/** `{ spec }` for `story.pass`: prd.yaml's backup, onto which the flag is written; absent in runs that do not restore after calls (as journaled). */
+function prdSpecParam(context: WorkContext): { spec?: string } {
+  const spec = heldSpecFiles(context)['prd.yaml'];
+  return restoresAfterCalls(context) && typeof spec === 'string' ? { spec } : {};
+}
 
 /** The story passed every gate: the worker said DONE, every check passed, and (review on) the judge said PASS. */
 function storyPassed(context: WorkContext): boolean {
@@ -204,6 +212,7 @@ export const storiesMachine = workSetup.createMachine({
             decision: decisionEntry({ now: context.now ?? 0, id: story.id, title: story.title, notes: prdOf(context).decisionNotes }),
             commit: context.config.commit !== 'off',
             ...headParams(context),
+            ...prdSpecParam(context),
           });
         },
       },

@@ -2,7 +2,7 @@
 // that works one story in its worktree, turn by turn, until its candidate is committed and integrated.
 //
 // idle → creating (worktree) → restoring → admitting (budgets) → [readingContext] → working (worker; a
-// rate limit waits in rateLimited, an authentication failure holds in agentHold) → readingNotes → scanning (boundary) →
+// rate limit waits in rateLimited, an authentication failure holds in agentHold) → [restoringAfterWorker] → readingNotes → scanning (boundary) →
 // checking (guards, story checks) → reporting (guard-results.md) → deciding: a passing turn reads
 // the notes and commits the candidate, then waits in `queued` for the integration lane; a failing
 // turn becomes the story's feedback and the lane goes again (or parks when the story is blocked or
@@ -22,7 +22,9 @@ import { holdForAgent, noteRateLimit } from '../work/agent-setbacks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
-import { budgetBreached, callLimits, injectsContext, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
+import {
+  budgetBreached, callLimits, heldSpecFiles, injectsContext, notesSayDone, redactNames, restoresAfterCalls, spendCall, type WorkContext,
+} from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
@@ -104,7 +106,7 @@ export function laneStates(i: number) {
       restoring: S({
         entry: {
           type: 'request',
-          params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
+          params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: heldSpecFiles(context) }),
         },
         on: { SPEC_RESTORED: { guard: mine, target: 'admitting' } },
       }),
@@ -184,7 +186,7 @@ export function laneStates(i: number) {
             },
             {
               guard: mine,
-              target: 'readingNotes',
+              target: 'workerExited',
               actions: assign(({ context, event }) => ({
                 agentCalls: context.agentCalls + 1,
                 spent: spendCall(context, event.result),
@@ -210,6 +212,17 @@ export function laneStates(i: number) {
       agentHold: S({
         tags: ['paused'],
         on: { AGENT_RETRY: { target: 'restoring', actions: assign({ heldFor: null, holdDetail: null }) } },
+      }),
+      // Spec 1.1 in the lane: in runs that restore after calls, the worker's edit of a spec file never reaches the candidate.
+      workerExited: S({
+        always: [
+          { guard: ({ context }) => restoresAfterCalls(context), target: 'restoringAfterWorker' },
+          { target: 'readingNotes' },
+        ],
+      }),
+      restoringAfterWorker: S({
+        entry: { type: 'request', params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: heldSpecFiles(context) }) },
+        on: { SPEC_RESTORED: { guard: mine, target: 'readingNotes' } },
       }),
       readingNotes: S({
         entry: { type: 'request', params: ({ context }) => request('notes.read', { lane: lane(context).story, file: 'notes.md' }) },

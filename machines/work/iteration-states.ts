@@ -1,4 +1,4 @@
-// One iteration of a work loop: restore → worker → notes → boundary → checks → report → deciding,
+// One iteration of a work loop: restore → worker → (new runs: restore again) → notes → boundary → checks → report → deciding,
 // then (after the judge, when judged) settling → commit → advancing to the next iteration or an end.
 import { assign, enqueueActions } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
@@ -7,6 +7,7 @@ import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { protectViolations } from '../protect/protect-violations.js';
 import { request, type EffectResult } from '../effects.js';
+import { afterCallStates } from './after-call-restore.js';
 import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
@@ -19,7 +20,7 @@ import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, heldSpecFiles, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
@@ -69,7 +70,7 @@ export function turnStates(o: WorkLoopOptions) {
       entry: {
         type: 'request',
         // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
-        params: ({ context }) => request('spec.restore', { specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
+        params: ({ context }) => request('spec.restore', { specFiles: heldSpecFiles(context) }),
       },
       on: { SPEC_RESTORED: 'workerGate' },
     }),
@@ -103,7 +104,7 @@ export function turnStates(o: WorkLoopOptions) {
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('worker'), {
-          target: 'readingNotes',
+          target: 'workerExited',
           actions: [assign(({ context, event }) => ({
             agentCalls: context.agentCalls + 1,
             spent: spendCall(context, event.result),
@@ -115,6 +116,7 @@ export function turnStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('worker', 'restoring'),
+    ...afterCallStates('workerExited', 'restoringAfterWorker', 'readingNotes', 'held'),
     readingNotes: S({
       entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },

@@ -4,6 +4,7 @@ import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
+import { afterCallStates } from './after-call-restore.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
@@ -48,7 +49,7 @@ export function judgeStates(o: WorkLoopOptions) {
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('judge'), {
-          target: 'readingVerdict',
+          target: 'judgeExited',
           actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
         }],
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
@@ -56,6 +57,7 @@ export function judgeStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('judge', 'judgeGate'),
+    ...afterCallStates('judgeExited', 'restoringAfterJudge', 'readingVerdict', 'held'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
       on: {

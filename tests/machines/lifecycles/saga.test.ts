@@ -52,7 +52,7 @@ const PROTECTED: GraphModel = {
 };
 /** The context layer: each passing chunk's commit carries its DECISIONS.md entry (DESIGN §9). */
 const CONTEXT: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true } },
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };

@@ -138,9 +138,9 @@ const MODELS: Record<string, GraphModel> = {
     { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'commit off', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
     PLAIN_ITERATION_SAMPLES, CHECK_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
   ),
-  /** the context layer (DESIGN §9): `.yoke/context/` read before the worker's and the judge's call, the block opening their prompts */
+  /** the context layer (DESIGN §9): `.yoke/context/` read before the worker's and the judge's call, the block opening their prompts; the spec restored after each call, as in new runs */
   context: model(
-    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on'], ONE_STORY), contextLayer: { run: CONTEXT_RUN, inject: true } },
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on'], ONE_STORY), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
     PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, { 'CONTEXT_READ': CONTEXT_SAMPLES['CONTEXT_READ'] as Sample },
   ),
   /** every story passed already (an import carried `passes: true`): the run is done at once */

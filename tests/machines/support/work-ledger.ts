@@ -219,8 +219,9 @@ function takeRequest(l: WorkLedger, r: EffectRequest): void {
       return;
     }
     case 'spec.restore':
-      // every iteration starts by restoring the spec: the reported one before it is over
-      closeIteration(l, 'the next iteration started');
+      // every iteration starts by restoring the spec: the reported one before it is over; a run that
+      // restores after calls (input.restoresAfterCalls) also restores right after the judge, before its verdict is read
+      if (!l.verdictOwed) closeIteration(l, 'the next iteration started');
       return;
     case 'notes.reset':
       if (r.params.file !== 'notes.md' || r.params.firstLine !== 'STATUS: IN_PROGRESS') flag(l, 'reset', `notes.reset ${JSON.stringify(r.params)}`);
