@@ -285,10 +285,10 @@ const base = workLifecycle({
 export const storiesLifecycle = {
   ...base,
   rolesCalled: (config: Parameters<typeof base.rolesCalled>[0]) => (config.review === true ? base.roles : base.roles.filter((role) => role === 'worker')),
-  validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml') ?? '', '.loop/prd.yaml').issues,
+  validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml'), '.loop/prd.yaml').issues,
   input: (config: Parameters<typeof base.input>[0], canon: Parameters<typeof base.input>[1], loopDir: string, readLoopFile?: LoopFileReader) => ({
     ...base.input(config, canon, loopDir),
-    stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],
+    stories: parsePrd(readLoopFile?.('prd.yaml') ?? null, '.loop/prd.yaml').stories ?? [],
     laneGates: true as const,
     laneSetbacks: true as const,
   }),
