@@ -19,7 +19,7 @@ import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
 import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
-import { prdChangeEvent } from '../../store/session/prd-change.js';
+import { describePrdChange, prdChangeEvent, prdChangeSinceLastRun, restoreMissingPrd } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
@@ -116,26 +116,32 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
     // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
     const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
+    // DESIGN §8: a new stories run compares prd.yaml with the last stories run's final list first (a reopened story's flag is set back).
+    const sinceLast = config && LIFECYCLES[config.mode]?.features.includes('stories') === true
+      ? prdChangeSinceLastRun(session.journal.records, paths.loopDir, loopFileReader(paths)('prd.yaml') ?? '') : null;
     const { plan, lifecycle, fold } = await beginRun(session.journal, {
       fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
       checkpoint: checkpoints?.saved ?? null,
     });
     announce(plan, flags, progress);
+    let change = plan.kind === 'start' ? sinceLast : null;
     if (plan.kind === 'resume' && lifecycle.validate) {
       // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
+      if (await restoreMissingPrd(fold.snapshot.context as LoopContext, paths.loopDir)) {
+        terminal.warn('.loop/prd.yaml was missing when the run resumed; yoke put back the version the run holds (to drop stories, edit the list instead of removing the file).');
+      }
       const readLoop = loopFileReader(paths);
       const errors = lifecycle.validate(readLoop).filter((issue) => issue.severity === 'error');
       const [first, ...rest] = errors;
       if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
-      const change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
-      if (change) {
-        for (const id of change.reopened) terminal.warn(`story ${id} passed before, but its acceptance criteria changed: it is not passed any more`);
-        const parts: Array<[string, string[]]> = [['added', change.added], ['removed', change.removed], ['edited', change.edited]];
-        progress(`prd.yaml changed: ${parts.filter(([, ids]) => ids.length > 0).map(([what, ids]) => `${what} ${ids.join(', ')}`).join('; ')}`);
-        const record = session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } });
-        fold.apply(record);
-        await session.journal.flush();
-      }
+      change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
+    }
+    if (change) {
+      const { line, warnings } = describePrdChange(change);
+      for (const warning of warnings) terminal.warn(warning);
+      progress(line);
+      fold.apply(session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } }));
+      await session.journal.flush();
     }
     const parallelChange = plan.kind === 'resume' ? parallelChangeEvent(fold.snapshot.context as LoopContext, flags) : null;
     if (parallelChange) {
