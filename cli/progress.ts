@@ -1,6 +1,7 @@
 // Turns journal records into the human progress lines `yoke run` prints.
 import type { EffectResult } from '../machines/effects.js';
 import type { LoopContext } from '../machines/lifecycles/loop.js';
+import { DEFAULT_MAX_STORY_ATTEMPTS } from '../machines/lifecycles/stories.js';
 import { progressText } from '../machines/stories/story-progress.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
@@ -55,9 +56,11 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         return `${where} boundary violated (${paths}); guards skipped`;
       }
       if (record.payload.event.type === 'STORY_PASSED' && context.prd) {
-        const story = passedStory(fold, record.payload.cause);
+        const passed = passedStory(fold, record.payload.cause);
         const sha = (record.payload.event as { result?: { sha?: string | null } }).result?.sha ?? null;
-        return `${where} story ${story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''} (${progressText(context.prd)})`;
+        // the fold has moved on to the next iteration already: name the story's own
+        const at = `${unit} ${passed?.iteration ?? context.iteration ?? '?'}/${context.maxIterations ?? '?'}:`;
+        return `${at} story ${passed?.story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''} (${progressText(context.prd)})`;
       }
       if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
       if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict
@@ -67,7 +70,7 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const judgedAt = lastJudgeIteration(fold) ?? context.iteration ?? '?';
         const trigger = context.judgeTrigger ?? 'cadence';
         const problem = context.verdictProblem ? ` (${context.verdictProblem})` : '';
-        const count = context.verdict === 'FAIL' && trigger === 'done' ? `, ${context.consecutiveFailures} of ${context.config?.maxJudgeFailures ?? '?'} consecutive` : '';
+        const count = context.verdict === 'FAIL' && trigger === 'done' ? failCount(context) : '';
         const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}iteration ${judgedAt}/${context.maxIterations ?? '?'}:`;
         return `${head} judge says ${context.verdict}${problem}${trigger === 'cadence' ? ' (feedback)' : count}`;
       }
@@ -94,7 +97,7 @@ const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
   'goal-complete': (c) => `goal complete after ${c.iteration ?? '?'} attempt(s): every acceptance check passed`,
   'no-progress': () => 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md',
   'attempts': (c) => `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`,
-  'stories-done': (c) => `stories done after ${c.iteration ?? '?'} iteration(s): ${c.prd ? progressText(c.prd) : 'every story passed'}`,
+  'stories-done': (c) => `stories done ${c.agentCalls === 0 ? 'with no iteration run (every story had passed already)' : `after ${c.iteration ?? '?'} iteration(s)`}: ${c.prd ? progressText(c.prd) : 'every story passed'}`,
   'story-blocked': (c) => `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
   'stories-blocked': (c) => `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
 };
@@ -111,10 +114,21 @@ function blockedStories(c: Partial<LoopContext>): string {
   return `${which} (${c.config?.onStoryBlocked === 'skip' ? 'on-story-blocked skip, and no other story can start' : 'on-story-blocked stop'})`;
 }
 
-/** The story a `story.pass` effect passed. */
-function passedStory(fold: RunFold, cause: string | null): string | null {
+/**
+ * What a DONE-triggered FAIL counts toward: the story's attempts (`max-story-attempts`) when the run
+ * works a story list, else the consecutive FAILs of `max-judge-failures`.
+ */
+function failCount(c: Partial<LoopContext>): string {
+  const story = c.prd?.current ?? null;
+  if (story === null) return `, ${c.consecutiveFailures ?? '?'} of ${c.config?.maxJudgeFailures ?? '?'} consecutive`;
+  const attempt = (c.prd?.progress[story]?.attempts ?? 0) + 1;
+  return `, attempt ${attempt} of ${c.config?.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS} on story ${story}`;
+}
+
+/** The story a `story.pass` effect passed, and in which iteration. */
+function passedStory(fold: RunFold, cause: string | null): { story: string; iteration: number } | null {
   const request = cause === null ? undefined : fold.effects.get(cause)?.request.request;
-  return request?.kind === 'story.pass' ? request.params.story : null;
+  return request?.kind === 'story.pass' ? { story: request.params.story, iteration: request.params.iteration } : null;
 }
 
 /** Which file a `file.inspect` effect looked at. */
