@@ -12,7 +12,8 @@ import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
-import { afterCallStates } from '../work/after-call-restore.js';
+import { afterCallRestore } from '../work/after-call-restore.js';
+import type { MachineEvent } from '../effect-events.js';
 import { gateStates } from '../work/gate-states.js';
 import { promptWithContext, protectParam } from '../work/context-prompt.js';
 import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
@@ -26,6 +27,11 @@ export const SAGA_MACHINE_VERSION = 1;
 
 /** What the chunks' loop and the descriptor share: the name, the unit of work and the chunk's plan. */
 const SAGA = { name: 'saga', unit: 'iteration', planFile: 'sub-plan.md' } as const;
+
+/** A scoper call that did its work: its usage spent. */
+function scoperCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  return event.type === 'AGENT_EXITED' ? { spent: spendCall(context, event.result) } : {};
+}
 
 function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'bailout') {
   return workSetup.createStateConfig({
@@ -72,16 +78,17 @@ export const sagaMachine = workSetup.createMachine({
         }),
       },
       on: {
-        AGENT_EXITED: [...setbackTransitions('scoper'), {
-          target: 'scoperExited',
-          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
-        }],
+        AGENT_EXITED: [
+          ...setbackTransitions('scoper'),
+          { guard: 'restoresAfterCalls', target: 'restoringAfterScoper', actions: [assign(scoperCallDone), 'clearRateLimits'] },
+          { target: 'readingSagaNotes', actions: [assign(scoperCallDone), 'clearRateLimits'] },
+        ],
         AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
       },
     },
     ...setbackStates('scoper', 'scoperRestoring'),
     // The scoper's sub-plan is its output: only the run's own spec files are put back after it.
-    ...afterCallStates('scoperExited', 'restoringAfterScoper', 'readingSagaNotes', 'run'),
+    restoringAfterScoper: afterCallRestore('readingSagaNotes', 'run'),
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
     readingSagaNotes: {
       entry: { type: 'request', params: () => request('file.inspect', { file: 'saga-notes.md' }) },

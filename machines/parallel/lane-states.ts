@@ -13,6 +13,7 @@ import { assign } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
 import { withContextBlock } from '../context/context-block.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
+import type { MachineEvent } from '../effect-events.js';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
@@ -69,6 +70,12 @@ function setbackOf(context: WorkContext, event: { type: string; result?: { class
   if (context.laneSetbacks !== true || event.type !== 'AGENT_EXITED') return null;
   const classification = event.result?.classification;
   return classification === 'rate-limited' || classification === 'auth-error' ? classification : null;
+}
+
+/** A lane's worker call that did its work: one more completed call, its usage spent, the rate-limit streak over (in runs that journal setbacks). */
+function laneCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  if (event.type !== 'AGENT_EXITED') return {};
+  return { agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result), ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}) };
 }
 
 /** An admitted lane call spends one attempt of the run's budget. */
@@ -184,15 +191,9 @@ export function laneStates(i: number) {
                 return { ...held, holdDetail: `story ${lane(context).story}: ${held.holdDetail ?? ''}` };
               }),
             },
-            {
-              guard: mine,
-              target: 'workerExited',
-              actions: assign(({ context, event }) => ({
-                agentCalls: context.agentCalls + 1,
-                spent: spendCall(context, event.result),
-                ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}),
-              })),
-            },
+            // spec 1.1 in the lane: in runs that restore after calls, the worker's edit of a spec file never reaches the candidate
+            { guard: ({ context, event }) => mine({ context, event }) && restoresAfterCalls(context), target: 'restoringAfterWorker', actions: assign(laneCallDone) },
+            { guard: mine, target: 'readingNotes', actions: assign(laneCallDone) },
           ],
           // Cut short by a crash or a signal: restore the spec and call the worker again for the same turn.
           AGENT_INTERRUPTED: { guard: mine, target: 'restoring', actions: assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
@@ -212,13 +213,6 @@ export function laneStates(i: number) {
       agentHold: S({
         tags: ['paused'],
         on: { AGENT_RETRY: { target: 'restoring', actions: assign({ heldFor: null, holdDetail: null }) } },
-      }),
-      // Spec 1.1 in the lane: in runs that restore after calls, the worker's edit of a spec file never reaches the candidate.
-      workerExited: S({
-        always: [
-          { guard: ({ context }) => restoresAfterCalls(context), target: 'restoringAfterWorker' },
-          { target: 'readingNotes' },
-        ],
       }),
       restoringAfterWorker: S({
         entry: { type: 'request', params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: heldSpecFiles(context) }) },

@@ -7,7 +7,7 @@ import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { protectViolations } from '../protect/protect-violations.js';
 import { request, type EffectResult } from '../effects.js';
-import { afterCallStates } from './after-call-restore.js';
+import { afterCallRestore } from './after-call-restore.js';
 import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
@@ -51,6 +51,11 @@ function scannedBy(o: WorkLoopOptions, goal: boolean) {
       plan: [...planChecks(context.config, context.iteration, { accepts: goal && !usesCheckEngine(context) }), ...(o.extraChecks?.(context) ?? [])],
     };
   };
+}
+
+/** A worker call that did its work: one more completed call, and its usage spent. */
+function workerCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  return event.type === 'AGENT_EXITED' ? { agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result) } : {};
 }
 
 /** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
@@ -103,20 +108,18 @@ export function turnStates(o: WorkLoopOptions) {
         }),
       },
       on: {
-        AGENT_EXITED: [...setbackTransitions('worker'), {
-          target: 'workerExited',
-          actions: [assign(({ context, event }) => ({
-            agentCalls: context.agentCalls + 1,
-            spent: spendCall(context, event.result),
-          })), 'clearRateLimits'],
-        }],
+        AGENT_EXITED: [
+          ...setbackTransitions('worker'),
+          { guard: 'restoresAfterCalls', target: 'restoringAfterWorker', actions: [assign(workerCallDone), 'clearRateLimits'] },
+          { target: 'readingNotes', actions: [assign(workerCallDone), 'clearRateLimits'] },
+        ],
         // The call was cut short (crash or signal): restore the spec and call the worker again
         // for the same iteration. The interrupted call's usage stays unknown in the journal.
         AGENT_INTERRUPTED: { target: 'restoring', actions: assign(interrupted) },
       },
     }),
     ...setbackStates('worker', 'restoring'),
-    ...afterCallStates('workerExited', 'restoringAfterWorker', 'readingNotes', 'held'),
+    restoringAfterWorker: afterCallRestore('readingNotes', 'held'),
     readingNotes: S({
       entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },

@@ -4,12 +4,13 @@ import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
-import { afterCallStates } from './after-call-restore.js';
+import { afterCallRestore } from './after-call-restore.js';
+import type { MachineEvent } from '../effect-events.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
-import { callLimits, spendCall } from './work-context.js';
+import { callLimits, spendCall, type WorkContext } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -21,6 +22,11 @@ export function parseVerdict(result: EffectResult<'file.inspect'>, stampBefore: 
   const match = /^VERDICT:\s*(PASS|FAIL)\s*$/.exec((result.firstLine ?? '').trim());
   if (!match) return { verdict: 'FAIL', problem: `the first line of .loop/verdict.md is not \`VERDICT: PASS\` or \`VERDICT: FAIL\` (it is ${JSON.stringify(result.firstLine ?? '')})` };
   return { verdict: match[1] as 'PASS' | 'FAIL', problem: null };
+}
+
+/** A judge call that did its work: its usage spent. */
+function judgeCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  return event.type === 'AGENT_EXITED' ? { spent: spendCall(context, event.result) } : {};
 }
 
 /** The judge states of a judged loop; none when the loop is not judged. Each leads back to `settling`. */
@@ -48,16 +54,17 @@ export function judgeStates(o: WorkLoopOptions) {
         }),
       },
       on: {
-        AGENT_EXITED: [...setbackTransitions('judge'), {
-          target: 'judgeExited',
-          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
-        }],
+        AGENT_EXITED: [
+          ...setbackTransitions('judge'),
+          { guard: 'restoresAfterCalls', target: 'restoringAfterJudge', actions: [assign(judgeCallDone), 'clearRateLimits'] },
+          { target: 'readingVerdict', actions: [assign(judgeCallDone), 'clearRateLimits'] },
+        ],
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
         AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign(interrupted) },
       },
     }),
     ...setbackStates('judge', 'judgeGate'),
-    ...afterCallStates('judgeExited', 'restoringAfterJudge', 'readingVerdict', 'held'),
+    restoringAfterJudge: afterCallRestore('readingVerdict', 'held'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
       on: {

@@ -3,7 +3,7 @@ import { assign, setup } from 'xstate';
 import type { MachineEvent } from '../effect-events.js';
 import { holdForAgent, holdForTool, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
 import type { EffectRequest } from '../effects.js';
-import { budgetBreached, initialContext, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
+import { budgetBreached, initialContext, restoresAfterCalls, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
 
 export const workSetup = setup({
   types: {
@@ -48,6 +48,8 @@ export const workSetup = setup({
     agentAuthFailed: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'auth-error',
     agentToolHeld: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'tool-held',
     overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
+    /** spec 1.1: the run restores the spec files right after every agent call (journaled in its input; absent in older runs) */
+    restoresAfterCalls: ({ context }) => restoresAfterCalls(context),
   },
 });
 

@@ -540,7 +540,7 @@ describe('loop machine graph', () => {
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(28);
+    expect(nodes).toHaveLength(27);
     // the budget states are what the budget config is for; the context read and the decision states what the
     // context config is for, the protection states the protected config's
     expect(missing(nodes, modelCoverage.nodes).sort()).toEqual(['loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan', 'loop.protecting', 'loop.restoringAfterWorker', 'loop.unprotecting', 'loop.workerClock', 'loop.workerContext', 'loop.workerHold']);
@@ -555,7 +555,7 @@ describe('loop machine graph', () => {
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting|workerExited always #0 |restoringAfterWorker/.test(key))).toEqual([]);
+    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting|restoringAfterWorker/.test(key))).toEqual([]);
     expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(3);
   });
 
