@@ -44,5 +44,5 @@ export function restoredSpecWarning(restored: readonly string[], displaced: Read
   const where = lane === undefined ? '' : ` in story ${lane}'s worktree`;
   const kept = restored.filter((name) => displaced[name] !== undefined).map((name) => `${name} as blob ${displaced[name]?.slice(0, 12) ?? ''}`);
   const keptText = kept.length === 0 ? '' : `; what was there is kept in .loop/.journal/blobs/ (${kept.join(', ')})`;
-  return `spec file(s) ${names}${where} changed during the run; put back as the run holds them (an agent's edit never counts; edit spec files between runs)${keptText}.`;
+  return `spec file(s) ${names}${where} changed during the run; put back as the run holds them (an agent's edit never counts; change spec files after the run ends, or start over with \`yoke run --fresh\`)${keptText}.`;
 }
