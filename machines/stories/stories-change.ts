@@ -14,10 +14,16 @@ function criteriaKey(acceptance: readonly Criterion[] | null): string {
   return JSON.stringify((acceptance ?? []).map((criterion) => [criterion.text, criterion.check ?? null]));
 }
 
-/** Everything but the line number and the `passes` flag (yoke's), for "was it edited?". */
+/**
+ * Everything but the line number and the `passes` flag (yoke's), for "was it edited?": keys sorted
+ * at every depth. (A key list as JSON.stringify's replacer would also filter the criteria's own
+ * keys, so an edited criterion would look unchanged.)
+ */
 function contentKey(story: Story): string {
   const { line: _line, passes: _passes, ...rest } = story;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return JSON.stringify(rest, (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+    : value));
 }
 
 /** The change from `known` (with which of them passed) to `next`; null when nothing changed. */
