@@ -2,7 +2,7 @@
 // mirrored under `.git/yoke/blobs/` so an agent that removes `.loop/` does not take the backups with it.
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { environmentFault } from '../../errors/environment-fault.js';
 import { YokeError } from '../../errors/yoke-error.js';
@@ -78,8 +78,11 @@ export async function readBlobFile(path: string): Promise<Buffer | null> {
 export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
   if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`"${hash}" is not a blob hash (expected 64 hex digits)`);
   const path = blobPath(loopDir, hash);
-  const content = await readBlobFile(path);
-  if (content === null) {
+  let content: Buffer;
+  try {
+    content = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw environmentFault(error, path) ?? error;
     const mirrored = await mirroredBlob(loopDir, hash);
     if (mirrored !== null) {
       await putOnce(journalEntry(loopDir, 'blobs'), hash, mirrored);
@@ -88,6 +91,7 @@ export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
     throw new YokeError(
       'workspace',
       `blob ${hash} is missing from ${journalEntry(loopDir, 'blobs')} and from .git/yoke/blobs/: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
+      [], { cause: error },
     );
   }
   if (sha256(content) !== hash) {
