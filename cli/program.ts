@@ -4,7 +4,7 @@ import type { AnswerFlags } from './commands/answer.js';
 import type { BudgetFlags } from './commands/budget.js';
 import type { QueueAddFlags } from './commands/queue-add.js';
 import type { WorkerFlags } from './commands/worker.js';
-import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
+import { fleetModes, lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
 import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
 import { parseParallel } from '../config/parse-parallel.js';
@@ -33,8 +33,9 @@ function livePortOption(): Option {
 
 /**
  * Build the program; `done` receives each command's exit code. `lifecycles` (the registry's
- * descriptors) describe `init` and `mode`; the caller loads them only when the command line names
- * one of those (`showsLifecycles`), because the registry brings in every machine.
+ * descriptors) describe `init` and `mode` and give `queue add --mode` its choices; the caller loads
+ * them only when the command line names one of those (`showsLifecycles`), because the registry
+ * brings in every machine.
  */
 export function buildProgram(argv: string[], done: (code: number) => void, lifecycles: readonly LifecycleSummary[] = []): Command {
   const program = new Command('yoke')
@@ -403,7 +404,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('queue a workspace: a worker clones <git-url>, runs it against the shared store and pushes to refs/yoke/runs/<run>')
     .argument('<git-url>', 'the repository to run (a local path is made absolute; a user name or password in the URL is not stored: workers clone with their own git credentials)')
     .option('--ref <ref>', 'the branch (or tag) to clone; default: the remote\'s default branch')
-    .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(['goal', 'stories']))
+    .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(fleetModes(lifecycles)))
     .option('--name <name>', 'the workspace\'s name in the store (default: the repository\'s name)')
     .option('--json', 'print the job as JSON', false)
     .addHelpText('after', '\nOne job waits per workspace (pg-boss singletonKey): a second `queue add` for it queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')

@@ -1,13 +1,18 @@
 // Turns journal records into the human progress lines `yoke run` prints.
 import type { EffectResult } from '../machines/effects.js';
+import type { LifecycleDescriptor } from '../machines/lifecycles/lifecycle-descriptor.js';
 import type { LoopContext } from '../machines/lifecycles/loop.js';
-import { progressText } from '../machines/stories/story-progress.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { stateText } from '../store/fold/state-text.js';
+import { itemProgressText } from './status-text.js';
 
-/** One line for a record worth telling a human about, or null; `unit` is the lifecycle's word for one pass (`iteration`, `attempt`). */
-export function describeProgress(record: JournalRecord, fold: RunFold, unit: string): string | null {
+/** What the lines are worded with, from the run's lifecycle: its unit (`iteration`, `attempt`), its final lines, its item progress. */
+export type ProgressWording = Pick<LifecycleDescriptor, 'unit' | 'finished' | 'progress'>;
+
+/** One line for a record worth telling a human about, or null, worded by the run's lifecycle. */
+export function describeProgress(record: JournalRecord, fold: RunFold, wording: ProgressWording): string | null {
+  const { unit } = wording;
   const context = fold.snapshot.context as Partial<LoopContext>;
   const of = `${context.iteration ?? '?'}/${context.maxIterations ?? '?'}`;
   const where = `${context.chunk ? `chunk ${context.chunk} ` : ''}${unit} ${of}:`;
@@ -54,10 +59,11 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const paths = (context.violations ?? []).map((v) => v.path).join(', ');
         return `${where} boundary violated (${paths}); guards skipped`;
       }
-      if (record.payload.event.type === 'STORY_PASSED' && context.prd) {
+      if (record.payload.event.type === 'STORY_PASSED') {
         const story = passedStory(fold, record.payload.cause);
         const sha = (record.payload.event as { result?: { sha?: string | null } }).result?.sha ?? null;
-        return `${where} story ${story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''} (${progressText(context.prd)})`;
+        const items = wording.progress?.(context) ?? null;
+        return `${where} story ${story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''}${items ? ` (${itemProgressText(items)})` : ''}`;
       }
       if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
       if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict
@@ -68,47 +74,19 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const trigger = context.judgeTrigger ?? 'cadence';
         const problem = context.verdictProblem ? ` (${context.verdictProblem})` : '';
         const count = context.verdict === 'FAIL' && trigger === 'done' ? `, ${context.consecutiveFailures} of ${context.config?.maxJudgeFailures ?? '?'} consecutive` : '';
-        const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}iteration ${judgedAt}/${context.maxIterations ?? '?'}:`;
+        const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}${unit} ${judgedAt}/${context.maxIterations ?? '?'}:`;
         return `${head} judge says ${context.verdict}${problem}${trigger === 'cadence' ? ' (feedback)' : count}`;
       }
       return null;
     case 'effect.interrupted':
       return `effect ${record.payload.kind} was cut short by the last stop; recorded as interrupted`;
     case 'run.finished':
-      return FINISHED[record.payload.reason]?.(context) ?? `finished: ${record.payload.reason} (exit ${record.payload.exitCode})`;
+      return wording.finished(record.payload.reason, context) ?? `finished: ${record.payload.reason} (exit ${record.payload.exitCode})`;
     case 'run.interrupted':
       return `interrupted by ${record.payload.signal}; \`yoke run\` resumes where this stopped`;
     default:
       return null;
   }
-}
-
-const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
-  'done': (c) => `done after ${c.iteration ?? '?'} iteration(s): notes say DONE and every guard passed`,
-  'judge-pass': (c) => `done after ${c.iteration ?? '?'} iteration(s): DONE, every guard passed, and the judge said PASS`,
-  'max-iterations': (c) => `stopped: reached max-iterations (${c.maxIterations ?? '?'}) without success`,
-  'judge-bailout': (c) => `stopped: the judge said FAIL ${c.consecutiveFailures ?? '?'} times in a row (max-judge-failures); see .loop/verdict.md`,
-  'saga-done': (c) => `saga done after ${c.chunk ?? '?'} chunk(s): saga-notes.md says DONE`,
-  'max-chunks': (c) => `saga stopped: reached max-chunks (${c.chunk ?? '?'}) before saga-notes.md said DONE`,
-  'empty-sub-plan': () => 'saga aborted: the scoper left .loop/sub-plan.md empty',
-  'goal-complete': (c) => `goal complete after ${c.iteration ?? '?'} attempt(s): every acceptance check passed`,
-  'no-progress': () => 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md',
-  'attempts': (c) => `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`,
-  'stories-done': (c) => `stories done after ${c.iteration ?? '?'} iteration(s): ${c.prd ? progressText(c.prd) : 'every story passed'}`,
-  'story-blocked': (c) => `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
-  'stories-blocked': (c) => `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
-};
-
-/**
- * Which stories are blocked, and why that ends the run: the current story (serial), or every blocked
- * one (parallel lanes have no current story; with `on-story-blocked skip` the run ends there once
- * nothing else can start).
- */
-function blockedStories(c: Partial<LoopContext>): string {
-  const blocked = Object.entries(c.prd?.progress ?? {}).filter(([, progress]) => progress.blocked !== null).map(([id]) => id);
-  const ids = c.prd?.current != null || blocked.length === 0 ? [c.prd?.current ?? '?'] : blocked;
-  const which = ids.length === 1 ? `story ${ids[0] ?? '?'} is blocked` : `stories ${ids.join(', ')} are blocked`;
-  return `${which} (${c.config?.onStoryBlocked === 'skip' ? 'on-story-blocked skip, and no other story can start' : 'on-story-blocked stop'})`;
 }
 
 /** The story a `story.pass` effect passed. */

@@ -19,7 +19,6 @@ import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
 import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
-import { prdChangeEvent } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
@@ -33,7 +32,8 @@ import { describeHold } from '../budget-hold.js';
 import { EXIT, exitCodeForSignal } from '../exit-codes.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
-import { describeProgress } from '../progress.js';
+import { describeProgress, type ProgressWording } from '../progress.js';
+import { planLines } from '../run-plan-text.js';
 import { settleLines } from '../stash-format.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { RunMonitor } from '../run-monitor.js';
@@ -116,34 +116,13 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
     // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
     const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
-    const { plan, lifecycle, fold } = await beginRun(session.journal, {
-      fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
-      checkpoint: checkpoints?.saved ?? null,
+    const { plan, lifecycle, fold, notices } = await beginRun(session.journal, {
+      fresh: flags.fresh, maxIterations: flags.maxIterations, parallel: flags.parallel, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
+      checkpoint: checkpoints?.saved ?? null, readLoopFile: loopFileReader(paths), loopDir: paths.loopDir,
     });
-    announce(plan, flags, progress);
-    if (plan.kind === 'resume' && lifecycle.validate) {
-      // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
-      const readLoop = loopFileReader(paths);
-      const errors = lifecycle.validate(readLoop).filter((issue) => issue.severity === 'error');
-      const [first, ...rest] = errors;
-      if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
-      const change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
-      if (change) {
-        for (const id of change.reopened) terminal.warn(`story ${id} passed before, but its acceptance criteria changed: it is not passed any more`);
-        const parts: Array<[string, string[]]> = [['added', change.added], ['removed', change.removed], ['edited', change.edited]];
-        progress(`prd.yaml changed: ${parts.filter(([, ids]) => ids.length > 0).map(([what, ids]) => `${what} ${ids.join(', ')}`).join('; ')}`);
-        const record = session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } });
-        fold.apply(record);
-        await session.journal.flush();
-      }
-    }
-    const parallelChange = plan.kind === 'resume' ? parallelChangeEvent(fold.snapshot.context as LoopContext, flags) : null;
-    if (parallelChange) {
-      progress(`parallel changed to ${parallelChange.parallel} (--parallel)`);
-      fold.apply(session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: parallelChange } }));
-      await session.journal.flush();
-    }
-    const emit = recordPrinter(flags, progress, lifecycle.unit);
+    announce(plan, lifecycle.unit, flags, progress);
+    for (const notice of notices) (notice.level === 'warn' ? terminal.warn : progress)(notice.text);
+    const emit = recordPrinter(flags, progress, lifecycle);
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
       live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn: terminal.warn, notice: terminal.notice });
@@ -177,7 +156,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     terminal.stop();
     if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
     if (result.kind === 'paused') {
-      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext)}\n`);
+      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext, lifecycle)}\n`);
       return EXIT.unsuccessful;
     }
     return result.exitCode;
@@ -244,28 +223,19 @@ async function checkParallel(config: Config, flags: RunFlags, resuming: boolean,
   throw new YokeError('workspace', `the target branch's working tree has changes (${shown}); a parallel run fast-forwards it as stories land, so commit or stash them first (\`git stash -u\`) and run \`yoke run\` again.`);
 }
 
-/** `SET_PARALLEL` when a resumed parallel run is given another `--parallel N`, else null. */
-function parallelChangeEvent(context: LoopContext, flags: RunFlags): { type: 'SET_PARALLEL'; parallel: number } | null {
-  if (flags.parallel === undefined || context.config.parallel === undefined || context.config.parallel === flags.parallel) return null;
-  return { type: 'SET_PARALLEL', parallel: flags.parallel };
-}
-
-/** Tell the user what the plan did: abandoned, started, or resumed. */
-function announce(plan: RunPlan, flags: RunFlags, progress: (line: string) => void): void {
-  if (plan.kind === 'start') {
-    if (plan.abandoned !== null) progress(`abandoned unfinished run ${plan.abandoned} (--fresh)`);
-    progress(`started run ${plan.run} (${plan.mode}, at most ${plan.maxIterations} iterations)`);
-    return;
+/** Tell the user what the plan did: abandoned, started, or resumed (in the lifecycle's unit). */
+function announce(plan: RunPlan, unit: string, flags: RunFlags, progress: (line: string) => void): void {
+  for (const line of planLines(plan, unit)) {
+    // a resume is said even under --json, on stderr, where progress lines are not
+    if (plan.kind === 'resume' && (flags.quiet || flags.json)) process.stderr.write(flags.quiet ? '' : `yoke: ${line}\n`);
+    else progress(line);
   }
-  const line = `resuming run ${plan.run} at iteration ${plan.iteration} (state ${plan.state})`;
-  if (flags.quiet || flags.json) process.stderr.write(flags.quiet ? '' : `yoke: ${line}\n`);
-  else progress(line);
 }
 
-function recordPrinter(flags: RunFlags, progress: (line: string) => void, unit: string): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
+function recordPrinter(flags: RunFlags, progress: (line: string) => void, wording: ProgressWording): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
   if (flags.json) return () => undefined;
   return (record, fold) => {
-    const line = describeProgress(record, fold, unit);
+    const line = describeProgress(record, fold, wording);
     if (line) progress(line);
   };
 }

@@ -152,6 +152,18 @@ export const sagaLifecycle = workLifecycle({
   version: SAGA_MACHINE_VERSION,
   prompts: { worker: ['prompts/worker.md', 'prompts/worker-judged.md'], judge: ['prompts/judge.md'], scoper: ['prompts/scoper.md'] },
   features: ['judged', 'chunks'],
+  finished: (reason, c) => {
+    switch (reason) {
+      case 'saga-done':
+        return `saga done after ${c.chunk ?? '?'} chunk(s): saga-notes.md says DONE`;
+      case 'max-chunks':
+        return `saga stopped: reached max-chunks (${c.chunk ?? '?'}) before saga-notes.md said DONE`;
+      case 'empty-sub-plan':
+        return 'saga aborted: the scoper left .loop/sub-plan.md empty';
+      default:
+        return null;
+    }
+  },
   init: {
     files: {
       'yoke.conf': 'init/saga/yoke.conf',

@@ -15,7 +15,8 @@ import { decisionEntry } from '../context/decision-entry.js';
 import { request } from '../effects.js';
 import { applyStoriesChange } from '../stories/stories-change.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
-import { currentStory, initialPrd, selectStory, updateProgress, type PrdState } from '../stories/story-progress.js';
+import { prdResumeEdit } from '../stories/prd-resume-edit.js';
+import { currentStory, initialPrd, progressText, selectStory, storiesPassed, updateProgress, type PrdState } from '../stories/story-progress.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { renderGuardReport } from '../work/guard-report.js';
@@ -272,11 +273,45 @@ const base = workLifecycle({
   },
 });
 
+/**
+ * Which stories are blocked, and why that ends the run: the current story (serial), or every blocked
+ * one (parallel lanes have no current story; with `on-story-blocked skip` the run ends there once
+ * nothing else can start).
+ */
+function blockedStories(c: Partial<WorkContext>): string {
+  const blocked = Object.entries(c.prd?.progress ?? {}).filter(([, progress]) => progress.blocked !== null).map(([id]) => id);
+  const ids = c.prd?.current != null || blocked.length === 0 ? [c.prd?.current ?? '?'] : blocked;
+  const which = ids.length === 1 ? `story ${ids[0] ?? '?'} is blocked` : `stories ${ids.join(', ')} are blocked`;
+  return `${which} (${c.config?.onStoryBlocked === 'skip' ? 'on-story-blocked skip, and no other story can start' : 'on-story-blocked stop'})`;
+}
+
+/** The line a finished stories run ends with; `max-iterations` is the shared one. */
+function storiesFinished(reason: string, c: Partial<WorkContext>): string | null {
+  switch (reason) {
+    case 'stories-done':
+      return `stories done after ${c.iteration ?? '?'} iteration(s): ${c.prd ? progressText(c.prd) : 'every story passed'}`;
+    case 'story-blocked':
+      return `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``;
+    case 'stories-blocked':
+      return `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``;
+    default:
+      return base.finished(reason, c);
+  }
+}
+
 /** The stories lifecycle, as everything outside machines/ sees it: the judge is called only with `review on`; the run input carries prd.yaml's stories. */
 export const storiesLifecycle = {
   ...base,
+  fleet: true,
   rolesCalled: (config: Parameters<typeof base.rolesCalled>[0]) => (config.review === true ? base.roles : base.roles.filter((role) => role === 'worker')),
   validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml') ?? '', '.loop/prd.yaml').issues,
+  resumeEdit: prdResumeEdit,
+  finished: storiesFinished,
+  progress: (context: Partial<WorkContext>) => (context.prd ? { ...storiesPassed(context.prd), items: 'stories' } : null),
+  // Stop-the-Line: a story with no acceptance criteria holds the run until prd.yaml gives it some.
+  held: (run: string, context: WorkContext) => (context.heldFor?.startsWith('story:') === true
+    ? `run ${run} is held: ${context.holdDetail ?? context.heldFor} (Stop-the-Line); add its acceptance criteria in .loop/prd.yaml and run \`yoke run\` again.`
+    : null),
   input: (config: Parameters<typeof base.input>[0], canon: Parameters<typeof base.input>[1], loopDir: string, readLoopFile?: LoopFileReader) => ({
     ...base.input(config, canon, loopDir),
     stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],

@@ -1,9 +1,9 @@
 // `yoke fleet`: the shared view of every worker, job and run in the store (DESIGN §14).
 import { foldRun, runStarts } from '../fold/journal-runs.js';
-import { PostgresJournalReader } from '../journal/postgres/postgres-journal-reader.js';
 import { withClient } from '../journal/postgres/store-pool.js';
 import { assertStoreReady } from '../journal/postgres/store-schema.js';
 import { readJournal } from '../journal/read-journal.js';
+import { sharedJournalReader } from '../session/open-reader.js';
 import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../projections/run-summary.js';
 import { readLedger, totalUsage } from '../projections/usage-ledger.js';
 import { YokeError } from '../../errors/yoke-error.js';
@@ -92,7 +92,7 @@ export async function readFleetView(url: string): Promise<FleetView> {
   });
   const runs: FleetRunRow[] = [];
   for (const workspace of workspaces) {
-    const { records } = await readJournal(new PostgresJournalReader(url, workspace));
+    const { records } = await readJournal(sharedJournalReader(url, workspace));
     const ledger = readLedger(records);
     for (const started of runStarts(records)) {
       let summary: RunSummary;

@@ -3,13 +3,14 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PoolClient } from 'pg';
+import { journalEntry } from '../../config/workspace-layout.js';
 import { spawnGit } from '../../effects/git/run-git.js';
 import type { RunPosition } from './journal-position.js';
 
 const HASH = /^[0-9a-f]{64}$/;
 
 function blobsDir(dir: string): string {
-  return join(dir, '.loop', '.journal', 'blobs');
+  return journalEntry(join(dir, '.loop'), 'blobs');
 }
 
 function sha256(content: Buffer): string {

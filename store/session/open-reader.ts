@@ -14,6 +14,11 @@ export function openJournalReader(paths: WorkspacePaths): JournalReader {
   return new FileJournalReader(paths.journal);
 }
 
+/** The journal of the workspace called `workspace` in the shared store at `url` (the fleet's view of every workspace), to read. */
+export function sharedJournalReader(url: string, workspace: string): JournalReader {
+  return new PostgresJournalReader(url, workspace);
+}
+
 /** A journal outside any workspace (`yoke replay --journal <file>`), to read. */
 export function journalReaderAt(location: string): JournalReader {
   return new FileJournalReader(resolve(location));

@@ -1,6 +1,10 @@
 // What `yoke run` journals before driving: resume the unfinished run, or start a new one (abandoning
-// the old with --fresh), and a changed --max-iterations. Pure: records in, records to stage out.
-import type { Config } from '../../config/types.js';
+// the old with --fresh), and what changed since for the resumed one (--max-iterations, --parallel,
+// the protection baseline, its lifecycle's own files). Pure: records (and the lifecycle's files, read
+// through the caller's reader) in, records to stage and files to write out.
+import { formatIssue } from '../../config/format-issue.js';
+import type { Config, ConfigIssue } from '../../config/types.js';
+import type { LoopFileReader, Notice } from '../../machines/lifecycles/lifecycle-descriptor.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
 import type { Protection } from '../../machines/protect/protection.js';
 import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
@@ -11,6 +15,7 @@ import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
 import { checkLastRun, foldCheckedRun, type LocateRecord } from './fold-checked-run.js';
 import { routingDecisionFor } from '../projections/routing-sequences.js';
+import { YokeError } from '../../errors/yoke-error.js';
 
 /** A run to start: its lifecycle and the machine's input (parsed config, prompts, spec files). */
 export interface NewRun {
@@ -28,6 +33,10 @@ export interface RunRequest {
   fresh: boolean;
   /** `--max-iterations`: the new run's cap, or a new cap for the resumed one */
   maxIterations?: number;
+  /** `--parallel`: a resumed parallel run given another N journals it (`SET_PARALLEL`); a new run has it in its config already */
+  parallel?: number;
+  /** reads `.loop/` files (the caller's I/O): a resumed run's lifecycle checks its own files and journals the user's edits to them */
+  readLoopFile: LoopFileReader;
   /** what a new run starts with; null when the caller expects to resume (it read no config) */
   start: NewRun | null;
   /** the id a new run gets */
@@ -54,6 +63,11 @@ export type RunPlan =
     iteration: number;
     state: string;
     drafts: RecordDraft[];
+    /** `.loop/` files to rewrite (name → content) and contents to keep as blobs, before `drafts` are journaled: they name them */
+    writes: Readonly<Record<string, string>>;
+    blobs: readonly string[];
+    /** what to tell the user about the changes journaled, in order */
+    notices: Notice[];
   }
   | {
     kind: 'start';
@@ -67,7 +81,9 @@ export type RunPlan =
 
 /**
  * Decide what `yoke run` does with the journal `records`: resume the unfinished run (journal
- * `run.resumed`, and `SET_MAX_ITERATIONS` when `--max-iterations` changes its cap), or start a new
+ * `run.resumed`; `SET_MAX_ITERATIONS` when `--max-iterations` changes its cap; `PROTECTION_REFRESHED`
+ * for a newer baseline; its lifecycle's event for edits to its own files, which must be valid (a
+ * `usage` error, nothing journaled); `SET_PARALLEL` when `--parallel` changes its N), or start a new
  * one (`run.abandoned` for an unfinished run under `--fresh`, then `run.started` with the
  * `--max-iterations` override applied to its config). A run recorded by a machine version this
  * yoke lacks refuses the workspace (a `workspace` YokeError), as folding it would. So does a record
@@ -84,14 +100,23 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     const context = fold.snapshot.context as WorkContext;
     const meta = { run: open, machine: started.machine, mv: started.mv };
     const drafts: RecordDraft[] = [{ ...meta, type: 'run.resumed', payload: { pid: request.pid } }];
-    if (request.maxIterations !== undefined && context.maxIterations !== request.maxIterations) {
-      drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'SET_MAX_ITERATIONS', max: request.maxIterations } } });
-    }
+    const event = (payload: Extract<RecordDraft, { type: 'event' }>['payload']['event']): RecordDraft => ({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: payload } });
+    if (request.maxIterations !== undefined && context.maxIterations !== request.maxIterations) drafts.push(event({ type: 'SET_MAX_ITERATIONS', max: request.maxIterations }));
     const protection = request.protection ?? null;
-    if (protection !== null && context.protection !== undefined && context.protection.digest !== protection.digest) {
-      drafts.push({ run: open, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: { type: 'PROTECTION_REFRESHED', protection } } });
+    if (protection !== null && context.protection !== undefined && context.protection.digest !== protection.digest) drafts.push(event({ type: 'PROTECTION_REFRESHED', protection }));
+    // The lifecycle's own files are re-read on every resume (stories: prd.yaml), so a fix made while the run was held is picked up.
+    checkOwnFiles(lifecycle.validate?.(request.readLoopFile) ?? []);
+    const edit = lifecycle.resumeEdit?.(context, request.readLoopFile) ?? null;
+    const notices: Notice[] = [...(edit?.notices ?? [])];
+    if (edit !== null) drafts.push(event(edit.event));
+    if (request.parallel !== undefined && context.config.parallel !== undefined && context.config.parallel !== request.parallel) {
+      drafts.push(event({ type: 'SET_PARALLEL', parallel: request.parallel }));
+      notices.push({ level: 'progress', text: `parallel changed to ${request.parallel} (--parallel)` });
     }
-    return { kind: 'resume', run: open, started, fold, iteration: context.iteration, state: stateText(fold.snapshot.value), drafts };
+    return {
+      kind: 'resume', run: open, started, fold, iteration: context.iteration, state: stateText(fold.snapshot.value), drafts,
+      writes: edit?.writes ?? {}, blobs: edit?.blobs ?? [], notices,
+    };
   }
   const start = request.start;
   if (!start) throw new Error('a new run needs its lifecycle and input');
@@ -120,6 +145,13 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     payload: { mode: config.mode, input, argv: start.argv },
   });
   return { kind: 'start', run: request.runId, mode: config.mode, abandoned: open, maxIterations: config.maxIterations, drafts };
+}
+
+/** A `usage` error listing every error the lifecycle finds in its own files (prd.yaml) as a run resumes: nothing is journaled. */
+function checkOwnFiles(issues: readonly ConfigIssue[]): void {
+  const errors = issues.filter((issue) => issue.severity === 'error');
+  const [first, ...rest] = errors;
+  if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
 }
 
 /** The config the unfinished run started with, as journaled in its `run.started` input (null: no unfinished run). */
