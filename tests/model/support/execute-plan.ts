@@ -14,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { settleHooks } from '../../../effects/handlers/hook-fire.js';
+import { putBlob } from '../../../effects/fs/blob-store.js';
 import type { HandlerTable } from '../../../effects/handler.js';
 import { handlers as realHandlers } from '../../../effects/registry.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
@@ -26,7 +27,6 @@ import type { JournalWriter } from '../../../store/journal/journal-writer.js';
 import type { JournalRecord } from '../../../store/journal/record.js';
 import { RunFold } from '../../../store/fold/run-fold.js';
 import { driveRun, type DriveResult } from '../../../store/fold/runner.js';
-import { prdChangeEvent } from '../../../store/session/prd-change.js';
 import { cloneWorld, copyJournal, removeWorld, type ModelWorld } from './model-world.js';
 import { eventProblem, fileProblems, projection, requestProblem } from './step-checks.js';
 import { describeNode, type PlanNode } from './world-plan.js';
@@ -152,7 +152,8 @@ class Executor {
 
   /**
    * The user leaves `text` in .loop/prd.yaml; `yoke run` validates it and journals what changed
-   * (store/session/prd-change.ts, which also sets a reopened story back to `passes: false`).
+   * (the lifecycle's `resumeEdit`, which also sets a reopened story back to `passes: false`; its
+   * writes and blobs are applied first, as store/session/begin-run.ts does).
    * Null (a failure reported) when the file is refused or the edit changes nothing.
    */
   private async editPrd(node: PlanNode, text: string, world: ModelWorld, fold: RunFold): Promise<MachineEvent | null> {
@@ -163,9 +164,14 @@ class Executor {
       this.fail(node, `yoke run refuses the edited prd.yaml: ${json(errors)}`);
       return null;
     }
-    const event = await prdChangeEvent(fold.snapshot.context as WorkContext, world.loopDir, text);
-    if (event === null) this.fail(node, 'the edit of prd.yaml changes nothing the run knows: `yoke run` journals no STORIES_CHANGED');
-    return event;
+    const edit = lifecycleNamed(this.o.lifecycle.name)?.resumeEdit?.(fold.snapshot.context as WorkContext, read) ?? null;
+    if (edit === null) {
+      this.fail(node, 'the edit of prd.yaml changes nothing the run knows: `yoke run` journals no STORIES_CHANGED');
+      return null;
+    }
+    for (const [name, content] of Object.entries(edit.writes)) writeFileSync(join(world.loopDir, name), content);
+    for (const content of edit.blobs) await putBlob(world.loopDir, Buffer.from(content));
+    return edit.event;
   }
 
   /**
