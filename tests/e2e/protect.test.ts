@@ -357,7 +357,7 @@ describe('protected acceptance: bad input (issue 22)', () => {
     expect((await runYoke(linked, ['config', 'check'])).exitCode).toBe(2);
   }, TIMEOUT);
 
-  it('a tampered baseline record refuses the workspace (exit 3)', async () => {
+  it('a tampered baseline record refuses the workspace (exit 3), fails `replay --verify`, and `protect status` calls it tampering, not a user\'s change', async () => {
     const ws = await goalProject({ worker: [{ write: { 'src/math.js': 'exports.add = (a, b) => a + b;\n' } }] });
     expect((await runYoke(ws, ['run'], SLOW)).exitCode).toBe(0);
     // re-chained, so the journal itself is sound: only the baseline's digest no longer matches its files
@@ -370,5 +370,15 @@ describe('protected acceptance: bad input (issue 22)', () => {
     expect(refused.exitCode, refused.stderr).toBe(3);
     expect(refused.stderr).toMatch(/the protection baseline\) was edited/);
     expect(await shellCalls(ws.sideDir)).toHaveLength(1);
+    const seq = (await readJournal(ws)).find((record) => record.type === 'protect.baseline')?.seq;
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(1);
+    expect(verify.stdout).toContain(`DIVERGED at seq ${String(seq)} (protect.baseline)`);
+    expect(verify.stdout).toContain('the protection record was edited after it was written');
+    const status = await runYoke(ws, ['protect', 'status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ tampered: { seq }, unchanged: false, drift: [] });
+    const text = await runYoke(ws, ['protect', 'status']);
+    expect(text.stdout).toContain(`TAMPERED: journal record ${String(seq)} (the protection baseline) was edited`);
+    expect(text.stdout).not.toMatch(/changed since the baseline|modified/);
   }, TIMEOUT);
 });
