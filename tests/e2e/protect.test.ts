@@ -223,10 +223,10 @@ describe('protected acceptance (DESIGN §16)', () => {
     expect(guardRuns).toHaveLength(2);
   }, TIMEOUT);
 
-  it('§16 stories: a worker that rewrites a story\'s check script is restored and the story passes only on real work', async () => {
+  it('§16 stories: `protect auto` covers a story\'s check script; a worker that rewrites it is restored and the story passes only on real work', async () => {
     const checkScript = '#!/bin/sh\ntest -f out-S1.txt\n';
     const ws = await makeWorkspace((paths) => ({
-      '.loop/yoke.conf': `mode stories\nagent cmd sh ${paths.side('agent.sh')}\nprotect checks/\n`,
+      '.loop/yoke.conf': `mode stories\nagent cmd sh ${paths.side('agent.sh')}\nprotect auto\n`,
       '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: Output\n    acceptance:\n      - text: the output exists\n        check: sh checks/s1.sh\n',
       '.loop/protocol.md': '# Protocol\n',
       '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
@@ -240,6 +240,10 @@ describe('protected acceptance (DESIGN §16)', () => {
         { record: { 'checks/s1.sh': 'seen-2.sh' }, write: { 'out-S1.txt': 'done\n' }, notes: 'DONE' },
       ],
     });
+    // prd.yaml's check names the script, so `auto` protects it, and `config check` says why
+    const checked = await runYoke(ws, ['config', 'check']);
+    expect(checked.exitCode, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/checks\/s1\.sh +1 file\(s\) +protect auto \(line 3\): named by `check S1#1`/);
     const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(await shellCalls(ws.sideDir)).toHaveLength(2);
@@ -329,13 +333,14 @@ describe('protected acceptance (DESIGN §16)', () => {
 });
 
 describe('protected acceptance: bad input (issue 22)', () => {
-  it('a glob that matches nothing is a warning from `yoke config check`, and `protect auto` is listed with why', async () => {
-    const ws = await goalProject({}, ['protect "docs/**/*.golden"']);
+  it('a glob that matches nothing is a warning from `yoke config check`, and `protect auto` is listed with why (a journey\'s flow file included)', async () => {
+    const ws = await goalProject({}, ['protect "docs/**/*.golden"', 'journey smoke flows/smoke.yaml', 'base-url http://127.0.0.1:9']);
     const checked = await runYoke(ws, ['config', 'check']);
     expect(checked.exitCode, checked.stderr).toBe(0);
     expect(checked.stderr).toMatch(/yoke\.conf:6:1: warning: `protect docs\/\*\*\/\*\.golden` matches no file yet/);
     expect(checked.stdout).toMatch(/package\.json +1 file\(s\) +protect auto \(line 4\): read by `npm` in `accept tests`/);
     expect(checked.stdout).toMatch(/tests\/ +1 file\(s\) +protect auto \(line 4\): conventional test folder/);
+    expect(checked.stdout).toMatch(/flows\/smoke\.yaml +0 file\(s\) +protect auto \(line 4\): the flow of `journey smoke`/);
     const json = JSON.parse((await runYoke(ws, ['config', 'check', '--json'])).stdout) as { protected: Array<{ pattern: string; files: number; auto: string | null }> };
     expect(json.protected).toEqual(expect.arrayContaining([{ pattern: 'package.json', line: 4, auto: 'read by `npm` in `accept tests`', files: 1 }, { pattern: 'docs/**/*.golden', line: 6, auto: null, files: 0 }]));
   }, TIMEOUT);
