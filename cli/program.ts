@@ -234,7 +234,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
   program
     .command('retrofit')
     .description("install yoke's canon (AGENTS.md, skills, policy, context, the tool-call gate) into a project for Claude Code, Codex and Gemini CLI, without losing a byte of the project's own files")
-    .argument('[dir]', 'the project (default: the current folder\'s git work tree)')
+    .argument('[dir]', 'a folder of the project: yoke retrofits the root of its git work tree (default: the current folder\'s)')
     .option('--agent <agents>', 'claude, codex, gemini (comma-separated) or all (default: as last time, else the detected ones, else all)')
     .option('--dry-run', 'print the plan (every create, change and delete, with a reason) and write nothing', false)
     .option('--check', 'exit 1 when anything would be created, updated, deleted or has drifted, 0 otherwise (for CI); writes nothing', false)
@@ -248,7 +248,8 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       '',
       'Exit codes: 0 done or up to date; 1 a file could not be read or merged and was left untouched',
       '(with --check: anything would change or drifted; with --undo: files changed since the retrofit);',
-      '2 usage error or nothing to undo; 3 not a git repository, or the home folder.',
+      '2 usage error (a bad lock: its line) or nothing to undo; 3 not a git repository, the home folder,',
+      'or a path whose link leads out of the project while writing (yoke writes only inside the project).',
     ].join('\n'))
     .action(async (dir: string | undefined, flags: { agent?: string; dryRun: boolean; check: boolean; undo: boolean; json: boolean }) => {
       const { retrofitCommand } = await import('./commands/retrofit.js');

@@ -20,6 +20,10 @@ export function describeProgress(record: JournalRecord, fold: RunFold, wording: 
     case 'effect.started':
       if (record.payload.kind === 'agent.spawn') return `${where} ${roleOf(record.payload.params)} started`;
       if (record.payload.kind === 'commit.create') return `${where} committing`;
+      // only an overruled judgment makes yoke write verdict.md (DESIGN §16)
+      if (record.payload.kind === 'file.write' && (record.payload.params as { file?: string }).file === 'verdict.md') {
+        return `${where} judge overruled: FAIL, because the judge changed protected files (restored; .loop/verdict.md lists them)`;
+      }
       if (record.payload.kind === 'wait.until') {
         const until = (record.payload.params as { until: number }).until;
         return `${where} rate-limited: waiting until ${new Date(until).toISOString().slice(11, 19)} UTC, then the same call again (${Math.max(0, Math.round((until - Date.parse(record.ts)) / 1000))}s)`;
@@ -47,6 +51,10 @@ export function describeProgress(record: JournalRecord, fold: RunFold, wording: 
         const failed = result.criteria.filter((criterion) => criterion.status === 'failed').map((criterion) => criterion.name);
         const verdict = result.status === 'passed' ? 'pass' : `FAIL${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`;
         return `${where} acceptance: ${verdict}; evidence .loop/${result.report.path}`;
+      }
+      if (kind === 'protect.restore') {
+        const result = record.payload.result as EffectResult<'protect.restore'>;
+        return `${where} restored ${result.restored.length} protected file(s) an agent changed: ${result.restored.slice(0, 5).join(', ')}${result.restored.length > 5 ? ', …' : ''}`;
       }
       if (kind === 'commit.create') {
         const result = record.payload.result as EffectResult<'commit.create'>;

@@ -95,14 +95,15 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
 }
 
 /**
- * DESIGN §16: the protected files' digest now and the baseline's, for the report (absent when
- * nothing is protected and no baseline was ever taken). Read-only: a check never takes a baseline.
+ * DESIGN §16: the protected patterns, whose files the check hashes once its criteria have run, and
+ * the baseline's digest, for the report (absent when nothing is protected and no baseline was ever
+ * taken). Read-only: a check never takes a baseline. A covered link leading out refuses here.
  */
 async function protectionParam(paths: WorkspacePaths, config: Config): Promise<Pick<AcceptanceCheckParams, 'protection'>> {
   const inspection = await inspectProtection(paths, config, (await readWorkspace(paths)).records);
   const baseline = inspection.history.baseline;
   if (baseline === null && inspection.patterns.length === 0) return {};
-  return { protection: { digest: inspection.current.digest, baseline: baseline?.digest ?? null } };
+  return { protection: { patterns: inspection.patterns, baseline: baseline?.digest ?? null } };
 }
 
 /** Would `git add -A` pick up the proof folder? (`git check-ignore` exits 1 for a path it does not ignore.) */

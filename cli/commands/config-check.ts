@@ -9,6 +9,7 @@ import { loopFileReader } from '../loop-file-reader.js';
 import { protectListing, protectListingLines, type ProtectedPattern } from '../protect-listing.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 import { ungatedAgentIssue } from '../../config/tool-gate-reach.js';
+import { autoProtectStories } from '../../store/session/auto-protect-stories.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
 export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
@@ -18,7 +19,7 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   // Only the check command asks the file system about the commands' files (yoke run does not).
   const files = projectFiles(paths.root);
   // DESIGN §16: what `protect` (and `protect auto`) covers now; a command's file it covers needs no `no-modify`.
-  const protection: { patterns: ProtectedPattern[]; issues: ConfigIssue[] } = config === null ? { patterns: [], issues: [] } : await protectListing(config, file, paths.root, files);
+  const protection: { patterns: ProtectedPattern[]; issues: ConfigIssue[] } = config === null ? { patterns: [], issues: [] } : await protectListing(config, file, paths.root, files, autoProtectStories(paths, config));
   const unprotected = config === null ? [] : unprotectedCheckFiles(config, checked.text, file, paths.root, files, protection.patterns.map((entry) => entry.pattern));
   const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
   // The lifecycle's own files (stories: prd.yaml) are validated as `yoke run` validates them.

@@ -10,9 +10,11 @@ import { assign, enqueueActions } from 'xstate';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
-import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { callLimits, freshIteration, notesSayDone, protectionOutput, protectsEveryCall, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
+import { callProtectStates } from '../work/call-protect-states.js';
 import { gateStates } from '../work/gate-states.js';
+import { protectionNote } from '../protect/protection-note.js';
 import { promptWithContext, protectParam } from '../work/context-prompt.js';
 import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
 import { startRun } from '../work/start-run.js';
@@ -30,7 +32,8 @@ function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'b
   return workSetup.createStateConfig({
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ outcome: outcome(context) });
+      // the protection digest, for runs started since it is part of every lifecycle's outcome (older ones end as journaled)
+      enqueue.assign({ outcome: { ...outcome(context), ...(context.protectAll === true ? protectionOutput(context) : {}) } });
       enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),
   });
@@ -65,13 +68,20 @@ export const sagaMachine = workSetup.createMachine({
           chunk: context.chunk + 1,
           agent: context.config.scoperAgent ?? context.config.agent,
           model: context.config.scoperModel ?? context.config.model ?? null,
-          prompt: promptWithContext(context, renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir })),
+          prompt: promptWithContext(context, renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir })
+            // runs from before the scoper's call was scanned were never told (their prompts replay as journaled)
+            + (protectsEveryCall(context) ? protectionNote(context.protection, 'scoper') : '')),
           ...callLimits(context.config, context.resumeSession),
           ...protectParam(context),
         }),
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('scoper'), {
+          // DESIGN §16: the scoper's changes to protected files are undone before the chunk starts.
+          guard: ({ context }) => protectsEveryCall(context),
+          target: 'scoperProtecting',
+          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
+        }, {
           target: 'readingSagaNotes',
           actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
         }],
@@ -79,6 +89,7 @@ export const sagaMachine = workSetup.createMachine({
       },
     },
     ...setbackStates('scoper', 'scoperRestoring'),
+    ...callProtectStates('scoper', 'readingSagaNotes'),
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
     readingSagaNotes: {
       entry: { type: 'request', params: () => request('file.inspect', { file: 'saga-notes.md' }) },

@@ -24,7 +24,7 @@ import { NO_PROGRESS_REPEATS, turnStates } from '../work/iteration-states.js';
 import { judgeStates } from '../work/judge-states.js';
 import { preparingState } from '../work/start-run.js';
 import { coordinatorState } from '../parallel/coordinator-state.js';
-import { freshIteration, headParams, initialContext, notesSayDone, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { freshIteration, headParams, initialContext, notesSayDone, protectionOutput, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
 import type { WorkLoopOptions } from '../work/work-loop-options.js';
 import { externalInputs, workSetup } from '../work/work-setup.js';
 import type { LifecycleDescriptor, LoopFileReader } from './lifecycle-descriptor.js';
@@ -94,7 +94,8 @@ function storiesEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' |
   return workSetup.createStateConfig({
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ outcome: outcome(context) });
+      // the protection digest, for runs started since it is part of every lifecycle's outcome (older ones end as journaled)
+      enqueue.assign({ outcome: { ...outcome(context), ...(context.protectAll === true ? protectionOutput(context) : {}) } });
       enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
       enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),

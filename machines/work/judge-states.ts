@@ -1,14 +1,16 @@
-// The judge's turn in a judged loop (brute, each saga chunk): admission → stamp verdict.md → judge →
-// read the verdict → count a DONE-triggered FAIL and reset the notes' status line.
+// The judge's turn in a judged loop (brute, each saga chunk, stories with `review on`): admission →
+// stamp verdict.md → judge → (with protection) scan the protected files → read the verdict → count
+// a DONE-triggered FAIL and reset the notes' status line.
 import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
+import { callProtectStates } from './call-protect-states.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
-import { callLimits, spendCall } from './work-context.js';
+import { callLimits, protectsEveryCall, spendCall } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -41,13 +43,18 @@ export function judgeStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           ...storyParam(o, context),
-          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge')),
+          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge', protectsEveryCall(context))),
           ...callLimits(context.config, context.resumeSession),
           ...protectParam(context),
         }),
       },
       on: {
         AGENT_EXITED: [...setbackTransitions('judge'), {
+          // DESIGN §16: the judge's changes to protected files are looked for (and undone) before its verdict is read.
+          guard: ({ context }) => protectsEveryCall(context),
+          target: 'judgeProtecting',
+          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
+        }, {
           target: 'readingVerdict',
           actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
         }],
@@ -56,6 +63,7 @@ export function judgeStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('judge', 'judgeGate'),
+    ...callProtectStates('judge', 'readingVerdict'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
       on: {

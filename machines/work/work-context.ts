@@ -4,7 +4,7 @@ import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/type
 import type { PrdState } from '../stories/story-progress.js';
 import type { ParallelState } from '../parallel/parallel-state.js';
 import type { Violation } from '../boundary.js';
-import type { RestorePlan } from '../protect/protection-drift.js';
+import type { Drift, RestorePlan } from '../protect/protection-drift.js';
 import type { Protection } from '../protect/protection.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
@@ -32,6 +32,14 @@ export interface WorkInput {
   specFiles: string[];
   /** the protection baseline when the run started (DESIGN §16); absent without `protect` (and in older journals) */
   protection?: Protection;
+  /**
+   * Set (with `protection`) by runs started since protection covers every agent call: the judge's
+   * and the scoper's calls are followed by a protect scan too (a judge's change is restored and
+   * fails its verdict), goal acceptance measures the protected files' digest when its criteria
+   * have run, and saga and stories name the digest in their outcome. Runs journaled before, which
+   * scanned only after the worker, fold as they did.
+   */
+  protectAll?: true;
   /**
    * Present when `.yoke/context/` existed as the run started (DESIGN §9): then every agent prompt
    * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
@@ -102,6 +110,8 @@ export interface WorkContext extends WorkInput {
   violations: Violation[];
   /** this iteration's restore of protected files the agent changed (null: nothing to restore) */
   protectRestore: RestorePlan | null;
+  /** what the judge changed in protected files (DESIGN §16), kept until yoke's FAIL is written over its verdict; absent in older snapshots */
+  judgeDrift?: Drift[] | null;
   plan: PlannedCheck[];
   checks: CheckOutcome[];
   /** goal (check engine): this attempt's acceptance check, null until it ran */
@@ -226,6 +236,11 @@ export function freshIteration(): Pick<WorkContext, 'notesFirstLine' | 'changed'
 /** `{ protection }` for a run's output: the digest of the baseline it ended under, absent without protection (as in older journals). */
 export function protectionOutput(context: Pick<WorkContext, 'protection'>): { protection?: string } {
   return context.protection === undefined ? {} : { protection: context.protection.digest };
+}
+
+/** Does this run look at its protected files after every agent call, the judge's and the scoper's too (a journaled fact of its input)? */
+export function protectsEveryCall(context: Pick<WorkInput, 'protection' | 'protectAll'>): boolean {
+  return context.protectAll === true && context.protection !== undefined;
 }
 
 /** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */

@@ -13,6 +13,7 @@ import { diffSummary } from '../../machines/retrofit/line-diff.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord } from '../journal/record.js';
 import { protectionHistory, type ProtectionHistory } from '../projections/protection-history.js';
+import { autoProtectStories } from './auto-protect-stories.js';
 import type { WorkspacePaths } from './workspace-paths.js';
 
 /** What is protected now against what the baseline says. */
@@ -48,7 +49,7 @@ export function patternLine(config: Config, pattern: string): number | null {
  * restores anything outside the project.
  */
 export async function inspectProtection(paths: WorkspacePaths, config: Config | null, records: Iterable<JournalRecord>): Promise<ProtectionInspection> {
-  const patterns = config === null ? [] : resolveProtectPatterns(config, fileAt(paths.root));
+  const patterns = config === null ? [] : resolveProtectPatterns(config, fileAt(paths.root), autoProtectStories(paths, config));
   const listed = await listProtected(paths.root, patterns);
   const [escape] = await escapingLinks(paths.root, listed, patterns);
   if (escape !== undefined) {

@@ -45,9 +45,9 @@ const ATTEMPTS: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...(attemptsRaise ? { 'BUDGET_RAISED(attempts 3)': attemptsRaise } : {}) },
   serialize: serializeWork,
 };
-/** DESIGN §16: a protected test file, edited by the worker (restored) or left alone. */
+/** DESIGN §16: a protected test file, edited by the worker or the judge (restored; the judge overruled) or left alone. */
 const PROTECTED: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true },
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };

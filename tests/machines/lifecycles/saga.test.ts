@@ -44,9 +44,9 @@ const BUDGET: GraphModel = {
   samples: { ...WITHOUT_FAILING_CHECKS, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...SPENDING_SAMPLES },
   serialize: serializeWork,
 };
-/** DESIGN §16: a protected test file, edited by the worker (restored) or left alone. */
+/** DESIGN §16: a protected test file, edited by the scoper, the worker or the judge (restored; the judge overruled) or left alone. */
 const PROTECTED: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true },
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };

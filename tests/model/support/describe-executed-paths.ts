@@ -12,12 +12,16 @@ export interface LeftOut {
   reason: string;
 }
 
-/** Protected acceptance (DESIGN §16): the protecting/unprotecting states, PROTECT_* and PROTECTION_REFRESHED. */
+/**
+ * Protected acceptance (DESIGN §16): the worker's, judge's and scoper's protecting/unprotecting states, an
+ * overruled judge's readingOverruled/overrulingVerdict, PROTECT_* and PROTECTION_REFRESHED.
+ */
 export const PROTECT_LEFT_OUT: LeftOut = {
-  match: /protecting|PROTECT/,
-  reason: 'no executed model yet: a protect scan answers with the hash of what the agent wrote, and the boundary scan sees the same edit, '
-    + 'so the world needs the two samples paired where the graph explores them apart; the graph tests cover it on the pure machine and '
-    + 'tests/e2e/protect.test.ts runs it for real (restore, refusal, refresh)',
+  match: /[pP]rotecting|PROTECT|[oO]verrul/,
+  reason: 'no executed model yet: a model would need the session\'s baseline gate (the world plans runs without one) and a world that '
+    + 'hashes, keeps and restores protected files; a protect scan answers with the hash of what the agent wrote while the boundary scan '
+    + 'sees the same edit, so the two samples must be paired where the graph explores them apart. The graph tests (with independent '
+    + 'ledgers) cover every state on the pure machine, and tests/e2e/protect.test.ts runs each for real (restore, overrule, refusal, refresh)',
 };
 
 /** The gate's tool hold (`[agentToolHeld]`, DESIGN §13). */
