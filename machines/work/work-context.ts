@@ -9,6 +9,7 @@ import type { Protection } from '../protect/protection.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
+import { redactNames } from '../redact-names.js';
 import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
@@ -325,11 +326,6 @@ export function callLimits(config: Config, resumeSession?: string | null): { idl
     // only a call after a held tool call resumes a session (older journals re-derive the same params)
     ...(resumeSession ? { resume: resumeSession } : {}),
   };
-}
-
-/** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */
-export function redactNames(config: Config): { redact?: string[] } {
-  return config.redact !== undefined && config.redact.length > 0 ? { redact: config.redact } : {};
 }
 
 /** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */
