@@ -25,6 +25,7 @@ import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { refuseLostHistory } from '../../store/session/lost-history.js';
 import { settleBeforeRun } from '../../store/session/settle-before-run.js';
+import { storeSecrets } from '../../store/session/store-secrets.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -172,6 +173,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       guardLaneCall: () => open.guardLaneCall(),
       ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
+      secrets: storeSecrets(paths),
     });
     await settleHooks(10_000);
     terminal.stop();
