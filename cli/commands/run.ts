@@ -61,8 +61,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
   }
   let before = await readWorkspace(paths);
-  // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
-  await refuseLostHistory(paths, before.records, flags.discardHistory === true);
+  // An emptied journal is refused while transcripts, blobs or status.json say there was a history here.
+  refuseLostHistory(paths, before.records, flags.discardHistory === true);
   // A stash command at work refuses; one cut short is finished first, so yoke.conf is back before it is read.
   const settledStash = await settleBeforeRun(paths, before.records, warn);
   if (settledStash) {
