@@ -229,9 +229,13 @@ export function protectionOutput(context: Pick<WorkContext, 'protection'>): { pr
   return context.protection === undefined ? {} : { protection: context.protection.digest };
 }
 
-/** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */
+/**
+ * `STATUS:`, then spaces or tabs or none, then `DONE` as the whole first line, with spaces, tabs and
+ * a CR tolerated around it (the exact rule: docs/getting-started.md §4). Only those: a no-break
+ * space, an ideographic space or a vertical tab is not whitespace here.
+ */
 export function notesSayDone(firstLine: string | null): boolean {
-  return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
+  return firstLine !== null && /^[ \t\r]*STATUS:[ \t]*DONE[ \t\r]*$/.test(firstLine);
 }
 
 /** Did this iteration pass the boundary, every gating check and (when it ran) the acceptance check? */
