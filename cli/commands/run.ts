@@ -24,7 +24,7 @@ import { openWorkspace, type WorkspaceSession } from '../../store/session/open-w
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { refuseLostHistory } from '../../store/session/lost-history.js';
-import { settleBeforeRun } from '../../store/session/settle-before-run.js';
+import { refuseStashedWorkspace, settleBeforeRun } from '../../store/session/settle-before-run.js';
 import { storeSecrets } from '../../store/session/store-secrets.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
@@ -70,6 +70,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     before = await readWorkspace(paths);
   }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
+  // a conf that is missing because `yoke stash` took it says so, and how to bring it back
+  if (!resuming) refuseStashedWorkspace(paths, before.records);
   const loaded = resuming ? null : loadConfig(paths, warn);
   const config = loaded === null || flags.parallel === undefined ? loaded : { ...loaded, parallel: flags.parallel };
   // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
