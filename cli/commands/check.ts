@@ -5,6 +5,8 @@ import { join, relative } from 'node:path';
 import { EffectAborted } from '../../effects/handler.js';
 import { CHECK_ENV } from '../../effects/acceptance/run-criterion-command.js';
 import { runAcceptanceCheck } from '../../effects/acceptance/run-acceptance-check.js';
+import { childEnvironment } from '../../effects/process/child-environment.js';
+import { storeSecrets } from '../../store/session/store-secrets.js';
 import { gitExitCode } from '../../effects/git/run-git.js';
 import { CHECK_LABEL, DEFAULT_CHECK_LABEL, type AcceptanceCheckParams } from '../../machines/acceptance/acceptance-check.js';
 import type { Config } from '../../config/types.js';
@@ -68,8 +70,9 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
     const result = await runAcceptanceCheck(params, {
       root: paths.root,
       loopDir: paths.loopDir,
-      // a copy: nothing yoke sets for itself reaches the criteria
-      env: { ...process.env },
+      // a copy: nothing yoke sets for itself reaches the criteria, nor the store's credentials
+      env: childEnvironment(),
+      secrets: storeSecrets(paths),
       output: processOutput({ quiet: false, json: flags.json }),
       signal: controller.signal,
       warn,

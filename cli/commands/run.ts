@@ -23,7 +23,8 @@ import { openWorkspace, type WorkspaceSession } from '../../store/session/open-w
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { refuseLostHistory } from '../../store/session/lost-history.js';
-import { settleBeforeRun } from '../../store/session/settle-before-run.js';
+import { refuseStashedWorkspace, settleBeforeRun } from '../../store/session/settle-before-run.js';
+import { storeSecrets } from '../../store/session/store-secrets.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -60,8 +61,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
   }
   let before = await readWorkspace(paths);
-  // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
-  await refuseLostHistory(paths, before.records, flags.discardHistory === true);
+  // An emptied journal is refused while transcripts, blobs or status.json say there was a history here.
+  refuseLostHistory(paths, before.records, flags.discardHistory === true);
   // A stash command at work refuses; one cut short is finished first, so yoke.conf is back before it is read.
   const settledStash = await settleBeforeRun(paths, before.records, warn);
   if (settledStash) {
@@ -69,6 +70,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     before = await readWorkspace(paths);
   }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
+  // a conf that is missing because `yoke stash` took it says so, and how to bring it back
+  if (!resuming) refuseStashedWorkspace(paths, before.records);
   const loaded = resuming ? null : loadConfig(paths, warn);
   const config = loaded === null || flags.parallel === undefined ? loaded : { ...loaded, parallel: flags.parallel };
   // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
@@ -151,6 +154,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       guardLaneCall: () => open.guardLaneCall(),
       ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
+      secrets: storeSecrets(paths),
     });
     await settleHooks(10_000);
     terminal.stop();

@@ -21,6 +21,7 @@ import { checkConfigDigest } from './config-digest.js';
 import { prepareCheck, type PreparedCheck } from './prepare-check.js';
 import { runCriterionCommand } from './run-criterion-command.js';
 import { createRedactor, type Redactor } from './secret-redactor.js';
+import { combineSecrets, secretValues } from '../process/redact-secrets.js';
 
 /** The file name of the report inside a proof folder. */
 export const REPORT_FILE = 'report.json';
@@ -36,7 +37,8 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
   const prepared = await prepareCheck(params, ctx);
   if ('outcome' in prepared) return prepared;
   const { proof, browser, flows } = prepared;
-  const redactor = createRedactor(flows.secrets);
+  // kept output (report, journal, guard-results.md) loses fill values and secret environment values alike
+  const redactor = createRedactor(flows.secrets, combineSecrets(secretValues(ctx.env, params.redact), ctx.secrets ?? []));
   let committed = false;
   let videoDir: string | null = null;
   try {

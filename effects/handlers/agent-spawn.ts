@@ -12,7 +12,8 @@ import { openTranscript } from '../process/transcript.js';
 import { processVerdict } from '../adapters/process-verdict.js';
 import { readAgentReport } from '../adapters/usage-file.js';
 import { journalEntry } from '../../config/workspace-layout.js';
-import { redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { combineSecrets, redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { childEnvironment } from '../process/child-environment.js';
 import { GATE_SOCKET_ENV } from '../gate/gate-protocol.js';
 import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
 
@@ -23,7 +24,7 @@ import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
- * its environment and its pid + start time recorded at once; stream its output live and into a
+ * its environment (the store's credentials withheld) and its pid + start time recorded at once; stream its output live and into a
  * new transcript while its adapter parses it; kill the whole group after `idleTimeoutMs` without
  * output, after `timeoutMs` in total, or on abort. The result carries the usage the CLI reported
  * (for `cmd`: $YOKE_USAGE_FILE) and the adapter's classification, its detail redacted of the values
@@ -52,7 +53,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       `# yoke ${params.role} agent, iteration ${params.iteration}, call ${ctx.key}: ${invocation.command}`,
     );
     const env = {
-      ...process.env,
+      ...childEnvironment(),
       ...invocation.env,
       YOKE_ROLE: params.role,
       YOKE_RUN: ctx.run,
@@ -126,7 +127,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       transcript: transcript.relativePath,
       classification: outcome.classification,
       // The transcript keeps the raw bytes (it stays on disk); what is journaled is redacted.
-      detail: outcome.detail === null ? null : redactSecrets(outcome.detail, secretValues(env, params.redact)),
+      detail: outcome.detail === null ? null : redactSecrets(outcome.detail, combineSecrets(secretValues(env, params.redact), ctx.secrets ?? [])),
       retryAfterMs: outcome.retryAfterMs,
       endedAt,
       ...(toolHold === undefined || outcome.classification !== 'tool-held' ? {} : { toolHold }),

@@ -3,7 +3,8 @@
 // requests it as the `acceptance.check` effect (machines/effects.ts).
 //
 // Nothing secret is in either schema: a journey is named by its flow file, never by its selectors,
-// texts or fill values, and environment variables are read by the executor, never journaled.
+// texts or fill values; environment variables are read by the executor, never journaled; and a
+// command's kept output is redacted of fill values and secret environment values before it is.
 import { z } from 'zod';
 import { journeyCategorySchema } from './check-report.js';
 
@@ -50,6 +51,12 @@ export const acceptanceCheckParamsSchema = z.object({
     z.object({ digest: z.string(), baseline: z.string().nullable() }),
     z.object({ patterns: z.array(z.string()), baseline: z.string().nullable() }),
   ]).optional(),
+  /**
+   * `redact` directives: variables whose values are kept out of the criteria's kept output, besides
+   * those whose names look secret. Only the names are journaled. Absent when there are none (and in
+   * older journals).
+   */
+  redact: z.array(z.string()).optional(),
 });
 export type AcceptanceCheckParams = z.infer<typeof acceptanceCheckParamsSchema>;
 

@@ -19,9 +19,10 @@ import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, ignoredParams, iterationPassed, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
+import { redactNames } from '../redact-names.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 

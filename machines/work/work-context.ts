@@ -9,6 +9,7 @@ import type { Protection } from '../protect/protection.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
+import { redactNames } from '../redact-names.js';
 import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
@@ -243,9 +244,13 @@ export function protectsEveryCall(context: Pick<WorkInput, 'protection' | 'prote
   return context.protectAll === true && context.protection !== undefined;
 }
 
-/** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */
+/**
+ * `STATUS:`, then spaces or tabs or none, then `DONE` as the whole first line, with spaces, tabs and
+ * a CR tolerated around it (the exact rule: docs/getting-started.md §4). Only those: a no-break
+ * space, an ideographic space or a vertical tab is not whitespace here.
+ */
 export function notesSayDone(firstLine: string | null): boolean {
-  return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
+  return firstLine !== null && /^[ \t\r]*STATUS:[ \t]*DONE[ \t\r]*$/.test(firstLine);
 }
 
 /** Did this iteration pass the boundary, every gating check and (when it ran) the acceptance check? */
@@ -340,11 +345,6 @@ export function callLimits(config: Config, resumeSession?: string | null): { idl
     // only a call after a held tool call resumes a session (older journals re-derive the same params)
     ...(resumeSession ? { resume: resumeSession } : {}),
   };
-}
-
-/** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */
-export function redactNames(config: Config): { redact?: string[] } {
-  return config.redact !== undefined && config.redact.length > 0 ? { redact: config.redact } : {};
 }
 
 /** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */
