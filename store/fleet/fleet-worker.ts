@@ -12,7 +12,7 @@ import { closeBoss, DEAD_LETTER_QUEUE, hideSecrets, JOB_QUEUE, openBoss, type Jo
 import { CheckoutRefused, headIsRunCommit, prepareCheckout, pushRunRef, runRef } from './job-checkout.js';
 import { completedEffects, journalLength, readRunPosition } from './journal-position.js';
 import { readModeTag } from '../stash/mode-tag.js';
-import { missingBackupRefusal, uncommittedWorkRefusal } from './resume-refusal.js';
+import { missingBackupRefusal, openLanesRefusal, uncommittedWorkRefusal } from './resume-refusal.js';
 import { restoreBlobs, uploadBlobs } from './ship-blobs.js';
 import { beat, claimJob, reapDeadWorkers, registerWorker, releaseJob, stopWorker, type WorkerIdentity } from './worker-registry.js';
 
@@ -233,8 +233,8 @@ export class FleetWorker {
       position = await readRunPosition(url, data.workspace, afterSeq);
       if (position.finished !== null && position.jobRun !== null) return { kind: 'complete', output: { run: position.jobRun, ...position.finished, note: 'finished before this attempt' } };
     }
-    const uncommitted = uncommittedWorkRefusal(position, data.workspace);
-    if (uncommitted !== null) return { kind: 'dead', reason: uncommitted };
+    const unresumable = uncommittedWorkRefusal(position, data.workspace) ?? openLanesRefusal(position, data.workspace);
+    if (unresumable !== null) return { kind: 'dead', reason: unresumable };
     const dir = join(workdir, data.workspace);
     let checkout;
     try {

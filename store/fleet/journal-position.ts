@@ -25,6 +25,8 @@ export interface RunPosition {
   commitSetting: string | null;
   /** agent calls the unfinished run completed */
   agentCalls: number;
+  /** parallel stories: the stories whose lane worktree the unfinished run made and has not removed */
+  openLanes: string[];
   /** the job's run: the first run started after the job was queued (null: not started yet) */
   jobRun: string | null;
   /** how the job's run finished (null: it has not) */
@@ -71,14 +73,21 @@ export function positionOf(records: readonly JournalRecord[], afterSeq: number):
   const open = latest !== null && !ended.has(latest) ? latest : null;
   const position: RunPosition = {
     open, lastCommit: null, commits: [], baselineTree: null, ignoredUnder: [], baselineHead: null, specFiles: {}, blobs: [],
-    commitSetting: null, agentCalls: 0, jobRun, finished, length: records.at(-1)?.seq ?? 0,
+    commitSetting: null, agentCalls: 0, openLanes: [], jobRun, finished, length: records.at(-1)?.seq ?? 0,
   };
   if (open === null) return position;
   const blobs = new Set<string>();
+  const lanes = new Set<string>();
+  const removals = new Map<string, string>();
   let baselineSeen = false;
   for (const record of records) {
     if (record.run !== open) continue;
     collectHashes(record.payload, blobs);
+    if (record.type === 'effect.started' && (record.payload.kind === 'worktree.create' || record.payload.kind === 'worktree.remove')) {
+      const story = (record.payload.params as { story?: unknown } | null)?.story;
+      if (typeof story === 'string' && record.payload.kind === 'worktree.create') lanes.add(story);
+      if (typeof story === 'string' && record.payload.kind === 'worktree.remove') removals.set(record.payload.key, story);
+    }
     if (record.type === 'run.started') position.commitSetting = commitSettingOf(record.payload.input);
     if (record.type === 'event') noteSpecFiles(position, record.payload.event);
     if (record.type === 'effect.started' && record.payload.kind === 'baseline.capture' && !baselineSeen) {
@@ -89,6 +98,7 @@ export function positionOf(records: readonly JournalRecord[], afterSeq: number):
     const { kind } = record.payload;
     const result = record.payload.result as Record<string, unknown> | null;
     if (kind === 'agent.spawn') position.agentCalls += 1;
+    if (kind === 'worktree.remove' && (result as { removed?: unknown } | null)?.removed === true) lanes.delete(removals.get(record.payload.key) ?? '');
     if (BRANCH_COMMITS.has(kind) && typeof result?.sha === 'string') {
       position.lastCommit = result.sha;
       position.commits.push(result.sha);
@@ -105,6 +115,7 @@ export function positionOf(records: readonly JournalRecord[], afterSeq: number):
     }
   }
   position.blobs = [...blobs];
+  position.openLanes = [...lanes];
   return position;
 }
 

@@ -3,31 +3,25 @@ import { access, mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JOURNAL_LAYOUT } from '../../config/workspace-layout.js';
 
-/** The evidence kept from `.loop/.journal/` (and each parallel lane's): written once, read by people, never by yoke. */
+/** The evidence kept from `.loop/.journal/` (a parallel lane's `.loop/.journal` links to it): written once, read by people, never by yoke. */
 const KEPT = ['transcripts', 'hooks', 'usage'] as const;
 
 /**
- * Move the transcripts, hook logs and usage files of the checkout at `checkout` (its main working
- * tree and the lanes under `.git/yoke/worktrees/`) into `<into>/transcripts/`, `<into>/hooks/` and
- * `<into>/usage/`. A name already taken there (an earlier attempt's call of the same key) gets a
+ * Move the transcripts, hook logs and usage files of the checkout at `checkout` into
+ * `<into>/transcripts/`, `<into>/hooks/` and `<into>/usage/`. A name already taken there (an earlier attempt's call of the same key) gets a
  * `.N` suffix: nothing is overwritten. Returns how many files were moved.
  */
 export async function keepTranscripts(checkout: string, into: string): Promise<number> {
-  const journals = [join(checkout, '.loop', '.journal')];
-  const lanes = join(checkout, '.git', 'yoke', 'worktrees');
-  for (const lane of await names(lanes)) journals.push(join(lanes, lane, '.loop', '.journal'));
   let moved = 0;
-  for (const journal of journals) {
-    for (const entry of KEPT) {
-      const from = join(journal, JOURNAL_LAYOUT[entry]);
-      const files = await names(from);
-      if (files.length === 0) continue;
-      const to = join(into, entry);
-      await mkdir(to, { recursive: true });
-      for (const file of files) {
-        await rename(join(from, file), await freeName(to, file));
-        moved += 1;
-      }
+  for (const entry of KEPT) {
+    const from = join(checkout, '.loop', '.journal', JOURNAL_LAYOUT[entry]);
+    const files = await names(from);
+    if (files.length === 0) continue;
+    const to = join(into, entry);
+    await mkdir(to, { recursive: true });
+    for (const file of files) {
+      await rename(join(from, file), await freeName(to, file));
+      moved += 1;
     }
   }
   return moved;

@@ -18,6 +18,17 @@ export function uncommittedWorkRefusal(position: RunPosition, workspace: string)
     + `put \`commit each\` in the repository's .loop/yoke.conf, abandon the run (\`yoke run --fresh\` in a clone, with YOKE_STORE and YOKE_WORKSPACE=${workspace} set, starts a new one) and queue the workspace again (docs/fleet.md)`;
 }
 
+/**
+ * Why a parallel stories run cannot go on in a fresh clone, or null: its lanes' worktrees, their
+ * uncommitted work and their candidate commits live under `.git/yoke/` of the clone that ran them,
+ * and are not pushed (only what landed on the run's branch is on refs/yoke/runs/<run>).
+ */
+export function openLanesRefusal(position: RunPosition, workspace: string): string | null {
+  if (position.open === null || position.openLanes.length === 0) return null;
+  return `run ${position.open} is a parallel stories run with lanes in progress (${position.openLanes.join(', ')}): their worktrees and branches exist only in the clone of the worker that ran them, and a worker resumes from a fresh clone, so it cannot go on; `
+    + `the stories that landed are on refs/yoke/runs/${position.open} (merge it to keep them), then abandon the run (\`yoke run --fresh\` in a clone, with YOKE_STORE and YOKE_WORKSPACE=${workspace} set, starts a new one) and queue the workspace again (docs/fleet.md)`;
+}
+
 /** The refusal for spec backups neither the store nor git holds: the run's next spec restore would fail. */
 export function missingBackupRefusal(position: RunPosition, missing: readonly MissingBackup[], workspace: string): string {
   const named = missing.map((backup) => `.loop/${backup.file} (blob ${backup.hash.slice(0, 12)})`).join(', ');

@@ -1,5 +1,5 @@
 // DESIGN §14, runs moving between real `yoke worker` processes on a real PostgreSQL:
-// - one worker with --concurrency 3 runs three workspaces at once (`yoke fleet` shows it, column by
+// - one worker with --concurrency 4 runs four workspaces at once (`yoke fleet` shows it, column by
 //   column), then is stopped with SIGTERM mid agent calls: each run journals run.interrupted and its
 //   job goes back to the queue;
 // - a stories run (queued --mode stories --ref work) whose S1 passed resumes on another worker from
@@ -8,6 +8,8 @@
 //   loses at the fence (nothing written), and exits 3;
 // - a loop run with `commit each` resumes elsewhere and finishes; one under `commit done` that did
 //   work goes to the dead-letter queue at once, saying why;
+// - a parallel stories run pushes only what landed (never a lane's candidate) to its ref, and with a
+//   lane in progress it cannot move: dead-lettered at once, saying why;
 // - the worker that clones a workspace again keeps the earlier checkout's transcripts.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,6 +66,19 @@ const PRD = `stories:
   - id: S2
     title: Second
     depends-on: [S1]
+    acceptance:
+      - text: second
+        check: test -f out-S2.txt
+`;
+
+const PARALLEL_PRD = `stories:
+  - id: S1
+    title: First
+    acceptance:
+      - text: out file exists
+        check: test -f out-S1.txt
+  - id: S2
+    title: Second
     acceptance:
       - text: second
         check: test -f out-S2.txt
@@ -169,7 +184,7 @@ async function jobOf(workspace: string, queue = 'yoke-jobs'): Promise<{ state: s
 }
 
 describe('runs that move between workers (DESIGN §14)', () => {
-  it('SIGTERM hands back three concurrent runs; a stories run resumes from its ref with S1 kept, survives a frozen worker declared dead (which exits 3, writing nothing), and a `commit done` run with work is dead-lettered', async () => {
+  it('SIGTERM hands back four concurrent runs; a stories run resumes from its ref with S1 kept and survives a frozen worker declared dead (which exits 3, writing nothing); a `commit done` run with work and a parallel run with a lane open are dead-lettered, the parallel run\'s ref holding only what landed', async () => {
     const stories = await project('mv-stories', (side) => ({
       '.loop/yoke.conf': `mode stories\nagent cmd SIDE=${side} sh ${side}/agent.sh\n`,
       '.loop/prd.yaml': PRD,
@@ -185,24 +200,33 @@ describe('runs that move between workers (DESIGN §14)', () => {
     const workTip = git(stories.remote, ['rev-parse', 'refs/heads/work']);
     const loop = await project('mv-loop', loopFiles('commit each'), LOOP_AGENT);
     const done = await project('mv-done', loopFiles('commit done'), LOOP_AGENT);
-    const branchesBefore = [stories, loop, done].map(({ remote }) => git(remote, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']));
+    const par = await project('mv-par', (side) => ({
+      '.loop/yoke.conf': `mode stories\nagent cmd SIDE=${side} sh ${side}/agent.sh\nparallel 2\n`,
+      '.loop/prd.yaml': PARALLEL_PRD,
+      '.loop/protocol.md': '# Protocol\n',
+      '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+    }), STORIES_AGENT);
+    writeFileSync(par.ws.side('slow-1'), '');
+    const branchesBefore = [stories, loop, done, par].map(({ remote }) => git(remote, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']));
     for (const ws of [loop.ws, done.ws]) writeFileSync(ws.side('slow'), '');
     for (const n of [1, 2]) writeFileSync(stories.ws.side(`slow-${n}`), '');
 
     const env = { YOKE_STORE: database.url };
-    for (const [remote, args] of [[stories.remote, ['--mode', 'stories', '--ref', 'work']], [loop.remote, []], [done.remote, []]] as const) {
+    for (const [remote, args] of [[stories.remote, ['--mode', 'stories', '--ref', 'work']], [loop.remote, []], [done.remote, []], [par.remote, []]] as const) {
       const added = await runYoke({ path: scratch }, ['queue', 'add', remote, ...args], { env });
       expect(added.exitCode, added.stderr).toBe(0);
     }
 
-    // one worker, three jobs at once
+    // one worker, four jobs at once; the parallel run's S1 landed while its S2 works
     const first = join(scratch, 'machine-1');
-    const w1 = startWorker(first, ['--concurrency', '3']);
+    const w1 = startWorker(first, ['--concurrency', '4']);
     await pidsOf(stories.ws.side('slow-pids-1'));
     await pidsOf(loop.ws.side('slow-pids'));
     await pidsOf(done.ws.side('slow-pids'));
+    await pidsOf(par.ws.side('slow-pids-1'));
+    expect(await waitUntil(async () => (await journal('mv-par')).some((r) => r.type === 'effect.completed' && r.payload.kind === 'story.land'), 60_000, 300)).toBe(true);
     const claims = await sql<{ worker: string }>('SELECT worker FROM yoke_job_claim');
-    expect(claims).toHaveLength(3);
+    expect(claims).toHaveLength(4);
     const w1Id = claims[0]?.worker ?? '';
     expect(new Set(claims.map((claim) => claim.worker))).toEqual(new Set([w1Id]));
     expect(w1Id.split(':')[1]).toBe(String(w1.pid));
@@ -212,20 +236,20 @@ describe('runs that move between workers (DESIGN §14)', () => {
     expect(shown.exitCode, shown.stderr).toBe(0);
     const lines = shown.stdout.split('\n');
     expect(lines[0]).toBe('workers (1)');
-    expect(lines[1]).toMatch(new RegExp(`^  ${w1Id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  running  pid ${w1.pid} on \\S+  heartbeat \\d+\\.\\ds ago  jobs 3/3$`));
-    expect(lines[2]).toBe('jobs (3)');
-    for (const name of ['mv-stories', 'mv-loop', 'mv-done']) {
-      expect(lines.slice(3, 6).some((line) => new RegExp(`^  [0-9a-f-]{36}  active       ${name}  attempts 1  on ${w1Id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(line)), `${name} in ${shown.stdout}`).toBe(true);
+    expect(lines[1]).toMatch(new RegExp(`^  ${w1Id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  running  pid ${w1.pid} on \\S+  heartbeat \\d+\\.\\ds ago  jobs 4/4$`));
+    expect(lines[2]).toBe('jobs (4)');
+    for (const name of ['mv-stories', 'mv-loop', 'mv-done', 'mv-par']) {
+      expect(lines.slice(3, 7).some((line) => new RegExp(`^  [0-9a-f-]{36}  active       ${name}  attempts 1  on ${w1Id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(line)), `${name} in ${shown.stdout}`).toBe(true);
     }
-    expect(lines[6]).toBe('runs (3)');
-    expect(lines.slice(7, 10).find((line) => line.startsWith('  mv-stories '))).toMatch(/^ {2}mv-stories {2}[0-9A-Z]{26} {2}unfinished {2}\S.* {2}iteration 2\/\S+ {2}\$0\.0000$/);
-    expect(lines.slice(7, 10).find((line) => line.startsWith('  mv-loop '))).toMatch(/^ {2}mv-loop {2}[0-9A-Z]{26} {2}unfinished {2}\S.* {2}iteration 2\/5 {2}\$0\.0000$/);
+    expect(lines[7]).toBe('runs (4)');
+    expect(lines.slice(8, 12).find((line) => line.startsWith('  mv-stories '))).toMatch(/^ {2}mv-stories {2}[0-9A-Z]{26} {2}unfinished {2}\S.* {2}iteration 2\/\S+ {2}\$0\.0000$/);
+    expect(lines.slice(8, 12).find((line) => line.startsWith('  mv-loop '))).toMatch(/^ {2}mv-loop {2}[0-9A-Z]{26} {2}unfinished {2}\S.* {2}iteration 2\/5 {2}\$0\.0000$/);
 
     // SIGTERM: each run journals its interruption, each job goes back to the queue, the worker stops cleanly
     process.kill(w1.pid ?? 0, 'SIGTERM');
     const stopped = await w1;
     expect(stopped.exitCode, String(stopped.all)).toBe(0);
-    for (const name of ['mv-stories', 'mv-loop', 'mv-done']) {
+    for (const name of ['mv-stories', 'mv-loop', 'mv-done', 'mv-par']) {
       const records = await journal(name);
       expect(records.filter((r) => r.type === 'run.interrupted').map((r) => r.payload.signal), name).toEqual(['SIGTERM']);
       expect((await jobOf(name))?.state, name).toBe('retry');
@@ -241,6 +265,15 @@ describe('runs that move between workers (DESIGN §14)', () => {
     expect(await waitUntil(async () => (await jobOf('mv-done', 'yoke-jobs-dead')) !== undefined, 60_000, 300)).toBe(true);
     expect((await jobOf('mv-done', 'yoke-jobs-dead'))?.output?.reason).toMatch(/^run [0-9A-Z]{26} completed 1 agent call\(s\) under `commit done` and has no commit yet: its work is only in the checkout of the worker that ran it/);
     expect((await journal('mv-done')).filter((r) => r.type === 'run.resumed')).toHaveLength(0);
+    // the parallel run: its ref holds S1's landed commit (no lane candidate was pushed there); with S2's lane open it cannot move
+    expect(await waitUntil(async () => (await jobOf('mv-par', 'yoke-jobs-dead')) !== undefined, 60_000, 300)).toBe(true);
+    expect((await jobOf('mv-par', 'yoke-jobs-dead'))?.output?.reason).toMatch(/^run [0-9A-Z]{26} is a parallel stories run with lanes in progress \(S2\): their worktrees and branches exist only in the clone of the worker that ran them/);
+    const parRecords = await journal('mv-par');
+    expect(parRecords.filter((r) => r.type === 'run.resumed')).toHaveLength(0);
+    const landed = parRecords.find((r) => r.type === 'effect.completed' && r.payload.kind === 'story.land')?.payload.result?.sha;
+    const parRef = `refs/yoke/runs/${parRecords.find((r) => r.type === 'run.started')?.run ?? ''}`;
+    expect(git(par.remote, ['rev-parse', parRef])).toBe(landed);
+    expect(git(par.remote, ['show', `${parRef}:.loop/prd.yaml`]).match(/passes: true/g)).toHaveLength(1);
 
     // the stories run resumed on one of them (from its ref, S1's commit there) and is in S2 again: freeze that machine
     await pidsOf(stories.ws.side('slow-pids-2'));
@@ -287,7 +320,7 @@ describe('runs that move between workers (DESIGN §14)', () => {
     expect(git(loop.remote, ['show', `refs/yoke/runs/${loopRun}:work.txt`])).toBe('one\ntwo');
 
     // the workers only ever pushed refs/yoke/runs/…
-    for (const [index, { remote }] of [stories, loop, done].entries()) {
+    for (const [index, { remote }] of [stories, loop, done, par].entries()) {
       expect(git(remote, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'])).toBe(branchesBefore[index]);
     }
     for (const name of ['mv-stories', 'mv-loop']) {
