@@ -4,7 +4,8 @@
 // refs/yoke/runs/<run>, checks it against the journal and resumes exactly where the journal stops.
 // All four runs finish, no iteration is committed twice, no completed effect runs again, every
 // journal passes `replay --verify`, and the moved run's commits are all on its ref. A repository
-// that cannot be cloned goes to the dead-letter queue with the reason.
+// that cannot be cloned goes to the dead-letter queue with the reason. A workspace whose journal was
+// edited in the table is shown by `yoke fleet` as unreadable, with the refusal, and the rest as before.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,7 +135,7 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
       expect(added.exitCode, added.stderr).toBe(0);
       expect(JSON.parse(added.stdout)).toMatchObject({ queued: true, workspace: NAMES[index] });
     }
-    // one job per workspace: a second add for a waiting (or running) workspace queues nothing more than one behind it
+    // a repository that cannot be cloned: the dead-letter queue says why
     const bad = await runYoke({ path: scratch }, ['queue', 'add', join(scratch, 'no-such-repo.git'), '--name', 'fleet-bad'], { env: { YOKE_STORE: database.url } });
     expect(bad.exitCode, bad.stderr).toBe(0);
     // a job queued for a mode its workspace is not in is not run: the dead-letter queue says why
@@ -200,5 +201,18 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
       const verify = await runYoke({ path: scratch }, ['replay', '--verify', '--workspace', name], { env: { YOKE_STORE: database.url } });
       expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     }
+
+    // one damaged workspace: `yoke fleet` names it with the refusal and still shows everything else (its cached rows are not trusted after the edit)
+    await sql("UPDATE yoke_journal SET text = replace(text, '\"type\"', '\"type\" ') WHERE workspace = 'fleet-d' AND seq = 3");
+    const damaged = await runYoke({ path: scratch }, ['fleet', '--json'], { env: { YOKE_STORE: database.url } });
+    expect(damaged.exitCode, damaged.stderr).toBe(0);
+    const after = JSON.parse(damaged.stdout) as { runs: Array<{ workspace: string }>; unreadable: Array<{ workspace: string; reason: string }> };
+    expect(after.unreadable).toHaveLength(1);
+    expect(after.unreadable[0]).toMatchObject({ workspace: 'fleet-d' });
+    expect(after.unreadable[0]?.reason).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/\S+ workspace fleet-d record 4: the journal is corrupt or was edited: its prev hash does not match/);
+    expect(after.runs.map((run) => run.workspace).sort()).toEqual(['fleet-a', 'fleet-b', 'fleet-c']);
+    const text = await runYoke({ path: scratch }, ['fleet'], { env: { YOKE_STORE: database.url } });
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/\nunreadable workspaces \(1\)\n {2}fleet-d {2}postgres:\/\/127\.0\.0\.1:\d+\/\S+ workspace fleet-d record 4: /);
   }, 900_000);
 });
