@@ -22,13 +22,16 @@ export class CheckoutRefused extends Error {
  * After every commit (`git commit` runs it; yoke commits with --no-verify, which skips only the
  * pre-commit and commit-msg hooks) and every merge (a parallel run's `story.land` fast-forwards the
  * run's branch with `git merge --ff-only`), push HEAD to refs/yoke/runs/<run> of origin, <run> read
- * from the commit's own Yoke-Run trailer. Only in the main working tree: a parallel lane's commits
- * (in its worktree under .git/yoke/worktrees/) are not on the run's branch until they land. A plain
- * push: the ref only moves forward, and never a user's branch.
+ * from the commit's own Yoke-Run trailer. Only in the main working tree (git runs a hook at the top
+ * of the working tree, where only the main one has a `.git` folder): a parallel lane's commits, in
+ * its worktree under .git/yoke/worktrees/, are not on the run's branch until they land. A plain
+ * push: the ref only moves forward, and never a user's branch. Synchronous on purpose: the commit
+ * effect is journaled only once its commit is on the ref, so a worker taking the run over never
+ * finds the journal ahead of the ref (docs/fleet.md, "Cost").
  */
 const PUSH_HOOK = `#!/bin/sh
 # installed by yoke worker: push yoke's own commits to the run's ref on origin (DESIGN §14)
-[ "$(git rev-parse --path-format=absolute --git-dir)" = "$(git rev-parse --path-format=absolute --git-common-dir)" ] || exit 0
+[ -d .git ] || exit 0
 run=$(git log -1 --format='%(trailers:key=Yoke-Run,valueonly)' | head -n 1 | tr -d '[:space:]')
 [ -n "$run" ] || exit 0
 git push --quiet origin "HEAD:refs/yoke/runs/$run" >/dev/null 2>&1 || echo "yoke worker: could not push HEAD to refs/yoke/runs/$run" >&2
