@@ -21,7 +21,8 @@ export interface RunPosition {
   specFiles: Record<string, string | null>;
   /** every blob hash the unfinished run's records name (spec backups, displaced content, protected files, …) */
   blobs: string[];
-  /** the unfinished run's `commit` setting as journaled when it started (null: not recorded) */
+  /** the unfinished run's mode and `commit` setting as journaled when it started (null: not recorded) */
+  mode: string | null;
   commitSetting: string | null;
   /** agent calls the unfinished run completed */
   agentCalls: number;
@@ -73,7 +74,7 @@ export function positionOf(records: readonly JournalRecord[], afterSeq: number):
   const open = latest !== null && !ended.has(latest) ? latest : null;
   const position: RunPosition = {
     open, lastCommit: null, commits: [], baselineTree: null, ignoredUnder: [], baselineHead: null, specFiles: {}, blobs: [],
-    commitSetting: null, agentCalls: 0, openLanes: [], jobRun, finished, length: records.at(-1)?.seq ?? 0,
+    mode: null, commitSetting: null, agentCalls: 0, openLanes: [], jobRun, finished, length: records.at(-1)?.seq ?? 0,
   };
   if (open === null) return position;
   const blobs = new Set<string>();
@@ -88,7 +89,10 @@ export function positionOf(records: readonly JournalRecord[], afterSeq: number):
       if (typeof story === 'string' && record.payload.kind === 'worktree.create') lanes.add(story);
       if (typeof story === 'string' && record.payload.kind === 'worktree.remove') removals.set(record.payload.key, story);
     }
-    if (record.type === 'run.started') position.commitSetting = commitSettingOf(record.payload.input);
+    if (record.type === 'run.started') {
+      position.mode = record.payload.mode;
+      position.commitSetting = commitSettingOf(record.payload.input);
+    }
     if (record.type === 'event') noteSpecFiles(position, record.payload.event);
     if (record.type === 'effect.started' && record.payload.kind === 'baseline.capture' && !baselineSeen) {
       const under = (record.payload.params as { ignoredUnder?: unknown } | null)?.ignoredUnder;

@@ -1,21 +1,30 @@
 // Runs a worker cannot resume on a fresh clone, whatever it tries: said once, with the reason, instead of ten attempts.
+import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { RunPosition } from './journal-position.js';
 import type { MissingBackup } from './ship-blobs.js';
 
 /**
  * Why the workspace's unfinished run cannot go on in a fresh clone, or null when it can.
  *
- * Only committed work moves between machines (a worker clones afresh on every attempt). Under
- * `commit done` or `off` a run commits nothing until it ends, so once it completed an agent call,
- * its work exists only in the checkout that ran it: resuming it on the job's ref would carry on
- * from the journal's iteration with that work gone. (`commit each` loses at most the uncommitted
- * part of the iteration that was cut short or failed its guards, which the next iteration redoes.)
+ * Only committed work moves between machines (a worker clones afresh on every attempt). A run
+ * commits as it goes under `commit each`, and in a lifecycle whose units are stories (each story
+ * is committed as it passes, `commit done` alike); otherwise (`commit done` or `off`) it commits
+ * nothing until it ends, so once it completed an agent call its work exists only in the checkout
+ * that ran it: resuming it on the job's ref would carry on from the journal's iteration with that
+ * work gone. (A run that commits as it goes loses at most the uncommitted part of the iteration or
+ * story attempt that was cut short or failed its gates, which the next one does again.)
  */
 export function uncommittedWorkRefusal(position: RunPosition, workspace: string): string | null {
-  const { open, lastCommit, agentCalls, commitSetting } = position;
-  if (open === null || lastCommit !== null || agentCalls === 0 || commitSetting === null || commitSetting === 'each') return null;
+  const { open, lastCommit, agentCalls, commitSetting, mode } = position;
+  if (open === null || lastCommit !== null || agentCalls === 0 || commitSetting === null || commitsAsItGoes(commitSetting, mode)) return null;
   return `run ${open} completed ${agentCalls} agent call(s) under \`commit ${commitSetting}\` and has no commit yet: its work is only in the checkout of the worker that ran it, and a worker resumes from a fresh clone, so it cannot go on; `
     + `put \`commit each\` in the repository's .loop/yoke.conf, abandon the run (\`yoke run --fresh\` in a clone, with YOKE_STORE and YOKE_WORKSPACE=${workspace} set, starts a new one) and queue the workspace again (docs/fleet.md)`;
+}
+
+function commitsAsItGoes(setting: string, mode: string | null): boolean {
+  if (setting === 'each') return true;
+  const features: readonly string[] = (mode === null ? undefined : LIFECYCLES[mode])?.features ?? [];
+  return setting !== 'off' && features.includes('stories');
 }
 
 /**

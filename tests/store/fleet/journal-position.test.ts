@@ -7,8 +7,8 @@ const RUN = '01M9RUNAAAAAAAAAAAAAAAAAAA';
 const hash = (c: string): string => c.repeat(64);
 
 /** Records of one run from inline literals: seq, prev, ids and times do not matter to positionOf. */
-function journal(run: string, commit: string, entries: Array<[string, Record<string, unknown>]>, from = 1): JournalRecord[] {
-  const started = { type: 'run.started', payload: { mode: 'stories', input: { config: { commit } }, argv: [] } };
+function journal(run: string, commit: string, entries: Array<[string, Record<string, unknown>]>, from = 1, mode = 'stories'): JournalRecord[] {
+  const started = { type: 'run.started', payload: { mode, input: { config: { commit } }, argv: [] } };
   return [started, ...entries.map(([type, payload]) => ({ type, payload }))].map((record, index) => ({
     v: 1, seq: from + index, id: `id${from + index}`, ts: '2026-12-01T00:00:00.000Z', run, machine: 'stories', mv: 1, prev: '', ...record,
   }) as unknown as JournalRecord);
@@ -50,11 +50,14 @@ describe('positionOf', () => {
     expect(openLanesRefusal(position, 'shop')).toMatch(new RegExp(`^run ${RUN} is a parallel stories run with lanes in progress \\(S2\\)`));
   });
 
-  it('commit done with an agent call and no commit cannot move; without an agent call, or under commit each, it can', () => {
-    const worked = positionOf(journal(RUN, 'done', [done('a1', 'agent.spawn', { outcome: 'exited' })]), 0);
-    expect(uncommittedWorkRefusal(worked, 'shop')).toMatch(/^run \S+ completed 1 agent call\(s\) under `commit done` and has no commit yet/);
-    expect(uncommittedWorkRefusal(positionOf(journal(RUN, 'done', []), 0), 'shop')).toBeNull();
-    expect(uncommittedWorkRefusal(positionOf(journal(RUN, 'each', [done('a1', 'agent.spawn', { outcome: 'exited' })]), 0), 'shop')).toBeNull();
+  it('a loop under commit done (or stories under commit off) with an agent call and no commit cannot move; stories under commit done, loop under commit each, or no agent call yet can', () => {
+    const call = done('a1', 'agent.spawn', { outcome: 'exited' });
+    const refusal = (commit: string, mode: string, entries = [call]) => uncommittedWorkRefusal(positionOf(journal(RUN, commit, entries, 1, mode), 0), 'shop');
+    expect(refusal('done', 'loop')).toMatch(/^run \S+ completed 1 agent call\(s\) under `commit done` and has no commit yet/);
+    expect(refusal('off', 'stories')).toMatch(/under `commit off` and has no commit yet/);
+    expect(refusal('done', 'stories')).toBeNull();
+    expect(refusal('each', 'loop')).toBeNull();
+    expect(refusal('done', 'loop', [])).toBeNull();
   });
 
   it('the job\'s run is the first one started after it was queued; a finished one has no open run left', () => {
