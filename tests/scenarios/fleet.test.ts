@@ -5,7 +5,8 @@
 // All four runs finish, no iteration is committed twice, no completed effect runs again, every
 // journal passes `replay --verify`, and the moved run's commits are all on its ref. A repository
 // that cannot be cloned goes to the dead-letter queue with the reason. A workspace whose journal was
-// edited in the table is shown by `yoke fleet` as unreadable, with the refusal, and the rest as before.
+// edited in the table is shown by `yoke fleet` as unreadable, with the refusal, and the rest as before;
+// a job queued for it is dead-lettered on its second attempt, the refusal unchanged.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -214,5 +215,14 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
     const text = await runYoke({ path: scratch }, ['fleet'], { env: { YOKE_STORE: database.url } });
     expect(text.exitCode, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/\nunreadable workspaces \(1\)\n {2}fleet-d {2}postgres:\/\/127\.0\.0\.1:\d+\/\S+ workspace fleet-d record 4: /);
+
+    // a job for it meets the same refusal on its second attempt, with no progress: dead-lettered then, not after ten attempts
+    const requeued = await runYoke({ path: scratch }, ['queue', 'add', projects[3]?.remote ?? '', '--name', 'fleet-d', '--json'], { env: { YOKE_STORE: database.url } });
+    expect(JSON.parse(requeued.stdout)).toMatchObject({ queued: true });
+    const deadLettered = await waitUntil(async () => (await sql("SELECT 1 FROM pgboss.job WHERE name = 'yoke-jobs-dead' AND data->>'workspace' = 'fleet-d'")).length === 1, 60_000, 300);
+    expect(deadLettered).toBe(true);
+    const [gaveUp] = await sql<{ retry_count: number; output: { reason: string } }>("SELECT retry_count, output FROM pgboss.job WHERE name = 'yoke-jobs' AND singleton_key = 'fleet-d' AND state = 'failed'");
+    expect(gaveUp?.retry_count).toBe(1);
+    expect(gaveUp?.output.reason).toMatch(/workspace fleet-d record 4: the journal is corrupt or was edited: .* \(the same refusal as the attempt before, with no progress in between: it would not change\)$/);
   }, 900_000);
 });
