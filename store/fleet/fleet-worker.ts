@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type PgBoss from 'pg-boss';
+import { YokeError } from '../../errors/yoke-error.js';
 import { closeStorePools, withClient } from '../journal/postgres/store-pool.js';
 import { assertStoreReady } from '../journal/postgres/store-schema.js';
 import { closeBoss, DEAD_LETTER_QUEUE, hideSecrets, JOB_QUEUE, openBoss, type JobData } from './fleet-queue.js';
@@ -170,8 +171,9 @@ export class FleetWorker {
     try {
       outcome = await this.runJob(job);
     } catch (error) {
-      // a journal the store refuses (a broken chain) stays refused; a lost connection does not: settleRetry tells them apart
-      outcome = { kind: 'retry', reason: hideSecrets(url, error), refusal: true };
+      // a refusal yoke states itself (a journal whose chain is broken) stays as it is; a failure it wraps (the store unreachable) or a raw one (a connection lost) may not
+      const refusal = error instanceof YokeError && error.cause === undefined;
+      outcome = { kind: 'retry', reason: hideSecrets(url, error), refusal };
     }
     const ours = await withClient(url, (client) => releaseJob(client, job.id, this.identity.id)).catch(() => false);
     if (!ours) {
@@ -205,8 +207,10 @@ export class FleetWorker {
    * What to hand back for a retry, or null when retrying is pointless: a refusal (yoke run exiting
    * 1 or 3, a journal the worker cannot read) identical to the previous attempt's, with no effect
    * completed in the workspace's journal since. A missing blob, a refused workspace or a damaged
-   * journal stays as it is; a transient failure (a lost connection, a lease still held) either
-   * changes its message, makes progress, or is not a refusal at all.
+   * journal stays as it is; a transient failure (a lease still held, a stop, the worker's own lost
+   * connection) is not a refusal, and one inside `yoke run` (the store gone for a while) either
+   * changes its message, makes progress, or leaves the worker unable to count the progress, which
+   * counts as a change.
    */
   private async settleRetry(job: PgBoss.JobWithMetadata<JobData>, outcome: Extract<Outcome, { kind: 'retry' }>): Promise<FailureOutput | null> {
     if (outcome.refusal !== true) return { reason: outcome.reason };
