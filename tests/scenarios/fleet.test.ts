@@ -98,14 +98,20 @@ async function project(name: string): Promise<{ ws: Workspace; remote: string }>
   return { ws, remote };
 }
 
-/** Start a `yoke worker` in a process group of its own (so the whole "machine" can be killed at once). */
+/**
+ * Start a `yoke worker` in a process group of its own (so the whole "machine" can be killed at once).
+ * Its global git configuration points core.hooksPath elsewhere (as husky users' often does): the
+ * push after each commit must happen all the same, or the moved run could not resume.
+ */
 function startWorker(index: number): void {
+  const gitconfig = join(scratch, 'worker-gitconfig');
+  writeFileSync(gitconfig, `[core]\n\thooksPath = ${join(scratch, 'no-such-hooks')}\n`);
   const worker = execa(process.execPath, [yokeBin, 'worker', '--workdir', join(scratch, `worker-${index}`)], {
     cwd: scratch,
     env: {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? scratch, NO_COLOR: '1',
       YOKE_STORE: database.url, YOKE_WORKER_TTL_MS: '3000', YOKE_LEASE_TTL_MS: '3000', YOKE_WORKER_POLL_MS: '500',
-      ...GIT_IDENTITY,
+      GIT_CONFIG_GLOBAL: gitconfig, ...GIT_IDENTITY,
     },
     extendEnv: false,
     detached: true,
