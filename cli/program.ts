@@ -80,7 +80,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('show where the latest run stands and whether it is alive: running, silent, possibly stuck or dead')
     .option('--json', 'print as JSON', false)
     .option('--watch', 'refresh every second until Ctrl-C (in place on a terminal)', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .action(async (flags: { json: boolean; watch: boolean; workspace?: string }) => {
       const { statusCommand } = await import('./commands/status.js');
       done(await statusCommand(flags));
@@ -126,7 +126,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('runs')
     .description('list every run in the journal')
     .option('--json', 'print as JSON', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .action(async (flags: { json: boolean; workspace?: string }) => {
       const { runsCommand } = await import('./commands/runs.js');
       done(await runsCommand(flags));
@@ -145,7 +145,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--journal <file>', "read this journal file instead of the workspace's .loop/.journal/journal.jsonl")
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .addHelpText('after', '\nExit codes: 0 success (with --verify: every run agrees), 1 --verify found a divergence,\n2 usage error, 3 journal corrupt or recorded by a machine version this yoke cannot fold.')
     .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string; live: boolean; livePort?: number; workspace?: string }) => {
       const { replayCommand } = await import('./commands/replay.js');
@@ -359,7 +359,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('tokens, cost and agent time by run, role and model, from the journal (unknown stays unknown)')
     .option('--run <prefix>', 'only this run')
     .option('--json', 'print totals and every call as JSON', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .action(async (flags: { json: boolean; run?: string; workspace?: string }) => {
       const { usageCommand } = await import('./commands/usage.js');
       done(await usageCommand(flags));
@@ -408,7 +408,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(fleetModes(lifecycles)))
     .option('--name <name>', 'the workspace\'s name in the store (default: the repository\'s name)')
     .option('--json', 'print the job as JSON', false)
-    .addHelpText('after', '\nOne job waits per workspace (pg-boss singletonKey): a second `queue add` for it queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')
+    .addHelpText('after', '\nAt most one job not yet started per workspace (pg-boss singletonKey): a second `queue add` while one waits queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')
     .action(async (repository: string, flags: QueueAddFlags) => {
       const { queueAddCommand } = await import('./commands/queue-add.js');
       done(await queueAddCommand(repository, flags));
@@ -419,7 +419,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('claim queued jobs and run them (yoke run in a fresh clone, against the shared store) until SIGTERM')
     .option('--concurrency <n>', 'jobs run at once', positiveInt, 1)
     .option('--workdir <dir>', 'where checkouts and job logs go (default: ~/.cache/yoke/worker)')
-    .addHelpText('after', '\nSIGTERM/SIGINT: each run stops resumably and its job goes back to the queue.\nExit codes: 0 stopped by a signal, 2 usage, 3 the store cannot be used or this worker was declared dead.')
+    .addHelpText('after', '\nSIGTERM/SIGINT: each run stops resumably and its job goes back to the queue. Checkouts: <workdir>/<workspace>; an earlier one\'s transcripts are moved to <workdir>/kept/<workspace>/.\nExit codes: 0 stopped by a signal, 2 usage, 3 the store cannot be used or this worker was declared dead.')
     .action(async (flags: WorkerFlags) => {
       const { workerCommand } = await import('./commands/worker.js');
       done(await workerCommand(flags));
@@ -427,7 +427,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('fleet')
-    .description('the shared store\'s workers (host, pid, heartbeat age), jobs (state, workspace, attempts) and runs (state, iteration, cost)')
+    .description('the shared store\'s workers (host, pid, heartbeat age), jobs (state, workspace, attempts) and runs (state, iteration, cost); a workspace it cannot read is listed with the reason')
     .option('--json', 'print as JSON', false)
     .addHelpText('after', '\nExit codes: 0 shown, 2 usage (no shared store), 3 the store cannot be used.')
     .action(async (flags: { json: boolean }) => {

@@ -9,7 +9,7 @@ import type { WorkspacePaths } from './workspace-paths.js';
 
 /** The journal of the workspace at `paths`, to read. */
 export function openJournalReader(paths: WorkspacePaths): JournalReader {
-  const selection = selectStore(paths.root, paths.name);
+  const selection = selectStore(paths.root, paths.name, process.env, paths.store);
   if (selection.kind === 'postgres') return new PostgresJournalReader(selection.url, selection.workspace);
   return new FileJournalReader(paths.journal);
 }
