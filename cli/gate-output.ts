@@ -6,9 +6,11 @@
 // - Codex 0.171 PreToolUse: only `permissionDecision: "deny"` (with a non-empty reason) is
 //   supported; "allow" and "ask" are rejected as unsupported, so a pass prints nothing.
 // - Gemini CLI 0.61 BeforeTool: `{"decision": "allow" | "deny" | "ask", "reason": …}`.
+// - Qwen Code 0.24.4 PreToolUse: Claude's `hookSpecificOutput.permissionDecision` allow | deny | ask
+//   with `permissionDecisionReason` (no `defer`); the reason of a denial is the tool's error.
 
 /** The CLIs whose hooks `yoke gate` speaks. */
-export const GATE_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const GATE_AGENTS = ['claude', 'codex', 'gemini', 'qwen'] as const;
 export type GateAgent = (typeof GATE_AGENTS)[number];
 
 /** What the gate tells the CLI. */
@@ -26,7 +28,7 @@ export interface GateOutput {
 }
 
 /**
- * The CLI's decision output. Where the CLI has no `defer` (Codex, Gemini) or no `ask` (Codex), a
+ * The CLI's decision output. Where the CLI has no `defer` (Codex, Gemini, Qwen) or no `ask` (Codex), a
  * hold is a denial whose reason says the call is held for the operator. A pass without a run
  * leaves the decision to the CLI's own permission settings (an `allow` would skip them).
  */
@@ -44,5 +46,8 @@ export function gateOutput(agent: GateAgent, decision: GateDecision, given: stri
       if (decision === 'allow') return inRun ? json({ decision: 'allow' }) : { stdout: '', stderr: '', exitCode: 0 };
       if (decision === 'ask') return json({ decision: 'ask', reason: message });
       return json({ decision: 'deny', reason: message });
+    case 'qwen':
+      if (decision === 'allow' && !inRun) return { stdout: '', stderr: '', exitCode: 0 };
+      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision === 'defer' ? 'deny' : decision, permissionDecisionReason: message } });
   }
 }

@@ -1,12 +1,12 @@
-// Which agents yoke's tool-call gate reaches in a run (DESIGN §13). Claude Code, Codex and Gemini CLI
-// are wired through their own hooks; OpenCode and qwen-code are not yet, so with tool control on (or
-// advisory) their calls would run unruled. yoke refuses that (fail closed), and `yoke config check`
-// says so at the line, before a run does.
+// Which agents yoke's tool-call gate reaches in a run (DESIGN §13). Claude Code, Codex, Gemini CLI and
+// Qwen Code are wired through their own hooks; OpenCode is not (it runs no hook command; see
+// docs/agents.md), so with tool control on (or advisory) its calls would run unruled. yoke refuses
+// that (fail closed), and `yoke config check` says so at the line, before a run does.
 import { stripComment } from './strip-comment.js';
 import type { AgentSpec, Config, ConfigIssue } from './types.js';
 
 /** The built-in agents whose tool calls the gate rules in a run. */
-export const GATED_AGENT_KINDS: readonly string[] = ['claude', 'codex', 'gemini'];
+export const GATED_AGENT_KINDS: readonly string[] = ['claude', 'codex', 'gemini', 'qwen'];
 
 /** The built-in agents a config may call (any role, any profile) that the gate does not reach, once each. */
 export function ungatedAgents(config: Pick<Config, 'agent' | 'judgeAgent' | 'scoperAgent' | 'profiles'>): string[] {

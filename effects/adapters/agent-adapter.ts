@@ -30,7 +30,7 @@ export function agentCall(agent: AgentSpec, model: string | null, gate: AgentGat
     case 'opencode':
       return { invocation: opencodeInvocation(model), parser: createOpencodeParser(model) };
     case 'qwen':
-      return { invocation: qwenInvocation(model), parser: createQwenParser(model) };
+      return { invocation: qwenInvocation(model, gate), parser: createQwenParser(model) };
   }
 }
 

@@ -1,4 +1,4 @@
-// DESIGN §13: yoke refuses to run an agent its tool-call gate does not reach (opencode, qwen) with
+// DESIGN §13: yoke refuses to run an agent its tool-call gate does not reach (opencode) with
 // tool control on or advisory; `yoke config check` says so at the line; `yoke init` writes the
 // strongest setting such an agent supports (`tool-control off`, with a comment), so a first run
 // never stops on it.
@@ -25,8 +25,8 @@ async function project(conf: string[]): Promise<Workspace> {
 describe('an agent the tool-call gate does not reach', () => {
   it.each([
     [['agent opencode'], 2, 'on', 'opencode'],
-    [['agent claude', 'tool-control advisory', 'judge-agent qwen'], 3, 'advisory', 'qwen'],
-    [['profile cheap tier light qwen', 'profile dear tier strong claude', 'agent dear'], 2, 'on', 'qwen'],
+    [['agent claude', 'tool-control advisory', 'judge-agent opencode'], 3, 'advisory', 'opencode'],
+    [['profile cheap tier light opencode', 'profile dear tier strong claude', 'agent dear'], 2, 'on', 'opencode'],
   ])('%j: `yoke run` refuses it (exit 2, nothing journaled) and `yoke config check` names the line', async (conf, line, setting, kind) => {
     const ws = await project(conf);
     const run = await runYoke(ws, ['run']);
@@ -42,13 +42,13 @@ describe('an agent the tool-call gate does not reach', () => {
   });
 
   it('runs with `tool-control off`: the check is quiet about it', async () => {
-    const ws = await project(['agent qwen', 'tool-control off']);
+    const ws = await project(['agent opencode', 'tool-control off']);
     const check = await runYoke(ws, ['config', 'check', '--json']);
     const report = JSON.parse(check.stdout) as { issues: unknown[] };
     expect(report.issues).toEqual([]);
   });
 
-  it.each(['opencode', 'qwen'])('`yoke init loop --agent %s` writes `tool-control off` with the reason, and the file checks clean', async (agent) => {
+  it.each(['opencode'])('`yoke init loop --agent %s` writes `tool-control off` with the reason, and the file checks clean', async (agent) => {
     const ws = await makeWorkspace({ 'README.md': 'x\n' });
     workspaces.push(ws);
     const init = await runYoke(ws, ['init', 'loop', '--agent', agent]);
@@ -59,10 +59,12 @@ describe('an agent the tool-call gate does not reach', () => {
     expect((JSON.parse(check.stdout) as { issues: unknown[] }).issues).toEqual([]);
   });
 
-  it('`yoke init loop --agent codex` writes no tool-control line (the default, on, is enforced)', async () => {
+  it.each(['codex', 'qwen'])('`yoke init loop --agent %s` writes no tool-control line (the default, on, is enforced) and the file checks clean', async (agent) => {
     const ws = await makeWorkspace({ 'README.md': 'x\n' });
     workspaces.push(ws);
-    expect((await runYoke(ws, ['init', 'loop', '--agent', 'codex'])).exitCode).toBe(0);
+    expect((await runYoke(ws, ['init', 'loop', '--agent', agent])).exitCode).toBe(0);
     expect(await ws.read('.loop/yoke.conf')).not.toMatch(/^tool-control/m);
+    const check = await runYoke(ws, ['config', 'check', '--json']);
+    expect((JSON.parse(check.stdout) as { issues: unknown[] }).issues).toEqual([]);
   });
 });
