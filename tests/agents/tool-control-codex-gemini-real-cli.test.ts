@@ -25,17 +25,17 @@ afterAll(async () => {
   await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
 });
 
-type HookCli = 'codex' | 'gemini' | 'qwen';
-const models = { codex: 'gpt-5.5', gemini: 'gemini-2.5-pro', qwen: mockChatModel } as const;
-/** Each CLI's own settings folder: a write there is the agent editing its own hooks. */
-const ownSettings = { codex: '.codex/config.toml', gemini: '.gemini/settings.json', qwen: '.qwen/settings.json' } as const;
+type HookCli = 'codex' | 'gemini' | 'qwen' | 'opencode';
+const models = { codex: 'gpt-5.5', gemini: 'gemini-2.5-pro', qwen: mockChatModel, opencode: `mock/${mockChatModel}` } as const;
+/** Each CLI's own settings: a write there is the agent editing its own hooks. */
+const ownSettings = { codex: '.codex/config.toml', gemini: '.gemini/settings.json', qwen: '.qwen/settings.json', opencode: 'opencode.json' } as const;
 /** A project that turns qwen's hooks off every way it can: its settings' `disableAllHooks`, safe mode and bare mode from its `.env`. */
 const qwenHooksOff = {
   '.qwen/settings.json': '{ "$version": 4, "disableAllHooks": true }\n',
   '.env': 'QWEN_CODE_SAFE_MODE=1\nQWEN_CODE_SIMPLE=1\n',
 };
 /** A recursive delete of the tracked keep/: codex refuses `rm -rf`/`rm -f` by itself before any hook, `rm -r` reaches it. */
-const deleteKeep = { codex: 'rm -r keep', gemini: 'rm -r keep', qwen: 'rm -rf keep' } as const;
+const deleteKeep = { codex: 'rm -r keep', gemini: 'rm -r keep', qwen: 'rm -rf keep', opencode: 'rm -rf keep' } as const;
 
 async function project(cli: HookCli, conf: string[], files: Record<string, string> = {}): Promise<Workspace> {
   const ws = await makeWorkspace({
@@ -70,7 +70,7 @@ const done: MockScript = [
   { text: 'done' },
 ];
 
-for (const cli of ['codex', 'gemini', 'qwen'] as const) {
+for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
   const installed = installedAgentCli(cli) !== undefined;
   const skip = !installed && !process.env.CI;
   if (skip) console.warn(`skipping the tool-control tests with ${cli}: ${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}; run bash scripts/install-agent-clis.sh.`);

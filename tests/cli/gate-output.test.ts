@@ -28,6 +28,13 @@ describe('gateOutput', () => {
     expect(gateOutput('gemini', 'allow', 'passed', false).stdout).toBe('');
   });
 
+  it('opencode (yoke\'s plugin): allow or deny with the reason; a hold and an ask (no one to ask) are denials', () => {
+    expect(printed(gateOutput('opencode', 'allow', 'passed', true).stdout)).toEqual({ decision: 'allow' });
+    expect(printed(gateOutput('opencode', 'allow', 'passed', false).stdout)).toEqual({ decision: 'allow' });
+    expect(printed(gateOutput('opencode', 'defer', 'held: x', true).stdout)).toEqual({ decision: 'deny', reason: `held: x ${HELD_BY_DENIAL}` });
+    expect(printed(gateOutput('opencode', 'ask', 'held: x', false).stdout)).toEqual({ decision: 'deny', reason: 'held: x' });
+  });
+
   it('a refusal is a plain denial for every CLI', () => {
     expect(printed(gateOutput('gemini', 'deny', 'refused: x', true).stdout)).toEqual({ decision: 'deny', reason: 'refused: x' });
     expect((printed(gateOutput('codex', 'deny', 'refused: x', true).stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toBe('refused: x');
