@@ -1,11 +1,12 @@
-// Tool-call control with the real Codex CLI, Gemini CLI and Qwen Code (issues 13 and 21, DESIGN §13):
-// `yoke run` wires Codex's PreToolUse hook (a `-c hooks.PreToolUse=…` override with
+// Tool-call control with the real Codex CLI, Gemini CLI, Qwen Code and OpenCode (issues 13 and 21,
+// DESIGN §13): `yoke run` wires Codex's PreToolUse hook (a `-c hooks.PreToolUse=…` override with
 // --dangerously-bypass-hook-trust), Gemini's BeforeTool hook (a private GEMINI_CLI_HOME whose
-// settings add the hook) and Qwen's PreToolUse hook (a private QWEN_CODE_SYSTEM_SETTINGS_PATH) to
-// `yoke gate`, and the mock model server scripts the tool calls. Each case asserts on the file
-// system, on what the model was told, and on the journal. None of these CLIs can pause on a call (no
-// `defer`), so a hold is a denial saying the call is held; the run pauses after the agent call, and
-// after `yoke answer <id> pass` the next attempt makes the same call again and it runs.
+// settings add the hook), Qwen's PreToolUse hook (a private QWEN_CODE_SYSTEM_SETTINGS_PATH) and
+// OpenCode's tool.execute.before (a private plugin loaded by OPENCODE_CONFIG_CONTENT) to `yoke gate`,
+// and the mock model server scripts the tool calls. Each case asserts on the file system, on what the
+// model was told, and on the journal. None of these CLIs can pause on a call (no `defer`), so a hold
+// is a denial saying the call is held; the run pauses after the agent call, and after `yoke answer
+// <id> pass` the next attempt makes the same call again and it runs.
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,10 @@ const qwenHooksOff = {
   '.qwen/settings.json': '{ "$version": 4, "disableAllHooks": true }\n',
   '.env': 'QWEN_CODE_SAFE_MODE=1\nQWEN_CODE_SIMPLE=1\n',
 };
+/** A project whose own OpenCode config lists no plugins: yoke's plugin, given in OPENCODE_CONFIG_CONTENT, still loads. */
+const opencodeNoPlugins = { 'opencode.json': '{ "plugin": [] }\n' };
+/** Per CLI, a project that tries to switch its hooks off. */
+const hooksOff: Partial<Record<HookCli, Record<string, string>>> = { qwen: qwenHooksOff, opencode: opencodeNoPlugins };
 /** A recursive delete of the tracked keep/: codex refuses `rm -rf`/`rm -f` by itself before any hook, `rm -r` reaches it. */
 const deleteKeep = { codex: 'rm -r keep', gemini: 'rm -r keep', qwen: 'rm -rf keep', opencode: 'rm -rf keep' } as const;
 
@@ -76,8 +81,8 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
   if (skip) console.warn(`skipping the tool-control tests with ${cli}: ${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}; run bash scripts/install-agent-clis.sh.`);
 
   describe.skipIf(skip)(`tool-call control with ${cli} ${agentCliPins[cli].version}`, { timeout: 300_000 }, () => {
-    it(`a shell \`${deleteKeep[cli]}\` is refused by yoke as destructive${cli === 'qwen' ? ' (in a project whose settings and .env turn qwen\'s hooks off)' : ''}: keep/ still exists and the model is told the class and the reach`, async () => {
-      const ws = await project(cli, ['guard kept test -f keep/file.txt'], cli === 'qwen' ? qwenHooksOff : {});
+    it(`a shell \`${deleteKeep[cli]}\` is refused by yoke as destructive${hooksOff[cli] === undefined ? '' : ' (in a project whose own settings try to switch the hook off)'}: keep/ still exists and the model is told the class and the reach`, async () => {
+      const ws = await project(cli, ['guard kept test -f keep/file.txt'], hooksOff[cli] ?? {});
       const run = await yokeOffline(cli, ws, [{ runCommand: { command: deleteKeep[cli] } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(await ws.read('keep/file.txt')).toBe('tracked\n');
