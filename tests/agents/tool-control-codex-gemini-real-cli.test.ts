@@ -80,8 +80,9 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
   const skip = !installed && !process.env.CI;
   if (skip) console.warn(`skipping the tool-control tests with ${cli}: ${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}; run bash scripts/install-agent-clis.sh.`);
 
-  describe.skipIf(skip)(`tool-call control with ${cli} ${agentCliPins[cli].version}`, { timeout: 300_000 }, () => {
-    it(`a shell \`${deleteKeep[cli]}\` is refused by yoke as destructive${hooksOff[cli] === undefined ? '' : ' (in a project whose own settings try to switch the hook off)'}: keep/ still exists and the model is told the class and the reach`, async () => {
+  // The CLIs run side by side (each CLI's cases one after another): mostly waiting on processes.
+  describe.skipIf(skip)(`tool-call control with ${cli} ${agentCliPins[cli].version}`, { timeout: 300_000, concurrent: true }, () => {
+    it.sequential(`a shell \`${deleteKeep[cli]}\` is refused by yoke as destructive${hooksOff[cli] === undefined ? '' : ' (in a project whose own settings try to switch the hook off)'}: keep/ still exists and the model is told the class and the reach`, async () => {
       const ws = await project(cli, ['guard kept test -f keep/file.txt'], hooksOff[cli] ?? {});
       const run = await yokeOffline(cli, ws, [{ runCommand: { command: deleteKeep[cli] } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
@@ -93,7 +94,7 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
       expect(requested?.payload).toMatchObject({ agent: cli, input: { command: deleteKeep[cli] } });
     });
 
-    it('a write to a no-modify path is refused at call time: the file is never written', async () => {
+    it.sequential('a write to a no-modify path is refused at call time: the file is never written', async () => {
       const ws = await project(cli, ['no-modify src/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
       const run = await yokeOffline(cli, ws, [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
@@ -102,7 +103,7 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
       expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
     });
 
-    it(`a write to ${ownSettings[cli]} is refused: the agent cannot edit its own hooks`, async () => {
+    it.sequential(`a write to ${ownSettings[cli]} is refused: the agent cannot edit its own hooks`, async () => {
       const ws = await project(cli, ['guard done test -f .loop/notes.md']);
       const run = await yokeOffline(cli, ws, [{ writeFile: { path: ownSettings[cli], content: '{}\n' } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
@@ -110,7 +111,7 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
       expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
     });
 
-    it('`curl http://127.0.0.1:<port>` is held: denied as held, the run pauses; after `yoke answer <id> pass` the next attempt makes the call again and it runs', async () => {
+    it.sequential('`curl http://127.0.0.1:<port>` is held: denied as held, the run pauses; after `yoke answer <id> pass` the next attempt makes the call again and it runs', async () => {
       const ws = await project(cli, ['guard done test -f .loop/notes.md']);
       const curl = { runCommand: { command: 'curl -s http://127.0.0.1:9/ ; echo curled > curled.txt' } };
       const first = await yokeOffline(cli, ws, [curl, { text: 'waiting for the operator' }]);
@@ -156,7 +157,7 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
       expect(JSON.parse(diverged.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: heldAt, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' } });
     });
 
-    it('a hold answered while the run is live: `yoke answer` tells the run over its socket, the model\'s second try runs, and the run never pauses', async () => {
+    it.sequential('a hold answered while the run is live: `yoke answer` tells the run over its socket, the model\'s second try runs, and the run never pauses', async () => {
       const ws = await project(cli, ['guard done test -f .loop/notes.md']);
       const signals = mkdtempSync(join(tmpdir(), 'yoke-live-answer-'));
       workspaces.push({ cleanup: () => rmSync(signals, { recursive: true, force: true }) } as Workspace);
