@@ -194,7 +194,7 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
-/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach yet (opencode, qwen) is refused, exit 2. */
+/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach is refused, exit 2. */
 function checkToolGateReach(config: Config, paths: WorkspacePaths): void {
   const problem = ungatedAgentProblem(config);
   if (problem === null) return;

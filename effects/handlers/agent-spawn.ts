@@ -16,10 +16,14 @@ import { combineSecrets, redactSecrets, secretValues } from '../process/redact-s
 import { childEnvironment } from '../process/child-environment.js';
 import { GATE_SOCKET_ENV } from '../gate/gate-protocol.js';
 import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
+import { prepareOpencodeGatePlugin } from '../gate/opencode-gate-plugin.js';
+import { prepareQwenGateSettings } from '../gate/qwen-gate-settings.js';
 
 /**
  * The agents whose CLI hook yoke wires to the run's gate: Claude Code (PreToolUse via --settings),
- * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME).
+ * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME), Qwen Code
+ * (PreToolUse in a private QWEN_CODE_SYSTEM_SETTINGS_PATH), OpenCode (a private plugin's
+ * tool.execute.before, loaded by OPENCODE_CONFIG_CONTENT).
  */
 
 /**
@@ -39,7 +43,11 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
     const hookCommand = gated === null ? null : gated.command(params.agent.kind);
     const geminiHome = hookCommand !== null && params.agent.kind === 'gemini' ? await prepareGeminiGateHome(hookCommand, process.env) : null;
     if (geminiHome?.warning != null) ctx.warn(geminiHome.warning);
-    const gate = hookCommand === null ? null : { command: hookCommand, resume: params.resume ?? null, home: geminiHome?.dir ?? null };
+    const privateHook = hookCommand === null ? null
+      : params.agent.kind === 'qwen' ? await prepareQwenGateSettings(hookCommand, process.env)
+        : params.agent.kind === 'opencode' ? await prepareOpencodeGatePlugin(hookCommand, process.env) : null;
+    if (privateHook?.warning != null) ctx.warn(privateHook.warning);
+    const gate = hookCommand === null ? null : { command: hookCommand, resume: params.resume ?? null, home: geminiHome?.dir ?? null, settingsEnv: privateHook?.env ?? null };
     const { invocation, parser } = agentCall(params.agent, params.model, gate);
     const timeoutMs = params.timeoutMs ?? 0;
     const loopDir = resolve(ctx.loopDir);
@@ -95,6 +103,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       if (run.error !== null) transcript.write(`# yoke could not start the agent: ${run.error}\n`);
     } finally {
       await geminiHome?.cleanup();
+      await privateHook?.cleanup();
       const failure = await transcript.close();
       if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
       // DESIGN §9: PROJECT.md and DECISIONS.md are yoke's during a run, also when the call was cut short.
