@@ -3,6 +3,7 @@ import type { Linter } from 'eslint';
 
 export const machinePurityRules: Linter.RulesRecord;
 export const layeringRules: Linter.RulesRecord;
+export const STORE_ABOVE_THE_SEAM: string[];
 export const importSettings: Record<string, unknown>;
 declare const config: Linter.Config[];
 export default config;

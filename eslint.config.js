@@ -34,6 +34,11 @@ export const machinePurityRules = {
   ],
 };
 
+/** Every folder of store/ above the journal seam (all but journal/ and session/; tests/lint/layering.test.ts checks the list is whole). */
+export const STORE_ABOVE_THE_SEAM = ['./store/fold', './store/projections', './store/stash', './store/liveness', './store/gate', './store/fleet'];
+
+const BACKEND_CHOICE = 'only store/session/ picks a journal backend: everything else talks to the JournalStore seam (store/journal/journal-store.ts, DESIGN §7).';
+
 /**
  * The floors (DESIGN §7), every import pointing down: cli/ → store/ → effects/ → machines/ and
  * policy/ (pure, each may use the other) → config/, with errors/ a leaf anyone may use; inside store/,
@@ -47,9 +52,19 @@ export const layeringRules = {
       { target: './effects', from: ['./store', './cli'], message: 'effects/ must not depend on store/ or cli/ (DESIGN §7).' },
       { target: './store', from: './cli', message: 'store/ must not depend on cli/ (DESIGN §7).' },
       {
-        target: ['./cli', './store/fold', './store/projections', './store/stash', './store/liveness'],
+        target: ['./cli', ...STORE_ABOVE_THE_SEAM.filter((folder) => folder !== './store/fleet')],
         from: ['./store/journal/file', './store/journal/postgres'],
-        message: 'only store/session/ picks a journal backend: everything else talks to the JournalStore seam (store/journal/journal-store.ts, DESIGN §7).',
+        message: BACKEND_CHOICE,
+      },
+      { target: './store/fleet', from: './store/journal/file', message: BACKEND_CHOICE },
+      {
+        // The fleet exists only on a shared PostgreSQL store: its job queue and worker table live in that
+        // database, so it may use the store's connection pool, schema check and URL redaction. The
+        // journals themselves it reads through store/session/, like everything else.
+        target: './store/fleet',
+        from: './store/journal/postgres',
+        except: ['./store-pool.ts', './store-schema.ts', './store-url.ts'],
+        message: `${BACKEND_CHOICE} The fleet may use only the shared store's pool, schema and URL modules.`,
       },
       { target: './machines', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'machines/ imports only machines/, policy/ and config/ (DESIGN §7).' },
       { target: './policy', from: ['./effects', './store', './cli', './errors', './bench', './tests'], message: 'policy/ imports only policy/, machines/ and config/: replay re-derives its rulings (DESIGN §7, §13).' },

@@ -1,5 +1,6 @@
 // The message for a held run: by one of its budgets (call admission refused the next agent call) or by its agent.
 import type { BudgetDimension } from '../config/types.js';
+import type { LifecycleDescriptor } from '../machines/lifecycles/lifecycle-descriptor.js';
 import type { WorkContext } from '../machines/work/work-context.js';
 
 /** What was spent on a dimension, as the user configures it (minutes, dollars, tokens, attempts). */
@@ -18,8 +19,8 @@ export function spentOn(context: WorkContext, dimension: BudgetDimension): numbe
   }
 }
 
-/** One sentence: what holds the run (a budget: how much was spent), and what to do. */
-export function describeHold(run: string, context: WorkContext): string {
+/** One sentence: what holds the run (its agent, a tool call, something of its lifecycle's own, a budget: how much was spent), and what to do. */
+export function describeHold(run: string, context: WorkContext, lifecycle: Pick<LifecycleDescriptor, 'held'>): string {
   if (context.heldFor === 'agent:auth-error') {
     return `run ${run} is held: ${context.holdDetail ?? 'its agent could not authenticate'}; fix the agent's credentials (API key or login), then run \`yoke run\` again to retry the call.`;
   }
@@ -27,9 +28,8 @@ export function describeHold(run: string, context: WorkContext): string {
     const id = context.heldFor.slice('tool:'.length);
     return `run ${run} is held: ${context.holdDetail ?? `a tool call (${id}) waits for the operator`}; answer it with \`yoke answer ${id} pass\` or \`yoke answer ${id} refuse\` (see \`yoke holds\`), then run \`yoke run\` again.`;
   }
-  if (context.heldFor !== null && context.heldFor.startsWith('story:')) {
-    return `run ${run} is held: ${context.holdDetail ?? context.heldFor} (Stop-the-Line); add its acceptance criteria in .loop/prd.yaml and run \`yoke run\` again.`;
-  }
+  const own = lifecycle.held?.(run, context) ?? null;
+  if (own !== null) return own;
   const dimension = context.blockedOn;
   if (!dimension) return `run ${run} is waiting for an outside input; see \`yoke status\`.`;
   const ceiling = context.budgets[dimension];

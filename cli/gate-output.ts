@@ -6,9 +6,13 @@
 // - Codex 0.171 PreToolUse: only `permissionDecision: "deny"` (with a non-empty reason) is
 //   supported; "allow" and "ask" are rejected as unsupported, so a pass prints nothing.
 // - Gemini CLI 0.61 BeforeTool: `{"decision": "allow" | "deny" | "ask", "reason": …}`.
+// - Qwen Code 0.24.4 PreToolUse: Claude's `hookSpecificOutput.permissionDecision` allow | deny | ask
+//   with `permissionDecisionReason` (no `defer`); the reason of a denial is the tool's error.
+// - OpenCode 1.18.33 has no hook command: yoke's own plugin (effects/gate/opencode-gate-plugin.ts)
+//   reads `{"decision": "allow" | "deny", "reason": …}` and throws, with the reason, on anything but allow.
 
 /** The CLIs whose hooks `yoke gate` speaks. */
-export const GATE_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const GATE_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
 export type GateAgent = (typeof GATE_AGENTS)[number];
 
 /** What the gate tells the CLI. */
@@ -26,9 +30,10 @@ export interface GateOutput {
 }
 
 /**
- * The CLI's decision output. Where the CLI has no `defer` (Codex, Gemini) or no `ask` (Codex), a
- * hold is a denial whose reason says the call is held for the operator. A pass without a run
- * leaves the decision to the CLI's own permission settings (an `allow` would skip them).
+ * The CLI's decision output. Where the CLI has no `defer` (Codex, Gemini, Qwen, OpenCode) or no `ask`
+ * (Codex), a hold is a denial whose reason says the call is held for the operator. A pass without a
+ * run leaves the decision to the CLI's own permission settings (an `allow` would skip them); yoke's
+ * OpenCode plugin lets a call run only on an explicit allow, which OpenCode's own rules still follow.
  */
 export function gateOutput(agent: GateAgent, decision: GateDecision, given: string, inRun: boolean): GateOutput {
   const json = (value: unknown): GateOutput => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
@@ -44,5 +49,11 @@ export function gateOutput(agent: GateAgent, decision: GateDecision, given: stri
       if (decision === 'allow') return inRun ? json({ decision: 'allow' }) : { stdout: '', stderr: '', exitCode: 0 };
       if (decision === 'ask') return json({ decision: 'ask', reason: message });
       return json({ decision: 'deny', reason: message });
+    case 'qwen':
+      if (decision === 'allow' && !inRun) return { stdout: '', stderr: '', exitCode: 0 };
+      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision === 'defer' ? 'deny' : decision, permissionDecisionReason: message } });
+    case 'opencode':
+      // the plugin cannot prompt anyone: an `ask` (no run) is a denial too
+      return json(decision === 'allow' ? { decision: 'allow' } : { decision: 'deny', reason: message });
   }
 }

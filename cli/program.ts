@@ -4,7 +4,7 @@ import type { AnswerFlags } from './commands/answer.js';
 import type { BudgetFlags } from './commands/budget.js';
 import type { QueueAddFlags } from './commands/queue-add.js';
 import type { WorkerFlags } from './commands/worker.js';
-import { lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
+import { fleetModes, lifecyclesHelp, modeArgumentHelp, type LifecycleSummary } from './lifecycle-help.js';
 import { GATE_AGENTS, type GateAgent } from './gate-output.js';
 import { yokeVersion } from './version.js';
 import { parseParallel } from '../config/parse-parallel.js';
@@ -33,8 +33,9 @@ function livePortOption(): Option {
 
 /**
  * Build the program; `done` receives each command's exit code. `lifecycles` (the registry's
- * descriptors) describe `init` and `mode`; the caller loads them only when the command line names
- * one of those (`showsLifecycles`), because the registry brings in every machine.
+ * descriptors) describe `init` and `mode` and give `queue add --mode` its choices; the caller loads
+ * them only when the command line names one of those (`showsLifecycles`), because the registry
+ * brings in every machine.
  */
 export function buildProgram(argv: string[], done: (code: number) => void, lifecycles: readonly LifecycleSummary[] = []): Command {
   const program = new Command('yoke')
@@ -79,7 +80,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('show where the latest run stands and whether it is alive: running, silent, possibly stuck or dead')
     .option('--json', 'print as JSON', false)
     .option('--watch', 'refresh every second until Ctrl-C (in place on a terminal)', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .action(async (flags: { json: boolean; watch: boolean; workspace?: string }) => {
       const { statusCommand } = await import('./commands/status.js');
       done(await statusCommand(flags));
@@ -125,7 +126,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('runs')
     .description('list every run in the journal')
     .option('--json', 'print as JSON', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .action(async (flags: { json: boolean; workspace?: string }) => {
       const { runsCommand } = await import('./commands/runs.js');
       done(await runsCommand(flags));
@@ -144,7 +145,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--journal <file>', "read this journal file instead of the workspace's .loop/.journal/journal.jsonl")
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .addHelpText('after', '\nExit codes: 0 success (with --verify: every run agrees), 1 --verify found a divergence,\n2 usage error, 3 journal corrupt or recorded by a machine version this yoke cannot fold.')
     .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string; live: boolean; livePort?: number; workspace?: string }) => {
       const { replayCommand } = await import('./commands/replay.js');
@@ -234,7 +235,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
   program
     .command('retrofit')
     .description("install yoke's canon (AGENTS.md, skills, policy, context, the tool-call gate) into a project for Claude Code, Codex and Gemini CLI, without losing a byte of the project's own files")
-    .argument('[dir]', 'the project (default: the current folder\'s git work tree)')
+    .argument('[dir]', 'a folder of the project: yoke retrofits the root of its git work tree (default: the current folder\'s)')
     .option('--agent <agents>', 'claude, codex, gemini (comma-separated) or all (default: as last time, else the detected ones, else all)')
     .option('--dry-run', 'print the plan (every create, change and delete, with a reason) and write nothing', false)
     .option('--check', 'exit 1 when anything would be created, updated, deleted or has drifted, 0 otherwise (for CI); writes nothing', false)
@@ -248,7 +249,8 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
       '',
       'Exit codes: 0 done or up to date; 1 a file could not be read or merged and was left untouched',
       '(with --check: anything would change or drifted; with --undo: files changed since the retrofit);',
-      '2 usage error or nothing to undo; 3 not a git repository, or the home folder.',
+      '2 usage error (a bad lock: its line) or nothing to undo; 3 not a git repository, the home folder,',
+      'or a path whose link leads out of the project while writing (yoke writes only inside the project).',
     ].join('\n'))
     .action(async (dir: string | undefined, flags: { agent?: string; dryRun: boolean; check: boolean; undo: boolean; json: boolean }) => {
       const { retrofitCommand } = await import('./commands/retrofit.js');
@@ -358,7 +360,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('tokens, cost and agent time by run, role and model, from the journal (unknown stays unknown)')
     .option('--run <prefix>', 'only this run')
     .option('--json', 'print totals and every call as JSON', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
     .action(async (flags: { json: boolean; run?: string; workspace?: string }) => {
       const { usageCommand } = await import('./commands/usage.js');
       done(await usageCommand(flags));
@@ -404,10 +406,10 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('queue a workspace: a worker clones <git-url>, runs it against the shared store and pushes to refs/yoke/runs/<run>')
     .argument('<git-url>', 'the repository to run (a local path is made absolute; a user name or password in the URL is not stored: workers clone with their own git credentials)')
     .option('--ref <ref>', 'the branch (or tag) to clone; default: the remote\'s default branch')
-    .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(['goal', 'stories']))
+    .addOption(new Option('--mode <mode>', 'the mode the job is meant for (recorded with the job; the repository\'s yoke.conf decides what runs)').choices(fleetModes(lifecycles)))
     .option('--name <name>', 'the workspace\'s name in the store (default: the repository\'s name)')
     .option('--json', 'print the job as JSON', false)
-    .addHelpText('after', '\nOne job waits per workspace (pg-boss singletonKey): a second `queue add` for it queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')
+    .addHelpText('after', '\nAt most one job not yet started per workspace (pg-boss singletonKey): a second `queue add` while one waits queues nothing.\nExit codes: 0 queued (or already waiting), 2 usage (no shared store), 3 the store cannot be used.')
     .action(async (repository: string, flags: QueueAddFlags) => {
       const { queueAddCommand } = await import('./commands/queue-add.js');
       done(await queueAddCommand(repository, flags));
@@ -418,7 +420,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('claim queued jobs and run them (yoke run in a fresh clone, against the shared store) until SIGTERM')
     .option('--concurrency <n>', 'jobs run at once', positiveInt, 1)
     .option('--workdir <dir>', 'where checkouts and job logs go (default: ~/.cache/yoke/worker)')
-    .addHelpText('after', '\nSIGTERM/SIGINT: each run stops resumably and its job goes back to the queue.\nExit codes: 0 stopped by a signal, 2 usage, 3 the store cannot be used or this worker was declared dead.')
+    .addHelpText('after', '\nSIGTERM/SIGINT: each run stops resumably and its job goes back to the queue. Checkouts: <workdir>/<workspace>; an earlier one\'s transcripts are moved to <workdir>/kept/<workspace>/.\nExit codes: 0 stopped by a signal, 2 usage, 3 the store cannot be used or this worker was declared dead.')
     .action(async (flags: WorkerFlags) => {
       const { workerCommand } = await import('./commands/worker.js');
       done(await workerCommand(flags));
@@ -426,7 +428,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('fleet')
-    .description('the shared store\'s workers (host, pid, heartbeat age), jobs (state, workspace, attempts) and runs (state, iteration, cost)')
+    .description('the shared store\'s workers (host, pid, heartbeat age), jobs (state, workspace, attempts) and runs (state, iteration, cost); a workspace it cannot read is listed with the reason')
     .option('--json', 'print as JSON', false)
     .addHelpText('after', '\nExit codes: 0 shown, 2 usage (no shared store), 3 the store cannot be used.')
     .action(async (flags: { json: boolean }) => {

@@ -1,14 +1,18 @@
 // Turns journal records into the human progress lines `yoke run` prints.
 import type { EffectResult } from '../machines/effects.js';
+import type { LifecycleDescriptor } from '../machines/lifecycles/lifecycle-descriptor.js';
 import type { LoopContext } from '../machines/lifecycles/loop.js';
-import { DEFAULT_MAX_STORY_ATTEMPTS } from '../machines/lifecycles/stories.js';
-import { progressText } from '../machines/stories/story-progress.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { stateText } from '../store/fold/state-text.js';
+import { itemProgressText } from './status-text.js';
 
-/** One line for a record worth telling a human about, or null; `unit` is the lifecycle's word for one pass (`iteration`, `attempt`). */
-export function describeProgress(record: JournalRecord, fold: RunFold, unit: string): string | null {
+/** What the lines are worded with, from the run's lifecycle: its unit (`iteration`, `attempt`), its final lines, its item progress, what a judge's FAIL counts toward. */
+export type ProgressWording = Pick<LifecycleDescriptor, 'unit' | 'finished' | 'progress' | 'judgeFail'>;
+
+/** One line for a record worth telling a human about, or null, worded by the run's lifecycle. */
+export function describeProgress(record: JournalRecord, fold: RunFold, wording: ProgressWording): string | null {
+  const { unit } = wording;
   const context = fold.snapshot.context as Partial<LoopContext>;
   const of = `${context.iteration ?? '?'}/${context.maxIterations ?? '?'}`;
   const where = `${context.chunk ? `chunk ${context.chunk} ` : ''}${unit} ${of}:`;
@@ -16,6 +20,10 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
     case 'effect.started':
       if (record.payload.kind === 'agent.spawn') return `${where} ${roleOf(record.payload.params)} started`;
       if (record.payload.kind === 'commit.create') return `${where} committing`;
+      // only an overruled judgment makes yoke write verdict.md (DESIGN §16)
+      if (record.payload.kind === 'file.write' && (record.payload.params as { file?: string }).file === 'verdict.md') {
+        return `${where} judge overruled: FAIL, because the judge changed protected files (restored; .loop/verdict.md lists them)`;
+      }
       if (record.payload.kind === 'wait.until') {
         const until = (record.payload.params as { until: number }).until;
         return `${where} rate-limited: waiting until ${new Date(until).toISOString().slice(11, 19)} UTC, then the same call again (${Math.max(0, Math.round((until - Date.parse(record.ts)) / 1000))}s)`;
@@ -44,6 +52,10 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const verdict = result.status === 'passed' ? 'pass' : `FAIL${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`;
         return `${where} acceptance: ${verdict}; evidence .loop/${result.report.path}`;
       }
+      if (kind === 'protect.restore') {
+        const result = record.payload.result as EffectResult<'protect.restore'>;
+        return `${where} restored ${result.restored.length} protected file(s) an agent changed: ${result.restored.slice(0, 5).join(', ')}${result.restored.length > 5 ? ', …' : ''}`;
+      }
       if (kind === 'commit.create') {
         const result = record.payload.result as EffectResult<'commit.create'>;
         return result.sha ? `${where} committed ${result.sha.slice(0, 10)}` : `${where} nothing to commit`;
@@ -55,12 +67,13 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const paths = (context.violations ?? []).map((v) => v.path).join(', ');
         return `${where} boundary violated (${paths}); guards skipped`;
       }
-      if (record.payload.event.type === 'STORY_PASSED' && context.prd) {
+      if (record.payload.event.type === 'STORY_PASSED') {
         const passed = passedStory(fold, record.payload.cause);
         const sha = (record.payload.event as { result?: { sha?: string | null } }).result?.sha ?? null;
+        const items = wording.progress?.(context) ?? null;
         // the fold has moved on to the next iteration already: name the story's own
         const at = `${unit} ${passed?.iteration ?? context.iteration ?? '?'}/${context.maxIterations ?? '?'}:`;
-        return `${at} story ${passed?.story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''} (${progressText(context.prd)})`;
+        return `${at} story ${passed?.story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''}${items ? ` (${itemProgressText(items)})` : ''}`;
       }
       if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
       if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict
@@ -70,59 +83,21 @@ export function describeProgress(record: JournalRecord, fold: RunFold, unit: str
         const judgedAt = lastJudgeIteration(fold) ?? context.iteration ?? '?';
         const trigger = context.judgeTrigger ?? 'cadence';
         const problem = context.verdictProblem ? ` (${context.verdictProblem})` : '';
-        const count = context.verdict === 'FAIL' && trigger === 'done' ? failCount(context) : '';
-        const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}iteration ${judgedAt}/${context.maxIterations ?? '?'}:`;
+        const count = context.verdict === 'FAIL' && trigger === 'done'
+          ? `, ${wording.judgeFail?.(context) ?? `${context.consecutiveFailures ?? '?'} of ${context.config?.maxJudgeFailures ?? '?'} consecutive`}` : '';
+        const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}${unit} ${judgedAt}/${context.maxIterations ?? '?'}:`;
         return `${head} judge says ${context.verdict}${problem}${trigger === 'cadence' ? ' (feedback)' : count}`;
       }
       return null;
     case 'effect.interrupted':
       return `effect ${record.payload.kind} was cut short by the last stop; recorded as interrupted`;
     case 'run.finished':
-      return FINISHED[record.payload.reason]?.(context) ?? `finished: ${record.payload.reason} (exit ${record.payload.exitCode})`;
+      return wording.finished(record.payload.reason, context) ?? `finished: ${record.payload.reason} (exit ${record.payload.exitCode})`;
     case 'run.interrupted':
       return `interrupted by ${record.payload.signal}; \`yoke run\` resumes where this stopped`;
     default:
       return null;
   }
-}
-
-const FINISHED: Record<string, (context: Partial<LoopContext>) => string> = {
-  'done': (c) => `done after ${c.iteration ?? '?'} iteration(s): notes say DONE and every guard passed`,
-  'judge-pass': (c) => `done after ${c.iteration ?? '?'} iteration(s): DONE, every guard passed, and the judge said PASS`,
-  'max-iterations': (c) => `stopped: reached max-iterations (${c.maxIterations ?? '?'}) without success`,
-  'judge-bailout': (c) => `stopped: the judge said FAIL ${c.consecutiveFailures ?? '?'} times in a row (max-judge-failures); see .loop/verdict.md`,
-  'saga-done': (c) => `saga done after ${c.chunk ?? '?'} chunk(s): saga-notes.md says DONE`,
-  'max-chunks': (c) => `saga stopped: reached max-chunks (${c.chunk ?? '?'}) before saga-notes.md said DONE`,
-  'empty-sub-plan': () => 'saga aborted: the scoper left .loop/sub-plan.md empty',
-  'goal-complete': (c) => `goal complete after ${c.iteration ?? '?'} attempt(s): every acceptance check passed`,
-  'no-progress': () => 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md',
-  'attempts': (c) => `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`,
-  'stories-done': (c) => `stories done ${c.agentCalls === 0 ? 'with no iteration run (every story had passed already)' : `after ${c.iteration ?? '?'} iteration(s)`}: ${c.prd ? progressText(c.prd) : 'every story passed'}`,
-  'story-blocked': (c) => `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
-  'stories-blocked': (c) => `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``,
-};
-
-/**
- * Which stories are blocked, and why that ends the run: the current story (serial), or every blocked
- * one (parallel lanes have no current story; with `on-story-blocked skip` the run ends there once
- * nothing else can start).
- */
-function blockedStories(c: Partial<LoopContext>): string {
-  const blocked = Object.entries(c.prd?.progress ?? {}).filter(([, progress]) => progress.blocked !== null).map(([id]) => id);
-  const ids = c.prd?.current != null || blocked.length === 0 ? [c.prd?.current ?? '?'] : blocked;
-  const which = ids.length === 1 ? `story ${ids[0] ?? '?'} is blocked` : `stories ${ids.join(', ')} are blocked`;
-  return `${which} (${c.config?.onStoryBlocked === 'skip' ? 'on-story-blocked skip, and no other story can start' : 'on-story-blocked stop'})`;
-}
-
-/**
- * What a DONE-triggered FAIL counts toward: the story's attempts (`max-story-attempts`) when the run
- * works a story list, else the consecutive FAILs of `max-judge-failures`.
- */
-function failCount(c: Partial<LoopContext>): string {
-  const story = c.prd?.current ?? null;
-  if (story === null) return `, ${c.consecutiveFailures ?? '?'} of ${c.config?.maxJudgeFailures ?? '?'} consecutive`;
-  const attempt = (c.prd?.progress[story]?.attempts ?? 0) + 1;
-  return `, attempt ${attempt} of ${c.config?.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS} on story ${story}`;
 }
 
 /** The story a `story.pass` effect passed, and in which iteration. */

@@ -1,6 +1,7 @@
 // `yoke config check`: what each `protect` line covers (for `protect auto`, every inferred pattern
 // and why), how many files each matches now, and the problems: a pattern matching nothing is a
 // warning, a covered symlink leading out of the project an error (DESIGN §16).
+import type { Story } from '../config/prd/story.js';
 import type { Config, ConfigIssue } from '../config/types.js';
 import { escapingLinks, listProtected } from '../effects/protect/list-protected.js';
 import { autoProtect } from '../machines/protect/auto-protect.js';
@@ -18,11 +19,11 @@ export interface ProtectedPattern {
   files: number;
 }
 
-/** Every pattern the config protects, with its file count, and the issues found about them. */
-export async function protectListing(config: Config, file: string, root: string, files: ProjectFiles): Promise<{ patterns: ProtectedPattern[]; issues: ConfigIssue[] }> {
+/** Every pattern the config protects (`stories`: prd.yaml's, whose checks `auto` reads too), with its file count, and the issues found about them. */
+export async function protectListing(config: Config, file: string, root: string, files: ProjectFiles, stories: readonly Story[] = []): Promise<{ patterns: ProtectedPattern[]; issues: ConfigIssue[] }> {
   const patterns: ProtectedPattern[] = [];
   for (const entry of config.protect ?? []) {
-    const expanded = entry.pattern === 'auto' ? autoProtect(config, (path) => files.isFile(path)).map((rule) => ({ pattern: rule.pattern, auto: rule.why })) : [{ pattern: entry.pattern, auto: null }];
+    const expanded = entry.pattern === 'auto' ? autoProtect(config, (path) => files.isFile(path), stories).map((rule) => ({ pattern: rule.pattern, auto: rule.why })) : [{ pattern: entry.pattern, auto: null }];
     for (const { pattern, auto } of expanded) if (!patterns.some((known) => known.pattern === pattern)) patterns.push({ pattern, line: entry.line, auto, files: 0 });
   }
   const listed = await listProtected(root, patterns.map((entry) => entry.pattern));

@@ -9,7 +9,6 @@ import { heartbeatPath } from '../store/liveness/heartbeat.js';
 import type { JournalWriter } from '../store/journal/journal-writer.js';
 import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
-import { storiesPassed } from '../machines/stories/story-progress.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
 import { statusViewPath, viewKey, writeStatusView } from '../store/projections/status-view.js';
 import { countToolRulings } from '../store/projections/tool-ruling-counts.js';
@@ -126,6 +125,7 @@ export class RunMonitor {
   statusLine(): string {
     const { fold } = this.options;
     const context = fold.snapshot.context as Partial<LoopContext>;
+    const lifecycle = LIFECYCLES[fold.started.payload.mode];
     const now = this.now();
     return statusLineText({
       mode: fold.started.payload.mode,
@@ -133,12 +133,12 @@ export class RunMonitor {
       chunk: context.chunk ?? null,
       iteration: context.iteration ?? null,
       maxIterations: context.maxIterations ?? null,
-      unit: LIFECYCLES[fold.started.payload.mode]?.unit ?? 'iteration',
+      unit: lifecycle?.unit ?? 'iteration',
       phase: this.laneKeys.size > 0 ? this.heartbeat.currentLanes().map((lane) => `${lane.story} ${lane.phase}`).join(', ') : this.phase?.text ?? null,
       elapsedMs: now - Date.parse(fold.started.ts),
       usage: this.usage,
       silentMs: this.call ? now - (this.call.lastOutputAt ?? this.call.startedAt) : null,
-      stories: context.prd ? storiesPassed(context.prd) : null,
+      progress: lifecycle?.progress?.(context) ?? null,
     }, this.options.color);
   }
 

@@ -1,4 +1,5 @@
 // The live status line's text: mode, run, iteration, phase, elapsed, tokens, cost, agent silence.
+import type { ItemProgress } from '../machines/lifecycles/lifecycle-descriptor.js';
 import type { UsageTotals } from '../store/projections/usage-ledger.js';
 import { compact } from './status-text.js';
 
@@ -16,8 +17,8 @@ export interface StatusLineFacts {
   usage: UsageTotals;
   /** since the agent's last output; null when no agent runs */
   silentMs: number | null;
-  /** stories mode: how many stories passed, of how many; null otherwise */
-  stories?: { passed: number; total: number } | null;
+  /** how many of the run's work items passed (stories: its stories); null when its lifecycle counts none */
+  progress?: ItemProgress | null;
 }
 
 /** `yoke · loop 01JD8XQ2M7 · iteration 3/20 · worker agent · 2m13s · 12.3k tokens · $0.42 · silent 45s` */
@@ -25,7 +26,7 @@ export function statusLineText(facts: StatusLineFacts, color: boolean): string {
   const parts = [
     `${facts.mode} ${facts.run.slice(0, 10)}`,
     `${facts.chunk ? `chunk ${facts.chunk} ` : ''}${facts.unit} ${facts.iteration ?? '?'}/${facts.maxIterations ?? '?'}`,
-    ...(facts.stories ? [`${facts.stories.passed}/${facts.stories.total} stories passed`] : []),
+    ...(facts.progress ? [`${facts.progress.passed}/${facts.progress.total} ${facts.progress.items} passed`] : []),
     facts.phase ?? 'between steps',
     clock(facts.elapsedMs),
   ];

@@ -1,4 +1,5 @@
 // `yoke status` as text and as JSON, from a loaded report.
+import type { ItemProgress } from '../machines/lifecycles/lifecycle-descriptor.js';
 import type { Liveness } from '../store/liveness/run-liveness.js';
 import { rulingCountsText } from '../store/projections/tool-ruling-counts.js';
 import type { UsageTotals } from '../store/projections/usage-ledger.js';
@@ -11,9 +12,8 @@ export function statusText(report: StatusReport): string {
   const { liveness } = report;
   const lines = [`run ${summary.run} (${summary.mode}, machine ${summary.machine} v${summary.machineVersion ?? '?'})`];
   lines.push(`  started   ${summary.startedAt}`);
-  lines.push(`  iteration ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
-  // a status view cached by an older yoke has no `stories`
-  if (summary.stories != null) lines.push(`  stories   ${summary.stories.passed} of ${summary.stories.total} stories passed`);
+  lines.push(`  ${summary.unit.padEnd(9)} ${summary.iteration ?? '-'} of ${summary.maxIterations ?? '-'}, ${summary.agentCalls} worker call(s)${summary.interruptions > 0 ? `, ${summary.interruptions} interrupted` : ''}`);
+  if (summary.progress !== null) lines.push(`  ${summary.progress.items.padEnd(9)} ${itemProgressText(summary.progress)}`);
   const lanes = isLive(liveness) ? liveness.lanes : [];
   lines.push(`  state     ${summary.state}${phase && isLive(liveness) && lanes.length === 0 ? ` (${phase})` : ''}`);
   // a parallel run: each lane at work, its step and how long it has been silent
@@ -62,9 +62,15 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     lanes: running ? liveness.lanes : [],
     usage: report.view.usage,
     toolCalls: report.view.rulings,
-    stories: report.view.summary.stories ?? null,
+    // `stories` said the same before `progress` did (its passed and total), and still does
+    stories: report.view.summary.progress === null ? null : { passed: report.view.summary.progress.passed, total: report.view.summary.progress.total },
     tornTail: report.tornTail,
   };
+}
+
+/** `2 of 5 stories passed`: how far a run is through its work items, as status, progress lines and the worker's prompt say it. */
+export function itemProgressText(progress: ItemProgress): string {
+  return `${progress.passed} of ${progress.total} ${progress.items} passed`;
 }
 
 function isLive(liveness: Liveness): boolean {

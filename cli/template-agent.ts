@@ -33,7 +33,7 @@ export function agentLinesIn(conf: string): AgentLines | null {
  * the commented built-in alternatives after it become `choice.agent` followed by every other
  * built-in as a comment, in preference order; a `model` replaces the `# model <name>` line. The
  * rest of the template is untouched. A template without an `agent` line is returned as it is. For
- * a built-in agent the tool-call gate does not reach (opencode, qwen), `tool-control off` follows,
+ * a built-in agent the tool-call gate does not reach (none today), `tool-control off` follows,
  * with a comment saying why: the strongest setting that agent supports, so a first run never stops.
  * @example templateWithAgent('agent claude\n# agent codex\n', { agent: 'agent codex', model: null }) // 'agent codex\n# agent claude\n'
  */

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 /** yoke's private folders directly under `.loop/` (never committed: `.loop/.gitignore` lists them). */
 export const PRIVATE_FOLDERS = ['.journal', '.stash'] as const;
 
+/** `.loop/.gitignore` as `yoke init` writes it (canon/init/loop/gitignore), and as yoke puts it back when it is gone. */
+export const LOOP_GITIGNORE = '.journal/\n.stash/\nproof/\n';
+
 /** What lives under `.loop/.journal/`, by purpose. */
 export const JOURNAL_LAYOUT = {
   /** the journal itself (the file backend) */

@@ -1,5 +1,6 @@
 // The contract every effect handler meets: execute (I/O) with journaled params, plus a recovery policy.
 import type { EffectKind, EffectParams, EffectResult } from '../machines/effects.js';
+import type { SecretValue } from './process/redact-secrets.js';
 
 /**
  * What happens on restart to an effect that has `effect.started` but no `effect.completed`:
@@ -41,6 +42,11 @@ export interface EffectContext {
   projectLoopDir?: string;
   /** the tool-call gate of the run (DESIGN §13), for agent calls with tool control on or advisory; absent = none */
   toolGate?: ToolGateLink;
+  /**
+   * Values yoke holds itself that journaled text must never contain (the journal store's password:
+   * effects/process/child-environment.ts), redacted like secret environment values; absent = none.
+   */
+  secrets?: readonly SecretValue[];
 }
 
 /** How an agent call reaches the run's tool-call gate. */

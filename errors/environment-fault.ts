@@ -17,8 +17,8 @@ const FAULTS: Record<string, { what: (path: string) => string; fix: string }> = 
     fix: 'make it writable again (`chattr -i`, `chattr -a`)',
   },
   EACCES: {
-    what: (path) => `${path} cannot be written by this user (permission denied)`,
-    fix: 'give this user write access (`chmod u+w`, or `chown` to this user)',
+    what: (path) => `${path} cannot be read or written by this user (permission denied)`,
+    fix: 'give this user access (`chmod u+rw`, or `chown` to this user)',
   },
   ENOSPC: {
     what: (path) => `the file system holding ${path} is full (no space left on device)`,

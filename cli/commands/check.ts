@@ -5,6 +5,8 @@ import { join, relative } from 'node:path';
 import { EffectAborted } from '../../effects/handler.js';
 import { CHECK_ENV } from '../../effects/acceptance/run-criterion-command.js';
 import { runAcceptanceCheck } from '../../effects/acceptance/run-acceptance-check.js';
+import { childEnvironment } from '../../effects/process/child-environment.js';
+import { storeSecrets } from '../../store/session/store-secrets.js';
 import { gitExitCode } from '../../effects/git/run-git.js';
 import { CHECK_LABEL, DEFAULT_CHECK_LABEL, type AcceptanceCheckParams } from '../../machines/acceptance/acceptance-check.js';
 import type { Config } from '../../config/types.js';
@@ -68,8 +70,9 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
     const result = await runAcceptanceCheck(params, {
       root: paths.root,
       loopDir: paths.loopDir,
-      // a copy: nothing yoke sets for itself reaches the criteria
-      env: { ...process.env },
+      // a copy: nothing yoke sets for itself reaches the criteria, nor the store's credentials
+      env: childEnvironment(),
+      secrets: storeSecrets(paths),
       output: processOutput({ quiet: false, json: flags.json }),
       signal: controller.signal,
       warn,
@@ -95,14 +98,15 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
 }
 
 /**
- * DESIGN §16: the protected files' digest now and the baseline's, for the report (absent when
- * nothing is protected and no baseline was ever taken). Read-only: a check never takes a baseline.
+ * DESIGN §16: the protected patterns, whose files the check hashes once its criteria have run, and
+ * the baseline's digest, for the report (absent when nothing is protected and no baseline was ever
+ * taken). Read-only: a check never takes a baseline. A covered link leading out refuses here.
  */
 async function protectionParam(paths: WorkspacePaths, config: Config): Promise<Pick<AcceptanceCheckParams, 'protection'>> {
   const inspection = await inspectProtection(paths, config, (await readWorkspace(paths)).records);
   const baseline = inspection.history.baseline;
   if (baseline === null && inspection.patterns.length === 0) return {};
-  return { protection: { digest: inspection.current.digest, baseline: baseline?.digest ?? null } };
+  return { protection: { patterns: inspection.patterns, baseline: baseline?.digest ?? null } };
 }
 
 /** Would `git add -A` pick up the proof folder? (`git check-ignore` exits 1 for a path it does not ignore.) */

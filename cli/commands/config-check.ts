@@ -9,6 +9,8 @@ import { loopFileReader } from '../loop-file-reader.js';
 import { protectListing, protectListingLines, type ProtectedPattern } from '../protect-listing.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 import { ungatedAgentIssue } from '../../config/tool-gate-reach.js';
+import { autoProtectStories } from '../../store/session/auto-protect-stories.js';
+import { pendingOpencodeInstalls } from '../../effects/gate/opencode-dependency-installs.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
 export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
@@ -18,7 +20,7 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   // Only the check command asks the file system about the commands' files (yoke run does not).
   const files = projectFiles(paths.root);
   // DESIGN §16: what `protect` (and `protect auto`) covers now; a command's file it covers needs no `no-modify`.
-  const protection: { patterns: ProtectedPattern[]; issues: ConfigIssue[] } = config === null ? { patterns: [], issues: [] } : await protectListing(config, file, paths.root, files);
+  const protection: { patterns: ProtectedPattern[]; issues: ConfigIssue[] } = config === null ? { patterns: [], issues: [] } : await protectListing(config, file, paths.root, files, autoProtectStories(paths, config));
   const unprotected = config === null ? [] : unprotectedCheckFiles(config, checked.text, file, paths.root, files, protection.patterns.map((entry) => entry.pattern));
   const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
   // The lifecycle's own files (stories: prd.yaml) are validated as `yoke run` validates them.
@@ -30,8 +32,9 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const valid = config !== null && errors === 0;
   const agents: AgentAvailability[] = config && lifecycle ? await checkAgentAvailability(config, lifecycle.rolesCalled(config)) : [];
   const missing = agents.filter((agent) => !agent.found);
+  const warnings = config !== null && (config.toolControl ?? 'on') !== 'off' && agents.some((agent) => agent.kind === 'opencode' && agent.found) ? opencodeInstallWarnings(paths.root) : [];
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ file, valid, issues, config, agents, protected: protection.patterns })}\n`);
+    process.stdout.write(`${JSON.stringify({ file, valid, issues, config, agents, protected: protection.patterns, warnings })}\n`);
   } else {
     for (const issue of issues) process.stderr.write(`${formatIssue(issue)}\n`);
     if (config && valid) {
@@ -41,10 +44,18 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
       for (const line of protectListingLines(protection.patterns)) process.stdout.write(`${line}\n`);
       for (const found of agents.filter((entry) => entry.found)) process.stdout.write(`${found.message}\n`);
       for (const absent of missing) process.stderr.write(`yoke: ${absent.message}.\n`);
+      for (const warning of warnings) process.stderr.write(`yoke: warning: ${warning}\n`);
     } else {
       const where = [...new Set(issues.filter((issue) => issue.severity === 'error').map((issue) => issue.file))];
       process.stderr.write(`${errors} error(s) in ${where.length > 0 ? where.join(' and ') : file}.\n`);
     }
   }
   return valid && missing.length === 0 ? 0 : 2;
+}
+
+/** OpenCode's own dependency installs that a gated opencode call would wait for (effects/gate/opencode-dependency-installs.ts). */
+function opencodeInstallWarnings(root: string): string[] {
+  const dirs = pendingOpencodeInstalls(root, process.env);
+  if (dirs.length === 0) return [];
+  return [`OpenCode will install @opencode-ai/plugin from npm into ${dirs.join(', ')} before an opencode call, which loads yoke's tool-call plugin, and wait for it: once with network; without network every call waits about 70 s and then goes on. Run \`opencode\` once with network access, or see docs/agents.md.`];
 }

@@ -1,10 +1,12 @@
 // `yoke fleet`: every worker, job and run of the shared store (DESIGN §14).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { readFleetView } from '../../store/fleet/fleet-view.js';
 import { sharedStoreUrl } from '../../store/session/shared-store-url.js';
 
 /** Print the fleet view as text, or as one JSON object. */
 export async function fleetCommand(flags: { json: boolean }): Promise<number> {
-  const view = await readFleetView(sharedStoreUrl('yoke fleet'));
+  const view = await readFleetView(sharedStoreUrl('yoke fleet'), join(homedir(), '.cache', 'yoke', 'fleet'));
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(view)}\n`);
     return 0;
@@ -15,6 +17,8 @@ export async function fleetCommand(flags: { json: boolean }): Promise<number> {
   for (const j of view.jobs) out.push(`  ${j.id}  ${(j.queue === 'dead-letter' ? 'dead-letter' : j.state).padEnd(11)}  ${j.workspace}  attempts ${j.attempts}${j.worker ? `  on ${j.worker}` : ''}${reasonOf(j.output)}`);
   out.push(`runs (${view.runs.length})`);
   for (const r of view.runs) out.push(`  ${r.workspace}  ${r.run}  ${r.status === 'finished' ? `finished (exit ${r.exitCode ?? '?'})` : r.status}  ${r.state}  iteration ${r.iteration ?? '-'}/${r.maxIterations ?? '-'}  $${r.costUsd.toFixed(4)}`);
+  if (view.unreadable.length > 0) out.push(`unreadable workspaces (${view.unreadable.length})`);
+  for (const u of view.unreadable) out.push(`  ${u.workspace}  ${u.reason}`);
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }

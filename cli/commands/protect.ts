@@ -28,8 +28,10 @@ export interface ProtectStatusReport {
   baseline: { digest: string; patterns: string[]; files: number } | null;
   /** the digest the files on disk have now, under the current patterns */
   current: { digest: string; files: number };
-  /** no baseline yet, or the files and patterns match it */
+  /** no baseline yet, or the files and patterns match it (never with a tampered record) */
   unchanged: boolean;
+  /** the journal record of the baseline (or a refresh) that was edited after it was written: `yoke run` refuses the workspace (exit 3), and no drift is reported against it */
+  tampered: { seq: number } | null;
   drift: Array<{ path: string; kind: string; line: string }>;
   patternsAdded: string[];
   patternsRemoved: string[];
@@ -40,20 +42,24 @@ function historyOf(inspection: ProtectionInspection) {
   return inspection.history.entries.map((entry) => ({ seq: entry.seq, ts: entry.ts, kind: entry.kind, digest: entry.digest, previous: entry.previous, why: entry.why, files: entry.files, changes: entry.changes.length }));
 }
 
-/** `yoke protect status [--json]`: read-only; exit 0 whatever it finds (the JSON's `unchanged` says whether `yoke run` would start). */
+/** `yoke protect status [--json]`: read-only; exit 0 whatever it finds (the JSON's `unchanged` says whether `yoke run` would start, `tampered` why it never will). */
 export async function protectStatusCommand(flags: { json: boolean }): Promise<number> {
   const paths = findProject(process.cwd());
   const { records } = await readWorkspace(paths);
   const inspection = await inspectProtection(paths, protectingConfig(paths, records), records);
   const baseline = inspection.history.baseline;
+  const tampered = inspection.history.tampered;
+  // A forged record says nothing about what the user changed: no drift is measured against it.
+  const trusted = tampered === null;
   const report: ProtectStatusReport = {
     patterns: inspection.patterns,
     baseline: baseline === null ? null : { digest: baseline.digest, patterns: baseline.patterns, files: baseline.files.length },
     current: { digest: inspection.current.digest, files: inspection.current.files.length },
-    unchanged: !protectionChanged(inspection),
-    drift: inspection.drift.map((entry) => ({ path: entry.path, kind: entry.kind, line: driftLine(entry) })),
-    patternsAdded: inspection.patternsAdded,
-    patternsRemoved: inspection.patternsRemoved,
+    unchanged: trusted && !protectionChanged(inspection),
+    tampered: tampered === null ? null : { seq: tampered },
+    drift: trusted ? inspection.drift.map((entry) => ({ path: entry.path, kind: entry.kind, line: driftLine(entry) })) : [],
+    patternsAdded: trusted ? inspection.patternsAdded : [],
+    patternsRemoved: trusted ? inspection.patternsRemoved : [],
     history: historyOf(inspection),
   };
   if (flags.json) {
@@ -67,7 +73,10 @@ export async function protectStatusCommand(flags: { json: boolean }): Promise<nu
     return 0;
   }
   out(`protection baseline ${baseline.digest.slice(0, 12)}: ${baseline.files.length} file(s) under ${baseline.patterns.length} pattern(s)`);
-  if (report.unchanged) out('unchanged: the protected files match the baseline.');
+  if (tampered !== null) {
+    out(`TAMPERED: journal record ${tampered} (the protection baseline) was edited after it was written: its digest no longer matches its files, so nothing can be compared with it.`);
+    out('`yoke run` refuses this workspace (exit 3): restore .loop/.journal from a backup, or start over with a new workspace.');
+  } else if (report.unchanged) out('unchanged: the protected files match the baseline.');
   else {
     out(`changed since the baseline (\`yoke run\` refuses until \`yoke protect refresh --why "…"\`, or undo the change):`);
     for (const line of await describeChanges(paths, inspection)) out(line);

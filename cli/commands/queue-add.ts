@@ -8,7 +8,8 @@ import { YokeError } from '../../errors/yoke-error.js';
 /** `queue add`'s flags. */
 export interface QueueAddFlags {
   ref?: string;
-  mode?: 'goal' | 'stories';
+  /** one of the lifecycles the fleet takes jobs for (commander checks it against their descriptors) */
+  mode?: string;
   name?: string;
   json: boolean;
 }

@@ -1,11 +1,12 @@
 // `yoke replay --verify [run | --all]`: re-derive every effect request with today's machines and
-// compare it with the journal. Exit 0 when every run agrees, 1 at a divergence, 3 when a run was
+// compare it with the journal, and check every protection record and what each run protected. Exit 0 when every run agrees, 1 at a divergence, 3 when a run was
 // recorded by a machine version this yoke cannot fold.
 import { findRun } from '../../store/fold/journal-runs.js';
 import type { JournalReader, RecordPage, TornTail } from '../../store/journal/journal-store.js';
 import type { StartedRecord } from '../../store/journal/record.js';
 import { RoutingLedger, routingDivergence } from '../../store/projections/routing-sequences.js';
 import { RunVerifier, type Divergence, type Verification } from '../../store/projections/verify-run.js';
+import { ProtectionChecker } from '../../store/projections/verify-protection.js';
 import { ToolRulingChecker } from '../../store/projections/verify-tool-rulings.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -20,23 +21,33 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
   const wanted = prefix?.toUpperCase();
   const routing = new RoutingLedger();
   const tools = new ToolRulingChecker();
+  const protection = new ProtectionChecker();
   for await (const page of journal) {
     for (const record of page.records) {
       routing.feed(record);
+      protection.observe(record);
       if (record.type === 'run.started') {
         starts.push(record);
         if (!flags.all && wanted === undefined) verifiers.clear();
-        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, record), tools));
+        if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) {
+          verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, record) ?? protection.startDivergence(record), tools));
+        }
         continue;
       }
-      for (const verifier of verifiers.values()) verifier.feed(record);
+      const refreshed = protection.check(record);
+      for (const verifier of verifiers.values()) {
+        verifier.feed(record);
+        if (refreshed !== null && verifier.started.run === record.run) verifier.diverge(refreshed);
+      }
       // after the verifiers: a ruling is checked against the answers and requests before it
       tools.observe(record);
     }
   }
   // findRun refuses a journal without runs (exit 2), with --all too, and an unknown or ambiguous prefix.
   const chosen = flags.all && starts.length > 0 ? starts : [findRun(starts, prefix)];
-  const verdicts = chosen.map((started) => (verifiers.get(`${started.seq}`) ?? new RunVerifier(started)).verdict());
+  const verdicts = chosen.map((started) => (verifiers.get(`${started.seq}`) ?? new RunVerifier(started)).verdict())
+    // DESIGN §16: an edited protection record forges the journal every run is verified from (as `yoke run` refuses it whole)
+    .map((verdict) => (protection.forged !== null && verdict.status === 'verified' ? { ...verdict, status: 'diverged' as const, divergence: protection.forged } : verdict));
   for (const verdict of verdicts) {
     process.stdout.write(flags.json ? `${JSON.stringify(verdict)}\n` : `${renderVerdict(verdict).join('\n')}\n`);
   }

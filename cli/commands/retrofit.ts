@@ -59,7 +59,10 @@ function readLock(root: string): CanonLock | null {
   const path = join(root, LOCK_PATH);
   if (!existsSync(path)) return null;
   const parsed = parseLock(readFileSync(path, 'utf8'));
-  if (parsed.problem !== null) throw new YokeError('usage', `${path}: ${parsed.problem}; restore it from git (\`git checkout -- ${LOCK_PATH}\`) or delete it to start over.`);
+  if (parsed.problem !== null) {
+    const where = parsed.line === undefined ? path : `${path}:${parsed.line}`;
+    throw new YokeError('usage', `${where}: ${parsed.problem}; restore it from git (\`git checkout -- ${LOCK_PATH}\`) or delete it to start over; nothing was changed.`);
+  }
   return parsed.lock;
 }
 
@@ -75,6 +78,9 @@ export async function retrofitCommand(dir: string | undefined, flags: RetrofitFl
   const detected = detectAgents(root);
   const agents = flags.agent !== undefined ? parseAgents(flags.agent) : lock?.agents ?? (detected.agents.length > 0 ? detected.agents : [...RETROFIT_AGENTS]);
   const project = await readProjectFiles(root, pathsToRead(canon, lock));
+  // The lock and the backups live in the project's own .yoke/: never through a link that leads out.
+  const yokeDir = project.links?.get(LOCK_PATH);
+  if (yokeDir !== undefined && 'refused' in yokeDir) throw new YokeError('workspace', `${yokeDir.refused}: yoke keeps its lock and backups in the project's .yoke/ folder; replace the link with a folder. Nothing was changed.`);
   const plan = planRetrofit(canon, agents, project, lock);
   const changes = planChanges(plan);
   const refused = planRefuses(plan);

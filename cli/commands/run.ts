@@ -19,12 +19,12 @@ import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
 import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
-import { describePrdChange, prdChangeEvent, prdChangeSinceLastRun, restoreMissingPrd } from '../../store/session/prd-change.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { refuseLostHistory } from '../../store/session/lost-history.js';
-import { settleBeforeRun } from '../../store/session/settle-before-run.js';
+import { refuseStashedWorkspace, settleBeforeRun } from '../../store/session/settle-before-run.js';
+import { storeSecrets } from '../../store/session/store-secrets.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { readCanon } from '../canon.js';
@@ -33,7 +33,8 @@ import { describeHold } from '../budget-hold.js';
 import { EXIT, exitCodeForSignal } from '../exit-codes.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
-import { describeProgress } from '../progress.js';
+import { describeProgress, type ProgressWording } from '../progress.js';
+import { planLines } from '../run-plan-text.js';
 import { settleLines } from '../stash-format.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { RunMonitor } from '../run-monitor.js';
@@ -60,8 +61,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
   }
   let before = await readWorkspace(paths);
-  // An emptied journal is refused while transcripts, blobs or Yoke-Run commits say there was a history.
-  await refuseLostHistory(paths, before.records, flags.discardHistory === true);
+  // An emptied journal is refused while transcripts, blobs or status.json say there was a history here.
+  refuseLostHistory(paths, before.records, flags.discardHistory === true);
   // A stash command at work refuses; one cut short is finished first, so yoke.conf is back before it is read.
   const settledStash = await settleBeforeRun(paths, before.records, warn);
   if (settledStash) {
@@ -69,6 +70,8 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     before = await readWorkspace(paths);
   }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
+  // a conf that is missing because `yoke stash` took it says so, and how to bring it back
+  if (!resuming) refuseStashedWorkspace(paths, before.records);
   const loaded = resuming ? null : loadConfig(paths, warn);
   const config = loaded === null || flags.parallel === undefined ? loaded : { ...loaded, parallel: flags.parallel };
   // The lifecycle's own files (stories: prd.yaml) are checked before anything runs, too.
@@ -116,40 +119,13 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
     // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
     const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
-    // DESIGN §8: a new stories run compares prd.yaml with the last stories run's final list first (a reopened story's flag is set back).
-    const sinceLast = config && LIFECYCLES[config.mode]?.features.includes('stories') === true
-      ? prdChangeSinceLastRun(session.journal.records, paths.loopDir, loopFileReader(paths)('prd.yaml') ?? '') : null;
-    const { plan, lifecycle, fold } = await beginRun(session.journal, {
-      fresh: flags.fresh, maxIterations: flags.maxIterations, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
-      checkpoint: checkpoints?.saved ?? null,
+    const { plan, lifecycle, fold, notices } = await beginRun(session.journal, {
+      fresh: flags.fresh, maxIterations: flags.maxIterations, parallel: flags.parallel, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
+      checkpoint: checkpoints?.saved ?? null, readLoopFile: loopFileReader(paths), loopDir: paths.loopDir,
     });
-    announce(plan, flags, progress);
-    let change = plan.kind === 'start' ? sinceLast : null;
-    if (plan.kind === 'resume' && lifecycle.validate) {
-      // prd.yaml is re-read on every resume: a fix made while the run was held is picked up.
-      if (await restoreMissingPrd(fold.snapshot.context as LoopContext, paths.loopDir)) {
-        terminal.warn('.loop/prd.yaml was missing when the run resumed; yoke put back the version the run holds (to drop stories, edit the list instead of removing the file).');
-      }
-      const readLoop = loopFileReader(paths);
-      const errors = lifecycle.validate(readLoop).filter((issue) => issue.severity === 'error');
-      const [first, ...rest] = errors;
-      if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run.`]);
-      change = await prdChangeEvent(fold.snapshot.context as LoopContext, paths.loopDir, readLoop('prd.yaml') ?? '');
-    }
-    if (change) {
-      const { line, warnings } = describePrdChange(change);
-      for (const warning of warnings) terminal.warn(warning);
-      progress(line);
-      fold.apply(session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: change } }));
-      await session.journal.flush();
-    }
-    const parallelChange = plan.kind === 'resume' ? parallelChangeEvent(fold.snapshot.context as LoopContext, flags) : null;
-    if (parallelChange) {
-      progress(`parallel changed to ${parallelChange.parallel} (--parallel)`);
-      fold.apply(session.journal.stage({ run: fold.run, machine: lifecycle.name, mv: lifecycle.version, type: 'event', payload: { cause: null, event: parallelChange } }));
-      await session.journal.flush();
-    }
-    const emit = recordPrinter(flags, progress, lifecycle.unit);
+    announce(plan, lifecycle.unit, flags, progress);
+    for (const notice of notices) (notice.level === 'warn' ? terminal.warn : progress)(notice.text);
+    const emit = recordPrinter(flags, progress, lifecycle);
     if (flags.live || flags.livePort !== undefined) {
       const { startLiveInspector } = await import('../live-inspector.js');
       live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn: terminal.warn, notice: terminal.notice });
@@ -178,12 +154,13 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       guardLaneCall: () => open.guardLaneCall(),
       ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
+      secrets: storeSecrets(paths),
     });
     await settleHooks(10_000);
     terminal.stop();
     if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
     if (result.kind === 'paused') {
-      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext)}\n`);
+      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext, lifecycle)}\n`);
       return EXIT.unsuccessful;
     }
     return result.exitCode;
@@ -217,7 +194,7 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
-/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach yet (opencode, qwen) is refused, exit 2. */
+/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach is refused, exit 2. */
 function checkToolGateReach(config: Config, paths: WorkspacePaths): void {
   const problem = ungatedAgentProblem(config);
   if (problem === null) return;
@@ -250,28 +227,19 @@ async function checkParallel(config: Config, flags: RunFlags, resuming: boolean,
   throw new YokeError('workspace', `the target branch's working tree has changes (${shown}); a parallel run fast-forwards it as stories land, so commit or stash them first (\`git stash -u\`) and run \`yoke run\` again.`);
 }
 
-/** `SET_PARALLEL` when a resumed parallel run is given another `--parallel N`, else null. */
-function parallelChangeEvent(context: LoopContext, flags: RunFlags): { type: 'SET_PARALLEL'; parallel: number } | null {
-  if (flags.parallel === undefined || context.config.parallel === undefined || context.config.parallel === flags.parallel) return null;
-  return { type: 'SET_PARALLEL', parallel: flags.parallel };
-}
-
-/** Tell the user what the plan did: abandoned, started, or resumed. */
-function announce(plan: RunPlan, flags: RunFlags, progress: (line: string) => void): void {
-  if (plan.kind === 'start') {
-    if (plan.abandoned !== null) progress(`abandoned unfinished run ${plan.abandoned} (--fresh)`);
-    progress(`started run ${plan.run} (${plan.mode}, at most ${plan.maxIterations} iterations)`);
-    return;
+/** Tell the user what the plan did: abandoned, started, or resumed (in the lifecycle's unit). */
+function announce(plan: RunPlan, unit: string, flags: RunFlags, progress: (line: string) => void): void {
+  for (const line of planLines(plan, unit)) {
+    // a resume is said even under --json, on stderr, where progress lines are not
+    if (plan.kind === 'resume' && (flags.quiet || flags.json)) process.stderr.write(flags.quiet ? '' : `yoke: ${line}\n`);
+    else progress(line);
   }
-  const line = `resuming run ${plan.run} at iteration ${plan.iteration} (state ${plan.state})`;
-  if (flags.quiet || flags.json) process.stderr.write(flags.quiet ? '' : `yoke: ${line}\n`);
-  else progress(line);
 }
 
-function recordPrinter(flags: RunFlags, progress: (line: string) => void, unit: string): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
+function recordPrinter(flags: RunFlags, progress: (line: string) => void, wording: ProgressWording): (record: JournalRecord, fold: Parameters<typeof describeProgress>[1]) => void {
   if (flags.json) return () => undefined;
   return (record, fold) => {
-    const line = describeProgress(record, fold, unit);
+    const line = describeProgress(record, fold, wording);
     if (line) progress(line);
   };
 }

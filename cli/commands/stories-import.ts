@@ -6,6 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { formatIssue } from '../../config/format-issue.js';
 import { importStories, type IgnoredField } from '../../config/prd/import-stories.js';
 import { YokeError } from '../../errors/yoke-error.js';
+import { lifecycleHas } from '../../machines/lifecycles/registry.js';
 import { storiesLifecycle } from '../../machines/lifecycles/stories.js';
 import { openJournalStore } from '../../store/session/open-store.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
@@ -95,7 +96,7 @@ export async function storiesImportCommand(file: string, flags: StoriesImportFla
 function refuseOtherMode(paths: WorkspacePaths): void {
   const { config, file } = checkConfig(paths);
   const mode = config?.mode ?? /^\s*mode\s+(\S+)/m.exec(readFileSync(paths.conf, 'utf8'))?.[1] ?? null;
-  if (mode !== 'stories') {
+  if (mode === null || !lifecycleHas(mode, 'stories')) {
     throw new YokeError('usage', `${file} is ${mode === null ? 'not a stories workspace' : `in ${mode} mode`}, so there is no prd.yaml to import into; run \`yoke mode stories\` first (it stashes the current files). Nothing was written.`);
   }
 }

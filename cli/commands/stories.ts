@@ -3,6 +3,7 @@ import type { Story } from '../../config/prd/story.js';
 import { storyCommits } from '../../effects/git/story-commits.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { relative } from 'node:path';
+import { lifecycleHas } from '../../machines/lifecycles/registry.js';
 import { foldRun, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
 import { retainedWorktrees } from '../../store/projections/retained-worktrees.js';
 import type { RunFold } from '../../store/fold/run-fold.js';
@@ -49,7 +50,7 @@ export async function loadStoryList(paths: WorkspacePaths): Promise<StoryList> {
 /** prd.yaml's stories, validated; refuses a workspace in another mode. */
 export function readStories(paths: WorkspacePaths): Story[] {
   const config = loadConfig(paths, (line) => process.stderr.write(`${line}\n`));
-  if (config.mode !== 'stories') {
+  if (!lifecycleHas(config.mode, 'stories')) {
     throw new YokeError('usage', `this workspace is in ${config.mode} mode, and stories exist only in stories mode; run \`yoke mode stories\` (or \`yoke stories import <file>\`) to switch.`);
   }
   return readPrdStories(paths);
@@ -57,7 +58,7 @@ export function readStories(paths: WorkspacePaths): Story[] {
 
 /** The fold of the latest stories run, or null (none yet, or recorded by a machine this yoke cannot fold: said on stderr). */
 function latestStoriesFold(records: Parameters<typeof runStarts>[0]): RunFold | null {
-  const started = runStarts(records).filter((record) => record.payload.mode === 'stories').at(-1);
+  const started = runStarts(records).filter((record) => lifecycleHas(record.payload.mode, 'stories')).at(-1);
   if (started === undefined) return null;
   try {
     return foldRun(records, started);

@@ -15,11 +15,12 @@ function canonicalJson(value: unknown): string {
 /**
  * SHA-256 (hex) of everything that decides what the check proves: the criteria with their commands
  * and timeouts, the artifacts and their criteria, the base URL, and each flow file's SHA-256. The
- * label and the protection digest are left out (the same check under another label has the same digest); environment values
- * are never part of it.
+ * label, the protection digest and the `redact` names are left out (the same check under another
+ * label has the same digest); environment values are never part of it.
  */
 export function checkConfigDigest(params: AcceptanceCheckParams, flows: readonly { journey: string; sha256: string }[]): string {
-  // the protection digest is reported on its own (report.protection), not folded in here
-  const { label: _label, protection: _protection, ...effective } = params;
+  // the protection digest is reported on its own (report.protection), not folded in here; which
+  // values are redacted from the output changes nothing the check proves
+  const { label: _label, protection: _protection, redact: _redact, ...effective } = params;
   return createHash('sha256').update(canonicalJson({ ...effective, flows })).digest('hex');
 }

@@ -3,8 +3,8 @@
 //
 // Order: prepare (refusals leave everything as it was) → source tree and artifacts, first
 // snapshot → every criterion in order (commands, then journeys; a failure never stops the others)
-// → artifacts and source tree, second snapshot → report (pure) → the proof folder replaces the
-// label's evidence. An interruption discards the new folder and keeps the old evidence.
+// → artifacts and source tree, second snapshot, and the protected files' digest → report (pure)
+// → the proof folder replaces the label's evidence. An interruption discards the new folder and keeps the old evidence.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import type { AcceptanceCheckParams, AcceptanceCheckResult } from '../../machine
 import { buildCheckReport, checkResultOf, type CommandObservation, type JourneyObservation } from '../../machines/acceptance/build-check-report.js';
 import { checkReportSchema } from '../../machines/acceptance/check-report.js';
 import { runFlow } from '../browser/run-flow.js';
+import { measureProtection } from '../protect/list-protected.js';
 import { snapshotWorkTree } from '../git/git-tree.js';
 import { snapshotArtifacts } from './artifact-snapshot.js';
 import type { CheckContext } from './check-context.js';
@@ -20,6 +21,7 @@ import { checkConfigDigest } from './config-digest.js';
 import { prepareCheck, type PreparedCheck } from './prepare-check.js';
 import { runCriterionCommand } from './run-criterion-command.js';
 import { createRedactor, type Redactor } from './secret-redactor.js';
+import { combineSecrets, secretValues } from '../process/redact-secrets.js';
 
 /** The file name of the report inside a proof folder. */
 export const REPORT_FILE = 'report.json';
@@ -35,7 +37,8 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
   const prepared = await prepareCheck(params, ctx);
   if ('outcome' in prepared) return prepared;
   const { proof, browser, flows } = prepared;
-  const redactor = createRedactor(flows.secrets);
+  // kept output (report, journal, guard-results.md) loses fill values and secret environment values alike
+  const redactor = createRedactor(flows.secrets, combineSecrets(secretValues(ctx.env, params.redact), ctx.secrets ?? []));
   let committed = false;
   let videoDir: string | null = null;
   try {
@@ -48,6 +51,8 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
     const { commands, journeys } = await runCriteria(params, ctx, prepared, redactor, videoDir);
     const after = await snapshotArtifacts(ctx.root, artifactPaths, ctx.signal);
     const sourceAfter = await snapshotWorkTree(ctx.root);
+    // DESIGN §16: the protected files as the criteria left them, measured here, never taken on trust
+    const protectionDigest = params.protection !== undefined && 'patterns' in params.protection ? await measureProtection(ctx.root, params.protection.patterns) : undefined;
     const flowDigests = flows.journeys.map((journey) => ({ journey: journey.name, sha256: journey.sha256 }));
     const report = checkReportSchema.parse(buildCheckReport(params, {
       startedAt: startedAt.toISOString(),
@@ -58,6 +63,7 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
       source: { before: sourceBefore, after: sourceAfter },
       config: { digest: checkConfigDigest(params, flowDigests), flows: flowDigests },
       versions: { yoke: ctx.yokeVersion, node: process.version, platform: process.platform, arch: process.arch, browser: browser?.version ?? null },
+      ...(protectionDigest === undefined ? {} : { protectionDigest }),
     }));
     if (browser !== null && !browser.video.available && report.journeys.some((journey) => journey.status === 'failed')) ctx.warn(`no failure video: ${browser.video.why}`);
     const bytes = `${JSON.stringify(report, null, 2)}\n`;

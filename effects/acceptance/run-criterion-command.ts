@@ -1,5 +1,5 @@
 // Running one criterion command the way guards run (effects/handlers/check-run.ts), keeping the
-// end of its output with every known fill value redacted.
+// end of its output with every known fill value and secret environment value redacted.
 import { resolve } from 'node:path';
 import type { CommandObservation } from '../../machines/acceptance/build-check-report.js';
 import { EXCERPT_CHARS } from '../handlers/check-run.js';

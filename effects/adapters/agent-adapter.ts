@@ -28,9 +28,9 @@ export function agentCall(agent: AgentSpec, model: string | null, gate: AgentGat
     case 'gemini':
       return { invocation: geminiInvocation(model, gate), parser: createGeminiParser(model) };
     case 'opencode':
-      return { invocation: opencodeInvocation(model), parser: createOpencodeParser(model) };
+      return { invocation: opencodeInvocation(model, gate), parser: createOpencodeParser(model) };
     case 'qwen':
-      return { invocation: qwenInvocation(model), parser: createQwenParser(model) };
+      return { invocation: qwenInvocation(model, gate), parser: createQwenParser(model) };
   }
 }
 

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { childEnvironment } from '../process/child-environment.js';
 import { agentForRole } from '../../config/agent-for-role.js';
 import type { AgentRole } from '../../config/lifecycle-catalog.js';
 import type { Config } from '../../config/types.js';
@@ -70,7 +71,7 @@ export function findOnPath(binary: string, pathVariable: string): string | null 
 function readVersion(path: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   return new Promise((resolve) => {
     // GEMINI_CLI_NO_RELAUNCH: gemini otherwise restarts itself in a child node first (about 1.7× slower here).
-    execFile(path, ['--version'], { env: { ...env, GEMINI_CLI_NO_RELAUNCH: 'true' }, timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (error, stdout) => {
+    execFile(path, ['--version'], { env: { ...childEnvironment(env), GEMINI_CLI_NO_RELAUNCH: 'true' }, timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (error, stdout) => {
       const line = stdout.split('\n').map((text) => text.trim()).find((text) => text !== '');
       resolve(error !== null || line === undefined ? null : oneLine(line, 100));
     });

@@ -16,4 +16,6 @@ export interface AgentGate {
   resume: string | null;
   /** a private home whose user settings carry the hook (Gemini CLI's GEMINI_CLI_HOME), or null */
   home?: string | null;
+  /** variables that load the hook from a private location (qwen's QWEN_CODE_SYSTEM_SETTINGS_PATH, opencode's plugin), or null */
+  settingsEnv?: Record<string, string> | null;
 }

@@ -1,7 +1,7 @@
 // The OpenCode adapter: `opencode run --format json`, usage summed over its `step_finish` events,
 // failures read from its `error` events and from tool calls it refused.
 import type { Usage } from '../../machines/effects.js';
-import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText, httpVerdict } from './classify-api-error.js';
@@ -17,12 +17,13 @@ import { TextTail, oneLine } from './text-tail.js';
  * it is not a terminal and appends it to the (here empty) message. No `--auto`: OpenCode's default
  * permissions already allow editing and running commands inside the project, and `run` rejects
  * on its own every call that would need to ask (a path outside the project, reading `.env`), which
- * yoke reports as `permission-denied`.
+ * yoke reports as `permission-denied`. With a gate, OPENCODE_CONFIG_CONTENT loads the private
+ * plugin that asks yoke's gate before every tool call (effects/gate/opencode-gate-plugin.ts).
  */
-export function opencodeInvocation(model: string | null): AgentInvocation {
+export function opencodeInvocation(model: string | null, gate: AgentGate | null = null): AgentInvocation {
   const args = ['run', '--format', 'json'];
   if (model !== null) args.push('-m', shellQuote(model));
-  return { command: `exec ${BUILT_IN_AGENTS.opencode.binary} ${args.join(' ')}`, env: {} };
+  return { command: `exec ${BUILT_IN_AGENTS.opencode.binary} ${args.join(' ')}`, env: { ...(gate?.settingsEnv ?? {}) } };
 }
 
 /** What `run` says when it refused a tool call that needed permission (the call's `state.error`). */

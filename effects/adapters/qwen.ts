@@ -1,6 +1,6 @@
 // The Qwen Code adapter: stream-json output (Claude Code's shape), judged by its final `result` object.
 import type { Usage } from '../../machines/effects.js';
-import type { AgentInvocation } from './agent-invocation.js';
+import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText, httpVerdict } from './classify-api-error.js';
@@ -18,12 +18,14 @@ const EXIT_TURN_LIMIT = 53;
 /**
  * `qwen --output-format stream-json --approval-mode yolo [-m m]` with the prompt on stdin: with no
  * prompt argument and stdin not a terminal, qwen runs headless and takes stdin as the prompt. yolo
- * approves every tool; headless `auto-edit` does not even offer the shell tool.
+ * approves every tool; headless `auto-edit` does not even offer the shell tool. With a gate,
+ * QWEN_CODE_SYSTEM_SETTINGS_PATH names the private settings file whose `PreToolUse` hook is yoke's
+ * (effects/gate/qwen-gate-settings.ts); qwen runs that hook in yolo mode too.
  */
-export function qwenInvocation(model: string | null): AgentInvocation {
+export function qwenInvocation(model: string | null, gate: AgentGate | null = null): AgentInvocation {
   const args = ['--output-format', 'stream-json', '--approval-mode', 'yolo'];
   if (model !== null) args.push('-m', shellQuote(model));
-  return { command: `exec ${BUILT_IN_AGENTS.qwen.binary} ${args.join(' ')}`, env: {} };
+  return { command: `exec ${BUILT_IN_AGENTS.qwen.binary} ${args.join(' ')}`, env: { ...(gate?.settingsEnv ?? {}) } };
 }
 
 /** Reads qwen's stream-json: only the last `result` object counts; the `system/init` line names the model. */

@@ -5,12 +5,15 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Write `content` to a temp file in the same directory, fsync it, rename it over `path`, then fsync
- * the directory so the rename itself survives a crash. The directory must exist.
+ * the directory so the rename itself survives a crash. The directory must exist. A failure names
+ * `path` as its errno `path` (not the temp file, which the user never sees and yoke removes).
  */
 export async function writeFileAtomic(path: string, content: Buffer | string, mode = 0o644): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', mode);
+  const handle = await open(temp, 'wx', mode).catch((error: unknown) => {
+    throw aboutDestination(error, path);
+  });
   try {
     await handle.writeFile(content);
     await handle.chmod(mode); // the umask may have narrowed the mode given to open()
@@ -18,16 +21,22 @@ export async function writeFileAtomic(path: string, content: Buffer | string, mo
   } catch (error) {
     await handle.close();
     await rm(temp, { force: true });
-    throw error;
+    throw aboutDestination(error, path);
   }
   await handle.close();
   try {
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    throw aboutDestination(error, path);
   }
   await syncDirectory(dir);
+}
+
+/** `error` with `path` as its errno path, so a message about it (errors/environment-fault.ts) names the file being replaced. */
+function aboutDestination(error: unknown, path: string): unknown {
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string') (error as NodeJS.ErrnoException).path = path;
+  return error;
 }
 
 async function syncDirectory(dir: string): Promise<void> {

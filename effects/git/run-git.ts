@@ -3,10 +3,11 @@
 // Plain node:child_process rather than execa: git runs several times per iteration and execa's
 // per-call machinery cost about as much as a short git command itself (issue #7).
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../process/child-environment.js';
 
 /** Options for one git invocation. */
 export interface GitOptions {
-  /** added to the inherited environment */
+  /** added to the inherited environment (yoke's, without the store's credentials: git runs the project's hooks) */
   env?: Record<string, string>;
   /** written to stdin (otherwise stdin is empty) */
   input?: string;
@@ -38,7 +39,7 @@ export function spawnGitScript(root: string, script: string, args: string[], opt
 
 function collect(command: string, args: string[], root: string, opts: GitOptions): Promise<GitOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: opts.env ? { ...process.env, ...opts.env } : process.env, stdio: 'pipe' });
+    const child = spawn(command, args, { cwd: root, env: { ...childEnvironment(), ...opts.env }, stdio: 'pipe' });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let settled = false;

@@ -12,18 +12,23 @@ import { openTranscript } from '../process/transcript.js';
 import { processVerdict } from '../adapters/process-verdict.js';
 import { readAgentReport } from '../adapters/usage-file.js';
 import { journalEntry } from '../../config/workspace-layout.js';
-import { redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { combineSecrets, redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { childEnvironment } from '../process/child-environment.js';
 import { GATE_SOCKET_ENV } from '../gate/gate-protocol.js';
 import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
+import { prepareOpencodeGatePlugin } from '../gate/opencode-gate-plugin.js';
+import { prepareQwenGateSettings } from '../gate/qwen-gate-settings.js';
 
 /**
  * The agents whose CLI hook yoke wires to the run's gate: Claude Code (PreToolUse via --settings),
- * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME).
+ * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME), Qwen Code
+ * (PreToolUse in a private QWEN_CODE_SYSTEM_SETTINGS_PATH), OpenCode (a private plugin's
+ * tool.execute.before, loaded by OPENCODE_CONFIG_CONTENT).
  */
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
- * its environment and its pid + start time recorded at once; stream its output live and into a
+ * its environment (the store's credentials withheld) and its pid + start time recorded at once; stream its output live and into a
  * new transcript while its adapter parses it; kill the whole group after `idleTimeoutMs` without
  * output, after `timeoutMs` in total, or on abort. The result carries the usage the CLI reported
  * (for `cmd`: $YOKE_USAGE_FILE) and the adapter's classification, its detail redacted of the values
@@ -38,7 +43,11 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
     const hookCommand = gated === null ? null : gated.command(params.agent.kind);
     const geminiHome = hookCommand !== null && params.agent.kind === 'gemini' ? await prepareGeminiGateHome(hookCommand, process.env) : null;
     if (geminiHome?.warning != null) ctx.warn(geminiHome.warning);
-    const gate = hookCommand === null ? null : { command: hookCommand, resume: params.resume ?? null, home: geminiHome?.dir ?? null };
+    const privateHook = hookCommand === null ? null
+      : params.agent.kind === 'qwen' ? await prepareQwenGateSettings(hookCommand, process.env)
+        : params.agent.kind === 'opencode' ? await prepareOpencodeGatePlugin(hookCommand, process.env) : null;
+    if (privateHook?.warning != null) ctx.warn(privateHook.warning);
+    const gate = hookCommand === null ? null : { command: hookCommand, resume: params.resume ?? null, home: geminiHome?.dir ?? null, settingsEnv: privateHook?.env ?? null };
     const { invocation, parser } = agentCall(params.agent, params.model, gate);
     const timeoutMs = params.timeoutMs ?? 0;
     const loopDir = resolve(ctx.loopDir);
@@ -52,7 +61,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       `# yoke ${params.role} agent, iteration ${params.iteration}, call ${ctx.key}: ${invocation.command}`,
     );
     const env = {
-      ...process.env,
+      ...childEnvironment(),
       ...invocation.env,
       YOKE_ROLE: params.role,
       YOKE_RUN: ctx.run,
@@ -94,6 +103,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       if (run.error !== null) transcript.write(`# yoke could not start the agent: ${run.error}\n`);
     } finally {
       await geminiHome?.cleanup();
+      await privateHook?.cleanup();
       const failure = await transcript.close();
       if (failure) ctx.warn(`could not write transcript .loop/${transcript.relativePath}: ${failure.message}`);
       // DESIGN §9: PROJECT.md and DECISIONS.md are yoke's during a run, also when the call was cut short.
@@ -126,7 +136,7 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       transcript: transcript.relativePath,
       classification: outcome.classification,
       // The transcript keeps the raw bytes (it stays on disk); what is journaled is redacted.
-      detail: outcome.detail === null ? null : redactSecrets(outcome.detail, secretValues(env, params.redact)),
+      detail: outcome.detail === null ? null : redactSecrets(outcome.detail, combineSecrets(secretValues(env, params.redact), ctx.secrets ?? [])),
       retryAfterMs: outcome.retryAfterMs,
       endedAt,
       ...(toolHold === undefined || outcome.classification !== 'tool-held' ? {} : { toolHold }),

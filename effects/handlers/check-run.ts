@@ -3,13 +3,15 @@ import { resolve } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { OutputTail } from '../process/output-tail.js';
 import { runInProcessGroup } from '../process/process-group.js';
-import { redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { combineSecrets, redactSecrets, secretValues } from '../process/redact-secrets.js';
+import { childEnvironment } from '../process/child-environment.js';
 
 /** How much of the combined output goes into guard-results.md. */
 export const EXCERPT_CHARS = 3_000;
 
 /**
- * Run `sh -c command` in the project root in its own process group (stdin closed), killing the
+ * Run `sh -c command` in the project root in its own process group (stdin closed, the store's
+ * credentials withheld from its environment), killing the
  * group after `timeoutMs` (0 = no limit) or on abort; stdout and stderr are streamed live and their
  * combined last {@link EXCERPT_CHARS} characters kept as the excerpt, redacted of the values of
  * secret-looking environment variables and `redact` ones (the live output is not). Safe to repeat (`retry`):
@@ -20,7 +22,7 @@ export const runCheck: EffectHandler<'check.run'> = {
   async execute(params, ctx) {
     const tail = new OutputTail(EXCERPT_CHARS);
     const env = {
-      ...process.env,
+      ...childEnvironment(),
       YOKE_RUN: ctx.run,
       YOKE_ITERATION: String(params.iteration),
       YOKE_LOOP_DIR: resolve(ctx.loopDir),
@@ -52,7 +54,7 @@ export const runCheck: EffectHandler<'check.run'> = {
       exitCode: run.exitCode,
       signal: run.signal,
       durationMs: run.durationMs,
-      excerpt: redactSecrets(tail.excerpt(), secretValues(env, params.redact)),
+      excerpt: redactSecrets(tail.excerpt(), combineSecrets(secretValues(env, params.redact), ctx.secrets ?? [])),
     };
   },
 };

@@ -5,13 +5,14 @@ import { join, relative, resolve } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { safeKey } from '../fs/safe-key.js';
 import { journalEntry } from '../../config/workspace-layout.js';
+import { childEnvironment } from '../process/child-environment.js';
 
 /** Hooks started by this process that have not finished yet. */
 const running = new Set<Promise<void>>();
 
 /**
  * Start `sh -c command` detached (own process group, stdin closed) in the project root with
- * YOKE_EVENT, YOKE_RUN, YOKE_ITERATION and YOKE_LOOP_DIR, its stdout and stderr going only to
+ * YOKE_EVENT, YOKE_RUN, YOKE_ITERATION and YOKE_LOOP_DIR (the store's credentials withheld), its stdout and stderr going only to
  * `.loop/.journal/hooks/<key>.log`. Returns at once (`started: false` only when it could not even
  * be spawned); a non-zero exit, a killing signal or a failure to start becomes one `ctx.warn` line
  * naming the log. Never awaited by the machine and never re-executed (`surface`).
@@ -34,7 +35,7 @@ export const fireHook: EffectHandler<'hook.fire'> = {
         child = spawn('sh', ['-c', params.command], {
           cwd: ctx.root,
           env: {
-            ...process.env,
+            ...childEnvironment(),
             YOKE_EVENT: params.event,
             YOKE_RUN: ctx.run,
             YOKE_ITERATION: String(params.iteration),

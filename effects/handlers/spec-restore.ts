@@ -1,6 +1,8 @@
 // `spec.restore`: put every spec file back to its backed-up content, keeping whatever it displaces.
-import { rm, stat } from 'node:fs/promises';
-import type { EffectHandler } from '../handler.js';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LOOP_GITIGNORE } from '../../config/workspace-layout.js';
+import type { EffectContext, EffectHandler } from '../handler.js';
 import { getBlob, putBlob } from '../fs/blob-store.js';
 import { loopPath } from '../fs/loop-path.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
@@ -9,8 +11,11 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 /**
  * Make each spec file equal its blob (remove it when the backup says absent). Content that differs is
  * first stored as a blob and reported in `displaced`, so nothing is lost; `restored` lists (sorted)
- * the files that changed, and the terminal is told. An existing file keeps its permission bits. Idempotent: a second run
- * changes nothing.
+ * the files that changed, and the terminal is told which spec files (an agent's edit never counts).
+ * An existing file keeps its permission bits. A missing `.loop/.gitignore` (an agent ran `rm -rf
+ * .loop`) is written back as `yoke init` writes it and listed too: without it the next commit would
+ * record its deletion, and a `git add -A` would take the journal. Idempotent: a second run changes
+ * nothing.
  */
 export const restoreSpec: EffectHandler<'spec.restore'> = {
   policy: 'retry',
@@ -34,7 +39,9 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
     }
     restored.sort();
     if (restored.length > 0) ctx.warn(restoredSpecWarning(restored, displaced, params.lane));
-    return { restored, displaced };
+    // not a spec file (nothing of the user's to tell about), but the journal's shield
+    if (await restoreLoopGitignore(ctx)) restored.push('.gitignore');
+    return { restored: restored.sort(), displaced };
   },
 };
 
@@ -45,4 +52,17 @@ export function restoredSpecWarning(restored: readonly string[], displaced: Read
   const kept = restored.filter((name) => displaced[name] !== undefined).map((name) => `${name} as blob ${displaced[name]?.slice(0, 12) ?? ''}`);
   const keptText = kept.length === 0 ? '' : `; what was there is kept in .loop/.journal/blobs/ (${kept.join(', ')})`;
   return `spec file(s) ${names}${where} changed during the run; put back as the run holds them (an agent's edit never counts; change spec files after the run ends, or start over with \`yoke run --fresh\`)${keptText}.`;
+}
+
+/**
+ * Write `.loop/.gitignore` when it is missing; true when it was. A lane's worktree (DESIGN §10) is
+ * left alone: its `.loop/` holds what the project's commits hold, and its commits integrate.
+ */
+async function restoreLoopGitignore(ctx: Pick<EffectContext, 'loopDir' | 'projectLoopDir'>): Promise<boolean> {
+  if (ctx.projectLoopDir !== undefined && ctx.projectLoopDir !== ctx.loopDir) return false;
+  const path = join(ctx.loopDir, '.gitignore');
+  if (await readOptionalFile(path) !== null) return false;
+  await mkdir(ctx.loopDir, { recursive: true });
+  await writeFileAtomic(path, LOOP_GITIGNORE);
+  return true;
 }

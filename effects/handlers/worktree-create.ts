@@ -1,6 +1,7 @@
 // `worktree.create`: a parallel stories lane's git worktree on its own branch, cut from the target (DESIGN §10).
 import { mkdir, stat, symlink } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { journalDirOf } from '../../config/workspace-layout.js';
 import type { EffectHandler } from '../handler.js';
 import { captureWorkTree } from '../git/git-tree.js';
 import { runGit } from '../git/run-git.js';
@@ -48,8 +49,8 @@ export const createWorktree: EffectHandler<'worktree.create'> = {
       });
     }
     await mkdir(join(path, '.loop'), { recursive: true });
-    const journal = join(path, '.loop', '.journal');
-    if (!(await exists(journal))) await symlink(join(main.loopDir, '.journal'), journal);
+    const journal = journalDirOf(join(path, '.loop'));
+    if (!(await exists(journal))) await symlink(journalDirOf(main.loopDir), journal);
     return { sha: params.base, tree: await captureWorkTree(path), path: relative(main.root, path) };
   },
 };

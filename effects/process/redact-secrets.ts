@@ -40,6 +40,13 @@ export function secretValues(env: NodeJS.ProcessEnv, extraNames: readonly string
   return [...found].map(([value, name]) => ({ name, value })).sort((a, b) => b.value.length - a.value.length || (a.value < b.value ? -1 : 1));
 }
 
+/** `lists` as one, each value once (its first name), longest first: what {@link redactSecrets} takes. */
+export function combineSecrets(...lists: readonly (readonly SecretValue[])[]): SecretValue[] {
+  const found = new Map<string, string>();
+  for (const secret of lists.flat()) if (!found.has(secret.value)) found.set(secret.value, secret.name);
+  return [...found].map(([value, name]) => ({ name, value })).sort((a, b) => b.value.length - a.value.length || (a.value < b.value ? -1 : 1));
+}
+
 /** What a redacted value is replaced with. */
 export function redactionMark(name: string): string {
   return `[redacted $${name}]`;

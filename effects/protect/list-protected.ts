@@ -2,7 +2,7 @@
 import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { patternBase, patternsCover } from '../../machines/protect/protect-pattern.js';
-import { SYMLINK_MODE, sortFiles, type ProtectedFile } from '../../machines/protect/protection.js';
+import { makeProtection, SYMLINK_MODE, sortFiles, type ProtectedFile } from '../../machines/protect/protection.js';
 import { putBlob, sha256 } from '../fs/blob-store.js';
 
 /** A protected file with its content (the link text for a symlink). */
@@ -87,4 +87,10 @@ export async function keepBlobs(loopDir: string, files: readonly ListedFile[]): 
     kept.push(file);
   }
   return kept;
+}
+
+/** The digest a baseline of `patterns` taken now would have: what the protected files are, as one hash (DESIGN §16). */
+export async function measureProtection(root: string, patterns: readonly string[]): Promise<string> {
+  const files = await listProtected(root, patterns);
+  return makeProtection(patterns, files.map(({ content: _content, ...file }) => file)).digest;
 }

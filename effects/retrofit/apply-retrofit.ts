@@ -1,8 +1,10 @@
 // Applies a retrofit plan: first copies everything it will replace or delete to
 // .yoke/backup/<stamp>/files/ and writes the record (retrofit.json), then writes and deletes,
-// the lock last. Nothing is written when the plan changes nothing.
+// the lock last. Nothing is written when the plan changes nothing, and nothing at all when a path
+// became a link or leads out of the project since the plan. A link on a path's way stays a link:
+// the bytes are written (and backed up, and undone) where it leads.
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LOCK_PATH } from '../../machines/retrofit/canon-lock.js';
 import { contentHash } from '../../machines/retrofit/content-hash.js';
@@ -10,6 +12,7 @@ import { BACKUP_RECORD, BACKUP_ROOT, backupStamp, type BackupRecord, type Touche
 import type { PlanEntry, RetrofitPlan } from '../../machines/retrofit/retrofit-plan.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
+import { assertWritableInProject } from './project-links.js';
 
 /** What applying did: the backup folder (relative to the root), or null when nothing changed. */
 export interface AppliedRetrofit {
@@ -44,6 +47,11 @@ export async function removeEmptyParents(root: string, path: string): Promise<vo
   }
 }
 
+/** Where an entry's bytes go: through a link on its way, or its own path. */
+function target(entry: PlanEntry): string {
+  return entry.through ?? entry.path;
+}
+
 /** Apply `plan` under `root`; `now` is the UTC time that names the backup. */
 export async function applyRetrofit(root: string, plan: RetrofitPlan, now: Date): Promise<AppliedRetrofit> {
   const changes = plan.entries.filter((entry): entry is PlanEntry => entry.action === 'create' || entry.action === 'update' || entry.action === 'delete');
@@ -51,22 +59,25 @@ export async function applyRetrofit(root: string, plan: RetrofitPlan, now: Date)
   const taken = existsSync(join(root, BACKUP_ROOT)) ? await readdir(join(root, BACKUP_ROOT)) : [];
   const stamp = backupStamp(now.toISOString(), taken);
   const backup = `${BACKUP_ROOT}/${stamp}`;
-  const written = changes.filter((entry) => entry.action !== 'delete').map((entry) => entry.path);
+  // Before anything is written: no path (nor the backup) is a link or leads out of the project.
+  for (const path of [`${backup}/${BACKUP_RECORD}`, ...changes.map(target)]) await assertWritableInProject(root, path);
+  const written = changes.filter((entry) => entry.action !== 'delete').map(target);
   const createdDirs = missingDirs(root, [...written, `${backup}/${BACKUP_RECORD}`]);
   const touched: TouchedPath[] = [];
   await mkdir(join(root, backup, 'files'), { recursive: true });
   for (const entry of changes) {
-    const abs = join(root, entry.path);
+    const path = target(entry);
+    const abs = join(root, path);
     const before = await readOptionalFile(abs);
     let previous: TouchedPath['before'] = 'absent';
     if (before !== null) {
-      const copy = join(root, backup, 'files', entry.path);
+      const copy = join(root, backup, 'files', path);
       await mkdir(dirname(copy), { recursive: true });
-      await copyFile(abs, copy);
+      await writeFile(copy, before);
       previous = { hash: contentHash(before), mode: (await stat(abs)).mode & 0o7777 };
     }
     const after = entry.action === 'delete' ? 'absent' : contentHash(entry.content ?? '');
-    touched.push({ path: entry.path, before: previous, after, ...(entry.seed ? { seed: true } : {}) });
+    touched.push({ path, before: previous, after, ...(entry.seed ? { seed: true } : {}) });
   }
   const record: BackupRecord = { version: 1, stamp, touched, createdDirs };
   await writeFileAtomic(join(root, backup, BACKUP_RECORD), `${JSON.stringify(record, null, 2)}\n`);
@@ -74,15 +85,16 @@ export async function applyRetrofit(root: string, plan: RetrofitPlan, now: Date)
   const ordered = [...changes.filter((entry) => entry.path !== LOCK_PATH), ...changes.filter((entry) => entry.path === LOCK_PATH)];
   const deleted: string[] = [];
   for (const entry of ordered) {
-    const abs = join(root, entry.path);
+    const path = target(entry);
+    const abs = join(root, path);
     if (entry.action === 'delete') {
       await rm(abs, { force: true });
-      await removeEmptyParents(root, entry.path);
-      deleted.push(entry.path);
+      await removeEmptyParents(root, path);
+      deleted.push(path);
       continue;
     }
     await mkdir(dirname(abs), { recursive: true });
-    const mode = touched.find((item) => item.path === entry.path)?.before;
+    const mode = touched.find((item) => item.path === path)?.before;
     await writeFileAtomic(abs, entry.content ?? '', mode === undefined || mode === 'absent' ? 0o644 : mode.mode);
     if (mode !== undefined && mode !== 'absent') await chmod(abs, mode.mode);
   }

@@ -7,6 +7,7 @@ import { contentHash } from '../../machines/retrofit/content-hash.js';
 import { planUndo, type UndoStep } from '../../machines/retrofit/plan-undo.js';
 import { BACKUP_RECORD, BACKUP_ROOT, backupRecordSchema, type BackupRecord } from '../../machines/retrofit/retrofit-backup.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
+import { assertWritableInProject } from './project-links.js';
 
 /** The outcome: done (with its steps), nothing to undo, or refused because paths changed since. */
 export type UndoOutcome =
@@ -43,6 +44,9 @@ export async function undoRetrofit(root: string, dryRun: boolean): Promise<UndoO
     const copy = await readOptionalFile(join(root, backup, 'files', step.path));
     if (copy === null || contentHash(copy) !== step.hash) return { outcome: 'damaged', backup, reason: `the saved copy of ${step.path} is missing or changed` };
   }
+  // Every path is put back where it was, inside the project: none (nor the backup) became a link or leads out since.
+  await assertWritableInProject(root, `${backup}/${BACKUP_RECORD}`);
+  for (const step of plan.steps) if (step.action !== 'keep') await assertWritableInProject(root, step.path);
   if (dryRun) return { outcome: 'undone', backup, steps: plan.steps };
   for (const step of plan.steps) {
     const abs = join(root, step.path);

@@ -3,7 +3,8 @@
 // requests it as the `acceptance.check` effect (machines/effects.ts).
 //
 // Nothing secret is in either schema: a journey is named by its flow file, never by its selectors,
-// texts or fill values, and environment variables are read by the executor, never journaled.
+// texts or fill values; environment variables are read by the executor, never journaled; and a
+// command's kept output is redacted of fill values and secret environment values before it is.
 import { z } from 'zod';
 import { journeyCategorySchema } from './check-report.js';
 
@@ -41,10 +42,21 @@ export const acceptanceCheckParamsSchema = z.object({
   /** where journeys open their flows; null without journeys */
   baseUrl: z.string().nullable(),
   /**
-   * DESIGN §16: the digest of the protected files as the check finds them, and of the protection
-   * baseline in force (null: none taken yet). Absent without `protect` (and in older journals).
+   * DESIGN §16: the protection baseline's digest in force (null: none taken yet), and either the
+   * protected `patterns`, whose files the executor hashes once the criteria have run (what the
+   * report attests is what was on disk then), or a `digest` taken before (goal runs journaled
+   * before the executor measured it copied the baseline's). Absent without `protect`.
    */
-  protection: z.object({ digest: z.string(), baseline: z.string().nullable() }).optional(),
+  protection: z.union([
+    z.object({ digest: z.string(), baseline: z.string().nullable() }),
+    z.object({ patterns: z.array(z.string()), baseline: z.string().nullable() }),
+  ]).optional(),
+  /**
+   * `redact` directives: variables whose values are kept out of the criteria's kept output, besides
+   * those whose names look secret. Only the names are journaled. Absent when there are none (and in
+   * older journals).
+   */
+  redact: z.array(z.string()).optional(),
 });
 export type AcceptanceCheckParams = z.infer<typeof acceptanceCheckParamsSchema>;
 
@@ -81,6 +93,8 @@ export const acceptanceCheckResultSchema = z.discriminatedUnion('outcome', [
     /** artifact bindings that failed, with why */
     failedArtifacts: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
     sourceMatches: z.boolean(),
+    /** DESIGN §16: the protected files differed from their baseline once the criteria had run (absent when they matched, or nothing is protected) */
+    protectionChanged: z.literal(true).optional(),
   }),
   z.object({
     outcome: z.literal('refused'),

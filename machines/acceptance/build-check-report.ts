@@ -29,6 +29,17 @@ export interface CheckObservations {
   source: { before: string; after: string };
   config: CheckReport['config'];
   versions: CheckReport['versions'];
+  /** DESIGN §16: the digest of the protected files once the criteria had run (params with `protection.patterns`) */
+  protectionDigest?: string;
+}
+
+/** The report's protection: the digest measured (or given), the baseline's, and whether they are the same. */
+function protectionOf(params: AcceptanceCheckParams, seen: CheckObservations): CheckReport['protection'] {
+  const given = params.protection;
+  if (given === undefined) return undefined;
+  const digest = 'digest' in given ? given.digest : seen.protectionDigest;
+  if (digest === undefined) throw new Error('a check with protected patterns finished without measuring them');
+  return { digest, baseline: given.baseline, unchanged: given.baseline === null ? null : given.baseline === digest };
 }
 
 /**
@@ -53,7 +64,7 @@ export function buildCheckReport(params: AcceptanceCheckParams, seen: CheckObser
   const artifacts = params.artifacts.map((artifact, index) =>
     artifactReport(artifact.path, artifact.criteria, seen.artifacts.before[index], seen.artifacts.after[index], passed));
   const matches = seen.source.before === seen.source.after;
-  const protection = params.protection === undefined ? undefined : { ...params.protection, unchanged: params.protection.baseline === null ? null : params.protection.baseline === params.protection.digest };
+  const protection = protectionOf(params, seen);
   const allPassed = passed.size === criteria.length && artifacts.every((artifact) => artifact.status === 'passed') && matches && protection?.unchanged !== false;
   return {
     version: CHECK_REPORT_VERSION,
@@ -98,6 +109,7 @@ export function checkResultOf(report: CheckReport, path: string, sha256: string)
     }),
     failedArtifacts: report.artifacts.flatMap((artifact) => (artifact.status === 'failed' ? [{ path: artifact.path, reason: artifact.reason ?? 'failed' }] : [])),
     sourceMatches: report.source.matches,
+    ...(report.protection?.unchanged === false ? { protectionChanged: true as const } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // Which criteria an acceptance check runs and what it binds, decided purely from the config.
 import type { Config } from '../../config/types.js';
 import type { AcceptanceCheckParams, CheckCriterion } from './acceptance-check.js';
+import { redactNames } from '../redact-names.js';
 
 /**
  * The acceptance criteria a config declares, in the order they run: every `accept` command, then
@@ -29,5 +30,6 @@ export function planAcceptanceCheck(config: Config, label: string, extra: readon
     criteria,
     artifacts: (config.artifacts ?? []).map((artifact) => ({ path: artifact.path, criteria: artifact.criteria })),
     baseUrl: hasJourney ? config.baseUrl ?? null : null,
+    ...redactNames(config),
   };
 }

@@ -28,6 +28,19 @@ export const goalLifecycle = workLifecycle({
   diagnosePrompt: 'prompts/goal-diagnose.md',
   acceptanceEngine: 'check',
   features: ['acceptance'],
+  fleet: true,
+  finished: (reason, c) => {
+    switch (reason) {
+      case 'goal-complete':
+        return `goal complete after ${c.iteration ?? '?'} attempt(s): every acceptance check passed`;
+      case 'no-progress':
+        return 'goal blocked (no-progress): three attempts in a row failed the same way; see .loop/guard-results.md';
+      case 'attempts':
+        return `goal blocked (attempts): ${c.maxIterations ?? '?'} attempts without passing the acceptance checks`;
+      default:
+        return null;
+    }
+  },
   init: {
     files: {
       'yoke.conf': 'init/goal/yoke.conf',

@@ -1,6 +1,7 @@
 // Every lifecycle yoke runs. Adding one is its own files plus one line in LIFECYCLE_REGISTRY.
 import { bruteLifecycle } from './brute.js';
 import { goalLifecycle } from './goal.js';
+import type { LifecycleFeature } from '../../config/lifecycle-catalog.js';
 import type { LifecycleDescriptor } from './lifecycle-descriptor.js';
 import { loopLifecycle } from './loop.js';
 import { sagaLifecycle } from './saga.js';
@@ -29,4 +30,9 @@ export const LIFECYCLES: Readonly<Record<string, LifecycleDescriptor>> = Object.
 /** The lifecycle called `name`, or undefined (an unknown mode, or one this yoke does not have). */
 export function lifecycleNamed(name: string): LifecycleDescriptor | undefined {
   return LIFECYCLES[name];
+}
+
+/** Does the lifecycle called `name` have `feature` (`stories`: its work is a story list in prd.yaml)? False for a mode this yoke lacks. */
+export function lifecycleHas(name: string, feature: LifecycleFeature): boolean {
+  return LIFECYCLES[name]?.features.includes(feature) === true;
 }

@@ -10,11 +10,13 @@ import { assign, enqueueActions } from 'xstate';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
-import { callLimits, freshIteration, notesSayDone, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
+import { callLimits, freshIteration, notesSayDone, protectionOutput, protectsEveryCall, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { afterCallRestore } from '../work/after-call-restore.js';
 import type { MachineEvent } from '../effect-events.js';
+import { callProtectStates } from '../work/call-protect-states.js';
 import { gateStates } from '../work/gate-states.js';
+import { protectionNote } from '../protect/protection-note.js';
 import { promptWithContext, protectParam } from '../work/context-prompt.js';
 import { interrupted, setbackStates, setbackTransitions } from '../work/setback-states.js';
 import { startRun } from '../work/start-run.js';
@@ -37,7 +39,8 @@ function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'b
   return workSetup.createStateConfig({
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ outcome: outcome(context) });
+      // the protection digest, for runs started since it is part of every lifecycle's outcome (older ones end as journaled)
+      enqueue.assign({ outcome: { ...outcome(context), ...(context.protectAll === true ? protectionOutput(context) : {}) } });
       enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),
   });
@@ -72,7 +75,9 @@ export const sagaMachine = workSetup.createMachine({
           chunk: context.chunk + 1,
           agent: context.config.scoperAgent ?? context.config.agent,
           model: context.config.scoperModel ?? context.config.model ?? null,
-          prompt: promptWithContext(context, renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir })),
+          prompt: promptWithContext(context, renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir })
+            // runs from before the scoper's call was scanned were never told (their prompts replay as journaled)
+            + (protectsEveryCall(context) ? protectionNote(context.protection, 'scoper') : '')),
           ...callLimits(context.config, context.resumeSession),
           ...protectParam(context),
         }),
@@ -80,7 +85,10 @@ export const sagaMachine = workSetup.createMachine({
       on: {
         AGENT_EXITED: [
           ...setbackTransitions('scoper'),
+          // spec 1.1: the run's own spec files are put back first (then the protect scan)
           { guard: 'restoresAfterCalls', target: 'restoringAfterScoper', actions: [assign(scoperCallDone), 'clearRateLimits'] },
+          // DESIGN §16: the scoper's changes to protected files are undone before the chunk starts.
+          { guard: ({ context }) => protectsEveryCall(context), target: 'scoperProtecting', actions: [assign(scoperCallDone), 'clearRateLimits'] },
           { target: 'readingSagaNotes', actions: [assign(scoperCallDone), 'clearRateLimits'] },
         ],
         AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
@@ -88,7 +96,8 @@ export const sagaMachine = workSetup.createMachine({
     },
     ...setbackStates('scoper', 'scoperRestoring'),
     // The scoper's sub-plan is its output: only the run's own spec files are put back after it.
-    restoringAfterScoper: afterCallRestore('readingSagaNotes', 'run'),
+    restoringAfterScoper: afterCallRestore({ next: 'readingSagaNotes', protect: 'scoperProtecting' }, 'run'),
+    ...callProtectStates('scoper', 'readingSagaNotes'),
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
     readingSagaNotes: {
       entry: { type: 'request', params: () => request('file.inspect', { file: 'saga-notes.md' }) },
@@ -162,6 +171,18 @@ export const sagaLifecycle = workLifecycle({
   version: SAGA_MACHINE_VERSION,
   prompts: { worker: ['prompts/worker.md', 'prompts/worker-judged.md'], judge: ['prompts/judge.md'], scoper: ['prompts/scoper.md'] },
   features: ['judged', 'chunks'],
+  finished: (reason, c) => {
+    switch (reason) {
+      case 'saga-done':
+        return `saga done after ${c.chunk ?? '?'} chunk(s): saga-notes.md says DONE`;
+      case 'max-chunks':
+        return `saga stopped: reached max-chunks (${c.chunk ?? '?'}) before saga-notes.md said DONE`;
+      case 'empty-sub-plan':
+        return 'saga aborted: the scoper left .loop/sub-plan.md empty';
+      default:
+        return null;
+    }
+  },
   init: {
     files: {
       'yoke.conf': 'init/saga/yoke.conf',

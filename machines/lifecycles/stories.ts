@@ -15,7 +15,9 @@ import { decisionEntry } from '../context/decision-entry.js';
 import { request } from '../effects.js';
 import { applyStoriesChange } from '../stories/stories-change.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
-import { currentStory, initialPrd, selectStory, updateProgress, type PrdState } from '../stories/story-progress.js';
+import { prdResumeEdit, prdSinceLastRun } from '../stories/prd-resume-edit.js';
+import { prdResumeRestore } from '../stories/prd-resume-restore.js';
+import { currentStory, initialPrd, progressText, selectStory, storiesPassed, updateProgress, type PrdState } from '../stories/story-progress.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { renderGuardReport } from '../work/guard-report.js';
@@ -24,7 +26,7 @@ import { judgeStates } from '../work/judge-states.js';
 import { preparingState } from '../work/start-run.js';
 import { coordinatorState } from '../parallel/coordinator-state.js';
 import {
-  freshIteration, headParams, heldSpecFiles, initialContext, notesSayDone, restoresAfterCalls, workerDone, type RunOutput, type WorkContext,
+  freshIteration, headParams, heldSpecFiles, initialContext, notesSayDone, protectionOutput, restoresAfterCalls, workerDone, type RunOutput, type WorkContext,
 } from '../work/work-context.js';
 import type { WorkLoopOptions } from '../work/work-loop-options.js';
 import { externalInputs, workSetup } from '../work/work-setup.js';
@@ -101,7 +103,8 @@ function storiesEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' |
   return workSetup.createStateConfig({
     type: 'final',
     entry: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ outcome: outcome(context) });
+      // the protection digest, for runs started since it is part of every lifecycle's outcome (older ones end as journaled)
+      enqueue.assign({ outcome: { ...outcome(context), ...(context.protectAll === true ? protectionOutput(context) : {}) } });
       enqueueHooks(enqueue, context.config, 'iteration-end', context.iteration);
       enqueueHooks(enqueue, context.config, hook, context.iteration);
     }),
@@ -281,11 +284,56 @@ const base = workLifecycle({
   },
 });
 
+/**
+ * Which stories are blocked, and why that ends the run: the current story (serial), or every blocked
+ * one (parallel lanes have no current story; with `on-story-blocked skip` the run ends there once
+ * nothing else can start).
+ */
+function blockedStories(c: Partial<WorkContext>): string {
+  const blocked = Object.entries(c.prd?.progress ?? {}).filter(([, progress]) => progress.blocked !== null).map(([id]) => id);
+  const ids = c.prd?.current != null || blocked.length === 0 ? [c.prd?.current ?? '?'] : blocked;
+  const which = ids.length === 1 ? `story ${ids[0] ?? '?'} is blocked` : `stories ${ids.join(', ')} are blocked`;
+  return `${which} (${c.config?.onStoryBlocked === 'skip' ? 'on-story-blocked skip, and no other story can start' : 'on-story-blocked stop'})`;
+}
+
+/** The line a finished stories run ends with; `max-iterations` is the shared one. */
+function storiesFinished(reason: string, c: Partial<WorkContext>): string | null {
+  switch (reason) {
+    case 'stories-done':
+      return `stories done ${c.agentCalls === 0 ? 'with no iteration run (every story had passed already)' : `after ${c.iteration ?? '?'} iteration(s)`}: ${c.prd ? progressText(c.prd) : 'every story passed'}`;
+    case 'story-blocked':
+      return `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``;
+    case 'stories-blocked':
+      return `stopped: no story is ready (the rest are blocked or wait on a blocked one); ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``;
+    default:
+      return base.finished(reason, c);
+  }
+}
+
+/** A judge's FAIL counts toward the story's attempts (`max-story-attempts`); `max-judge-failures` does not apply in this mode. */
+function storyJudgeFail(c: Partial<WorkContext>): string | null {
+  const story = c.prd?.current ?? null;
+  if (story === null) return null;
+  const attempt = (c.prd?.progress[story]?.attempts ?? 0) + 1;
+  return `attempt ${attempt} of ${c.config?.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS} on story ${story}`;
+}
+
 /** The stories lifecycle, as everything outside machines/ sees it: the judge is called only with `review on`; the run input carries prd.yaml's stories. */
 export const storiesLifecycle = {
   ...base,
+  fleet: true,
   rolesCalled: (config: Parameters<typeof base.rolesCalled>[0]) => (config.review === true ? base.roles : base.roles.filter((role) => role === 'worker')),
   validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml'), '.loop/prd.yaml').issues,
+  resumeEdit: prdResumeEdit,
+  resumeRestore: prdResumeRestore,
+  sinceLastRun: prdSinceLastRun,
+  finished: storiesFinished,
+  judgeFail: storyJudgeFail,
+  progress: (context: Partial<WorkContext>) => (context.prd ? { ...storiesPassed(context.prd), items: 'stories' } : null),
+  // Stop-the-Line: a story with no acceptance criteria holds the run until prd.yaml gives it some.
+  held: (run: string, context: WorkContext) => (context.heldFor?.startsWith('story:') === true
+    ? `run ${run} is held: ${context.holdDetail ?? context.heldFor} (Stop-the-Line); add its acceptance criteria in .loop/prd.yaml and run \`yoke run\` again.`
+    : null),
   input: (config: Parameters<typeof base.input>[0], canon: Parameters<typeof base.input>[1], loopDir: string, readLoopFile?: LoopFileReader) => ({
     ...base.input(config, canon, loopDir),
     stories: parsePrd(readLoopFile?.('prd.yaml') ?? null, '.loop/prd.yaml').stories ?? [],

@@ -2,18 +2,21 @@
 // follow from its prompts, and its run input is the worker/judge/scoper templates plus its spec files.
 import { AGENT_ROLES } from '../../config/lifecycle-catalog.js';
 import type { Config } from '../../config/types.js';
-import type { WorkInput } from '../work/work-context.js';
+import type { WorkContext, WorkInput } from '../work/work-context.js';
 import type { CanonReader, LifecycleDescriptor } from './lifecycle-descriptor.js';
+import { workFinished } from './work-finished.js';
 
 /** What a work lifecycle declares; `roles`, `rolesCalled` and `input` are derived from it. */
-export interface WorkLifecycleSpec extends Omit<LifecycleDescriptor, 'roles' | 'rolesCalled' | 'input'> {
+export interface WorkLifecycleSpec extends Omit<LifecycleDescriptor, 'roles' | 'rolesCalled' | 'input' | 'finished'> {
+  /** its own final lines (goal, saga), asked before the shared ones (workFinished) */
+  readonly finished?: LifecycleDescriptor['finished'];
   /** goal: the canon file appended to the worker's prompt after a second identical failure */
   readonly diagnosePrompt?: string;
   /** goal: new runs check acceptance with the check engine (journaled in their input, DESIGN §12) */
   readonly acceptanceEngine?: 'check';
 }
 
-/** The descriptor of a work lifecycle: every role with a prompt is called, in the order worker, judge, scoper. */
+/** The descriptor of a work lifecycle: every role with a prompt is called, in the order worker, judge, scoper; its final lines are its own, else the shared states' in its unit. */
 export function workLifecycle(spec: WorkLifecycleSpec): LifecycleDescriptor {
   const roles = AGENT_ROLES.filter((role) => spec.prompts[role] !== undefined);
   return {
@@ -21,6 +24,7 @@ export function workLifecycle(spec: WorkLifecycleSpec): LifecycleDescriptor {
     roles,
     rolesCalled: () => roles,
     input: (config, canon, loopDir) => workInput(spec, config, canon, loopDir),
+    finished: (reason: string, context: Partial<WorkContext>) => spec.finished?.(reason, context) ?? workFinished(reason, context, spec.unit),
   };
 }
 

@@ -24,8 +24,9 @@ import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
 import {
-  budgetBreached, callLimits, heldSpecFiles, injectsContext, notesSayDone, redactNames, restoresAfterCalls, spendCall, type WorkContext,
+  budgetBreached, callLimits, heldSpecFiles, injectsContext, notesSayDone, restoresAfterCalls, spendCall, type WorkContext,
 } from '../work/work-context.js';
+import { redactNames } from '../redact-names.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';

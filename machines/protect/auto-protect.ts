@@ -1,6 +1,8 @@
 // `protect auto` (DESIGN §16): the files yoke can tell decide "done", inferred from the config's
-// own commands and from the conventions of common test tools. Pure: whether a named file exists is
-// the caller's question to answer (`isFile`).
+// own commands (and, in stories mode, prd.yaml's `check` commands), its journeys' flow files and
+// the conventions of common test tools. Pure: whether a named file exists, and which stories there
+// are, is the caller's question to answer (`isFile`, `stories`).
+import { storyChecks, type Story } from '../../config/prd/story.js';
 import { shellWords, type ShellWord } from '../../config/shell-words.js';
 import type { Config } from '../../config/types.js';
 
@@ -40,13 +42,23 @@ const TOOL_FILES: ReadonlyArray<{ programs: readonly string[]; files: readonly s
   { programs: ['make'], files: ['Makefile', 'makefile', 'GNUmakefile'] },
 ];
 
-/** Every command the config runs to decide "done": guards, periodics, guard-afters and accepts, labelled for messages. */
-export function checkCommands(config: Config): Array<{ label: string; command: string }> {
+/** A story `check:` that names a declared journey instead of a command (`journey:<name>`). */
+const JOURNEY_CHECK = /^journey:/;
+
+/**
+ * Every command run to decide "done": the config's guards, periodics, guard-afters and accepts,
+ * and each story's `check` commands (`check S1#2`: the story's id and the criterion's position),
+ * labelled for messages.
+ */
+export function checkCommands(config: Config, stories: readonly Story[] = []): Array<{ label: string; command: string }> {
   return [
     ...config.accepts.map((c) => ({ label: `accept ${c.name}`, command: c.command })),
     ...config.guards.map((c) => ({ label: `guard ${c.name}`, command: c.command })),
     ...config.periodics.map((c) => ({ label: `periodic ${c.name}`, command: c.command })),
     ...config.guardAfters.map((c) => ({ label: `guard-after ${c.name}`, command: c.command })),
+    ...stories.flatMap((story) => storyChecks(story)
+      .filter((criterion) => !JOURNEY_CHECK.test((criterion.check ?? '').trim()))
+      .map((criterion) => ({ label: `check ${story.id}#${(story.acceptance ?? []).indexOf(criterion) + 1}`, command: criterion.check ?? '' }))),
   ];
 }
 
@@ -60,11 +72,12 @@ export function wordPath(word: ShellWord): string | null {
 
 /**
  * The patterns `protect auto` stands for: each file a check command names that exists (a script,
- * a test file), the config files of the tools those commands run (`npm test` → `package.json`,
- * `pytest` → `pyproject.toml`, `cargo test` → `Cargo.toml`) when they exist, and the conventional
- * test folders, test file names and CI configs. Deduplicated, in that order.
+ * a test file; story `check` commands included), the config files of the tools those commands run
+ * (`npm test` → `package.json`, `pytest` → `pyproject.toml`, `cargo test` → `Cargo.toml`) when they
+ * exist, each journey's flow file, and the conventional test folders, test file names and CI
+ * configs. Deduplicated, in that order.
  */
-export function autoProtect(config: Config, isFile: (path: string) => boolean): AutoRule[] {
+export function autoProtect(config: Config, isFile: (path: string) => boolean, stories: readonly Story[] = []): AutoRule[] {
   const rules: AutoRule[] = [];
   const seen = new Set<string>();
   const add = (pattern: string, why: string): void => {
@@ -72,7 +85,7 @@ export function autoProtect(config: Config, isFile: (path: string) => boolean): 
     seen.add(pattern);
     rules.push({ pattern, why });
   };
-  for (const { label, command } of checkCommands(config)) {
+  for (const { label, command } of checkCommands(config, stories)) {
     const words = shellWords(command);
     for (const word of words) {
       const path = wordPath(word);
@@ -85,15 +98,20 @@ export function autoProtect(config: Config, isFile: (path: string) => boolean): 
       for (const file of tool.files) if (isFile(file)) add(file, `read by \`${program}\` in \`${label}\``);
     }
   }
+  // A flow decides its journey whether or not it exists yet (an agent must not write the one that passes).
+  for (const journey of config.journeys ?? []) {
+    const path = wordPath({ text: journey.flow, start: 0, literal: true, output: false });
+    if (path !== null) add(path, `the flow of \`journey ${journey.name}\``);
+  }
   for (const rule of CONVENTIONAL_PATTERNS) add(rule.pattern, rule.why);
   return rules;
 }
 
-/** The patterns a config protects: its `protect` patterns with `auto` expanded, deduplicated, in order. */
-export function resolveProtectPatterns(config: Config, isFile: (path: string) => boolean): string[] {
+/** The patterns a config protects: its `protect` patterns with `auto` expanded (`stories`: prd.yaml's, in stories mode), deduplicated, in order. */
+export function resolveProtectPatterns(config: Config, isFile: (path: string) => boolean, stories: readonly Story[] = []): string[] {
   const patterns: string[] = [];
   for (const entry of config.protect ?? []) {
-    const expanded = entry.pattern === 'auto' ? autoProtect(config, isFile).map((rule) => rule.pattern) : [entry.pattern];
+    const expanded = entry.pattern === 'auto' ? autoProtect(config, isFile, stories).map((rule) => rule.pattern) : [entry.pattern];
     for (const pattern of expanded) if (!patterns.includes(pattern)) patterns.push(pattern);
   }
   return patterns;

@@ -3,6 +3,7 @@
 // changes nothing leaves it byte for byte.
 import { z } from 'zod';
 import { RETROFIT_AGENTS, type RetrofitAgent } from './retrofit-agents.js';
+import { isGeneratedPath } from './retrofit-artifacts.js';
 
 /** Where the lock lives in the project. */
 export const LOCK_PATH = '.yoke/canon.lock';
@@ -59,8 +60,20 @@ export function sortAgents(agents: readonly RetrofitAgent[]): RetrofitAgent[] {
   return RETROFIT_AGENTS.filter((agent) => agents.includes(agent));
 }
 
-/** Parse the lock's text; a damaged lock is a problem to report, never guessed around. */
-export function parseLock(text: string): { lock: CanonLock; problem: null } | { lock: null; problem: string } {
+/** The 1-based line of the lock's text that holds `"<path>":` (1 when it cannot be told). */
+function lineOf(text: string, path: string): number {
+  const key = `${JSON.stringify(path)}:`;
+  const index = text.split('\n').findIndex((line) => line.includes(key));
+  return index < 0 ? 1 : index + 1;
+}
+
+/**
+ * Parse the lock's text; a damaged lock is a problem to report (with its line when one path is the
+ * problem), never guessed around. Every path must be one yoke can generate: a lock is committed,
+ * so a hand-edited or hostile one must never make yoke delete or write anything else (`../x`,
+ * an absolute path, `.git/…`, a user's file).
+ */
+export function parseLock(text: string): { lock: CanonLock; problem: null } | { lock: null; problem: string; line?: number } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -69,5 +82,13 @@ export function parseLock(text: string): { lock: CanonLock; problem: null } | { 
   }
   const parsed = canonLockSchema.safeParse(raw);
   if (!parsed.success) return { lock: null, problem: z.prettifyError(parsed.error).split('\n').join(' ') };
+  for (const path of Object.keys(parsed.data.files)) {
+    if (isGeneratedPath(path)) continue;
+    const why = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? 'an absolute path'
+      : path.split(/[\\/]/).includes('..') ? 'a path that leaves the project'
+        : path.split('/')[0] === '.git' ? 'a path inside .git/'
+          : 'a path yoke never generates';
+    return { lock: null, problem: `${JSON.stringify(path)} is ${why}, so yoke will not write or delete it`, line: lineOf(text, path) };
+  }
   return { lock: parsed.data, problem: null };
 }

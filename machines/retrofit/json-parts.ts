@@ -1,6 +1,7 @@
 // Key-by-key edits of a user's JSON settings file: yoke adds its parts (an item in an array, a name
 // in a list of names) with minimal text edits, so every byte of the user's own content stays.
 import { applyEdits, findNodeAtLocation, format, modify, parseTree, printParseErrorCode, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
+import { lineEnding } from './line-ending.js';
 
 /** A JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -126,10 +127,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The indentation the file already uses (two spaces when it shows none). */
+/** The indentation and line ending the file already uses (two spaces and LF when it shows none). */
 function formatting(text: string): FormattingOptions {
   const indented = /\n([ \t]+)["}\]]/.exec(text)?.[1] ?? '  ';
-  return indented.startsWith('\t') ? { insertSpaces: false, tabSize: 1, eol: '\n' } : { insertSpaces: true, tabSize: indented.length, eol: '\n' };
+  const eol = lineEnding(text);
+  return indented.startsWith('\t') ? { insertSpaces: false, tabSize: 1, eol } : { insertSpaces: true, tabSize: indented.length, eol };
 }
 
 /** One minimal edit (only the new text is formatted), applied. */

@@ -5,6 +5,9 @@
 //   # yoke:begin canon: managed by yoke retrofit, edit outside this block          (gitignore, TOML)
 //   …
 //   <!-- yoke:end canon -->  /  # yoke:end canon
+//
+// In a file with CRLF line endings the block is written with CRLF too.
+import { lineEnding } from './line-ending.js';
 
 /** How the marker lines are written in a file. */
 export type MarkerStyle = 'markdown' | 'hash';
@@ -64,10 +67,11 @@ export function findBlock(text: string, id = BLOCK_ID): FoundBlock {
   return { state: 'present', start: found.start, end: found.end, text: text.slice(found.start, found.end) };
 }
 
-/** `text` with `block` appended after a blank line (the user's text stays byte for byte). */
+/** `text` with `block` appended after a blank line, in the text's line ending (the user's text stays byte for byte). */
 export function appendBlock(text: string, block: string): string {
   if (text === '') return block;
-  const separator = text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+  const eol = lineEnding(text);
+  const separator = text.endsWith(`${eol}${eol}`) ? '' : text.endsWith(eol) ? eol : `${eol}${eol}`;
   return `${text}${separator}${block}`;
 }
 
@@ -80,6 +84,7 @@ export function replaceBlock(text: string, found: Extract<FoundBlock, { state: '
 export function removeBlock(text: string, found: Extract<FoundBlock, { state: 'present' }>): string {
   let before = text.slice(0, found.start);
   const after = text.slice(found.end);
-  if (after === '' && before.endsWith('\n\n')) before = before.slice(0, -1);
+  const eol = lineEnding(before);
+  if (after === '' && before.endsWith(`${eol}${eol}`)) before = before.slice(0, -eol.length);
   return `${before}${after}`;
 }

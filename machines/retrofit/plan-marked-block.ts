@@ -3,6 +3,7 @@
 import type { LockEntry } from './canon-lock.js';
 import { contentHash } from './content-hash.js';
 import { diffSummary } from './line-diff.js';
+import { lineEnding, withLineEnding } from './line-ending.js';
 import { appendBlock, findBlock, removeBlock, renderBlock, replaceBlock } from './marked-block.js';
 import type { RetrofitArtifact } from './retrofit-artifact.js';
 import type { ArtifactPlan, PlanEntry, ProjectFiles } from './retrofit-plan.js';
@@ -29,8 +30,10 @@ function mergeProblem(artifact: BlockArtifact, existing: string, next: string): 
 /** Create the file with only the block, add the block, update it while unedited, or keep the user's edit and write `.yoke-new`. */
 export function planMarkedBlock(artifact: BlockArtifact, project: ProjectFiles, previous: LockEntry | undefined): ArtifactPlan {
   const { path } = artifact;
-  const { body, block } = blockOf(artifact);
+  const { body, block: lf } = blockOf(artifact);
   const source = contentHash(body);
+  // written in the file's own line ending (a CRLF file stays CRLF); `source` stays the canon's
+  const block = withLineEnding(lf, lineEnding(project.files.get(path) ?? null));
   const owned = (text: string, created: boolean): LockEntry => ({ owner: 'block', source, written: contentHash(block), ...(created ? { file: contentHash(text) } : {}) });
   if (project.notText.has(path)) return { entries: [{ path, action: 'refused', reason: 'is not UTF-8 text; yoke leaves it untouched', summary: '' }], lock: previous ?? null };
   const existing = project.files.get(path) ?? null;

@@ -5,6 +5,7 @@ import { LOCK_PATH, renderLock, sortAgents, type CanonLock, type LockEntry } fro
 import { diffSummary } from './line-diff.js';
 import { planJsonFile } from './plan-json-file.js';
 import { planMarkedBlock } from './plan-marked-block.js';
+import { routeLinks } from './plan-links.js';
 import { planStale } from './plan-stale.js';
 import { planSeed, planWholeFile } from './plan-whole-file.js';
 import type { RetrofitArtifact } from './retrofit-artifact.js';
@@ -46,15 +47,25 @@ export function planRetrofit(canon: Canon, agents: readonly RetrofitAgent[], pro
   const entries: PlanEntry[] = [];
   const files: Record<string, LockEntry> = {};
   const wanted = retrofitArtifacts(canon, selected);
-  for (const artifact of wanted) {
+  const routing = routeLinks(wanted, project);
+  for (const { artifact, through } of routing.planned) {
     const result = planArtifact(artifact, project, lock?.files[artifact.path]);
-    entries.push(...result.entries);
+    // a link on the way stays: the bytes go where it leads (inside the project)
+    entries.push(...(through === null ? result.entries : result.entries.map((entry) => (entry.path === artifact.path && entry.content !== undefined
+      ? { ...entry, through, reason: `${entry.reason} (written to ${through}, through the link)` } : entry))));
     if (result.lock !== null) files[artifact.path] = result.lock;
+  }
+  entries.push(...routing.entries);
+  for (const path of routing.refused) {
+    const previous = lock?.files[path];
+    if (previous !== undefined) files[path] = previous;
   }
   const wantedPaths = new Set(wanted.map((artifact) => artifact.path));
   for (const [path, previous] of Object.entries(lock?.files ?? {})) {
     if (wantedPaths.has(path)) continue;
-    entries.push(...planStale(path, previous, universe, project).entries);
+    // never changed or deleted through a link: it is released as it is
+    if (project.links?.has(path) === true) entries.push({ path, action: 'unchanged', reason: 'no longer generated, and a link is on its way now: yoke no longer manages it', summary: '' });
+    else entries.push(...planStale(path, previous, universe, project).entries);
   }
   const next: CanonLock = { version: 1, canon: canon.version, agents: selected, files };
   const lockText = renderLock(next);

@@ -13,6 +13,27 @@ export const SKILL_ROOTS: { readonly [A in RetrofitAgent]: string } = {
   gemini: '.agents/skills',
 };
 
+/** A name inside a generated path (a skill, a policy or context file): no separator, never `.` or `..`. */
+const NAME = '[A-Za-z0-9][A-Za-z0-9._-]*';
+
+/**
+ * The shape of every path `retrofitArtifacts` can produce, for any canon and agents: what a lock may
+ * name. A path of another shape (absolute, `..`, `.git/`, a user's file) is never yoke's to touch.
+ */
+const GENERATED_SHAPES: readonly RegExp[] = [
+  /^AGENTS\.md$/, /^CLAUDE\.md$/,
+  new RegExp(`^(?:${Object.values(SKILL_ROOTS).map((root) => root.replace('.', '\\.')).join('|')})/${NAME}/SKILL\\.md$`),
+  new RegExp(`^\\.gemini/commands/yoke/${NAME}\\.toml$`),
+  /^\.claude\/settings\.json$/, /^\.gemini\/settings\.json$/, /^\.codex\/config\.toml$/,
+  new RegExp(`^\\.yoke/(?:policy|context)/${NAME}$`),
+  /^\.yoke\/\.gitignore$/,
+];
+
+/** Can `retrofitArtifacts` generate `path` (for some canon and some agents)? */
+export function isGeneratedPath(path: string): boolean {
+  return !path.split('/').some((segment) => segment === '..' || segment === '.') && GENERATED_SHAPES.some((shape) => shape.test(path));
+}
+
 /** A line that already imports AGENTS.md into CLAUDE.md (`@AGENTS.md` or `@./AGENTS.md`). */
 const IMPORTS_AGENTS_MD = /^@(\.\/)?AGENTS\.md\s*$/m;
 

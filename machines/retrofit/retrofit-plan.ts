@@ -22,13 +22,20 @@ export interface PlanEntry {
   content?: string;
   /** a context template: once written it is the user's (undo keeps it when filled in) */
   seed?: true;
+  /** `path` has a link on its way: the project path the bytes are really written to (the link stays a link) */
+  through?: string;
 }
+
+/** A path with a symbolic link on its way: where it really is inside the project, or why yoke may not follow the link. */
+export type LinkedPath = { real: string } | { refused: string };
 
 /** The project as the planner sees it: the text of every path it asked for (null = absent). */
 export interface ProjectFiles {
   files: ReadonlyMap<string, string | null>;
   /** paths whose bytes are not UTF-8 text (never rewritten) */
   notText: ReadonlySet<string>;
+  /** the paths that have a link on their way (absent: none); their text was read through it */
+  links?: ReadonlyMap<string, LinkedPath>;
 }
 
 /** The whole plan. */

@@ -14,10 +14,18 @@ function criteriaKey(acceptance: readonly Criterion[] | null): string {
   return JSON.stringify((acceptance ?? []).map((criterion) => [criterion.text, criterion.check ?? null]));
 }
 
-/** Everything but the line number and the `passes` flag (yoke's), for "was it edited?". */
+/** Everything but the line number and the `passes` flag (yoke's), for "was it edited?"; keys sorted at every depth, so a criterion's text counts too. */
 function contentKey(story: Story): string {
   const { line: _line, passes: _passes, ...rest } = story;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return JSON.stringify(sortedKeys(rest));
+}
+
+/** `value` with every object's keys in sorted order (an array replacer would drop the criteria's own keys). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(object).sort().map((key) => [key, sortedKeys(object[key])]));
 }
 
 /** The change from `known` (with which of them passed) to `next`; null when nothing changed. */

@@ -24,12 +24,14 @@ export function usesCheckEngine(context: { acceptanceEngine?: 'check' }): boolea
 
 /**
  * The check an attempt requests: every criterion, binding and journey, under the run id's label.
- * With protection (DESIGN §16) the report carries the baseline's digest: the check runs after the
- * attempt's protected files were found unchanged or restored, so they are the baseline's.
+ * With protection (DESIGN §16) the executor hashes the protected files once the criteria have run
+ * and the report compares that digest with the baseline's (a criterion that changed one fails the
+ * check). Runs journaled before (without `protectAll`) copied the baseline's digest, and replay so.
  */
-export function goalAcceptanceParams(context: { config: Config; run?: string; protection?: Protection }): AcceptanceCheckParams | null {
+export function goalAcceptanceParams(context: { config: Config; run?: string; protection?: Protection; protectAll?: true }): AcceptanceCheckParams | null {
   const params = planAcceptanceCheck(context.config, context.run ?? DEFAULT_CHECK_LABEL);
   if (params === null || context.protection === undefined) return params;
+  if (context.protectAll === true) return { ...params, protection: { patterns: context.protection.patterns, baseline: context.protection.digest } };
   return { ...params, protection: { digest: context.protection.digest, baseline: context.protection.digest } };
 }
 
@@ -72,7 +74,8 @@ export function renderAcceptance(result: AcceptanceCheckResult): string[] {
   }
   for (const artifact of result.failedArtifacts ?? []) lines.push(`- artifact \`${artifact.path}\`: binding FAILED (${artifact.reason})`);
   if (!result.sourceMatches) lines.push('- the source tree changed while the criteria ran: a criterion must not modify the project');
-  if ((result.failedArtifacts ?? []).length > 0 || !result.sourceMatches) lines.push('');
+  if (result.protectionChanged === true) lines.push('- the protected files (acceptance infrastructure) differ from their baseline after the criteria ran: a criterion must not change them (`yoke protect status` lists them)');
+  if ((result.failedArtifacts ?? []).length > 0 || !result.sourceMatches || result.protectionChanged === true) lines.push('');
   return lines;
 }
 
@@ -83,5 +86,6 @@ export function acceptanceFailureParts(result: AcceptanceCheckResult): string[] 
     criterion.kind === 'journey' ? `journey ${criterion.name} ${journeyWhere(criterion)}` : `accept ${criterion.name} ${criterion.outcome ?? ''} ${criterion.excerpt}`);
   for (const artifact of result.failedArtifacts ?? []) parts.push(`artifact ${artifact.path} ${artifact.reason}`);
   if (!result.sourceMatches) parts.push('acceptance source changed');
+  if (result.protectionChanged === true) parts.push('acceptance protection changed');
   return parts;
 }

@@ -20,9 +20,10 @@ import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, heldSpecFiles, ignoredParams, iterationPassed, redactNames, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, heldSpecFiles, ignoredParams, iterationPassed, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
+import { redactNames } from '../redact-names.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -119,7 +120,7 @@ export function turnStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('worker', 'restoring'),
-    restoringAfterWorker: afterCallRestore('readingNotes', 'held'),
+    restoringAfterWorker: afterCallRestore({ next: 'readingNotes' }, 'held'),
     readingNotes: S({
       entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },

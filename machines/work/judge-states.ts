@@ -1,16 +1,18 @@
-// The judge's turn in a judged loop (brute, each saga chunk): admission → stamp verdict.md → judge →
-// read the verdict → count a DONE-triggered FAIL and reset the notes' status line.
+// The judge's turn in a judged loop (brute, each saga chunk, stories with `review on`): admission →
+// stamp verdict.md → judge → (new runs) restore the spec files → (with protection) scan the
+// protected files → read the verdict → count a DONE-triggered FAIL and reset the notes' status line.
 import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { afterCallRestore } from './after-call-restore.js';
 import type { MachineEvent } from '../effect-events.js';
+import { callProtectStates } from './call-protect-states.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
-import { callLimits, spendCall, type WorkContext } from './work-context.js';
+import { callLimits, protectsEveryCall, spendCall, type WorkContext } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -48,7 +50,7 @@ export function judgeStates(o: WorkLoopOptions) {
           agent: context.config.judgeAgent ?? context.config.agent,
           model: context.config.judgeModel ?? context.config.model ?? null,
           ...storyParam(o, context),
-          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge')),
+          prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge', protectsEveryCall(context))),
           ...callLimits(context.config, context.resumeSession),
           ...protectParam(context),
         }),
@@ -56,7 +58,10 @@ export function judgeStates(o: WorkLoopOptions) {
       on: {
         AGENT_EXITED: [
           ...setbackTransitions('judge'),
+          // spec 1.1: the judge's edit of a spec file is undone before its verdict is read (then the protect scan)
           { guard: 'restoresAfterCalls', target: 'restoringAfterJudge', actions: [assign(judgeCallDone), 'clearRateLimits'] },
+          // DESIGN §16: the judge's changes to protected files are looked for (and undone) before its verdict is read.
+          { guard: ({ context }) => protectsEveryCall(context), target: 'judgeProtecting', actions: [assign(judgeCallDone), 'clearRateLimits'] },
           { target: 'readingVerdict', actions: [assign(judgeCallDone), 'clearRateLimits'] },
         ],
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
@@ -64,7 +69,8 @@ export function judgeStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('judge', 'judgeGate'),
-    restoringAfterJudge: afterCallRestore('readingVerdict', 'held'),
+    restoringAfterJudge: afterCallRestore({ next: 'readingVerdict', protect: 'judgeProtecting' }, 'held'),
+    ...callProtectStates('judge', 'readingVerdict'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },
       on: {

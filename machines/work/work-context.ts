@@ -4,11 +4,12 @@ import type { BudgetDimension, Config, HookEvent, Mode } from '../../config/type
 import type { PrdState } from '../stories/story-progress.js';
 import type { ParallelState } from '../parallel/parallel-state.js';
 import type { Violation } from '../boundary.js';
-import type { RestorePlan } from '../protect/protection-drift.js';
+import type { Drift, RestorePlan } from '../protect/protection-drift.js';
 import type { Protection } from '../protect/protection.js';
 import { request, type EffectRequest, type EffectResult, type Head, type Usage } from '../effects.js';
 import { pricedUsage } from '../price-usage.js';
 import { callSpend } from '../usage-totals.js';
+import { redactNames } from '../redact-names.js';
 import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
@@ -32,6 +33,14 @@ export interface WorkInput {
   specFiles: string[];
   /** the protection baseline when the run started (DESIGN §16); absent without `protect` (and in older journals) */
   protection?: Protection;
+  /**
+   * Set (with `protection`) by runs started since protection covers every agent call: the judge's
+   * and the scoper's calls are followed by a protect scan too (a judge's change is restored and
+   * fails its verdict), goal acceptance measures the protected files' digest when its criteria
+   * have run, and saga and stories name the digest in their outcome. Runs journaled before, which
+   * scanned only after the worker, fold as they did.
+   */
+  protectAll?: true;
   /**
    * Present when `.yoke/context/` existed as the run started (DESIGN §9): then every agent prompt
    * opens with the "Project context" block and each accepted unit of work gets a DECISIONS.md
@@ -110,6 +119,8 @@ export interface WorkContext extends WorkInput {
   violations: Violation[];
   /** this iteration's restore of protected files the agent changed (null: nothing to restore) */
   protectRestore: RestorePlan | null;
+  /** what the judge changed in protected files (DESIGN §16), kept until yoke's FAIL is written over its verdict; absent in older snapshots */
+  judgeDrift?: Drift[] | null;
   plan: PlannedCheck[];
   checks: CheckOutcome[];
   /** goal (check engine): this attempt's acceptance check, null until it ran */
@@ -236,9 +247,18 @@ export function protectionOutput(context: Pick<WorkContext, 'protection'>): { pr
   return context.protection === undefined ? {} : { protection: context.protection.digest };
 }
 
-/** `STATUS:` + optional whitespace + `DONE` as the whole first line, surrounding whitespace tolerated (the exact rule: docs/getting-started.md §4). */
+/** Does this run look at its protected files after every agent call, the judge's and the scoper's too (a journaled fact of its input)? */
+export function protectsEveryCall(context: Pick<WorkInput, 'protection' | 'protectAll'>): boolean {
+  return context.protectAll === true && context.protection !== undefined;
+}
+
+/**
+ * `STATUS:`, then spaces or tabs or none, then `DONE` as the whole first line, with spaces, tabs and
+ * a CR tolerated around it (the exact rule: docs/getting-started.md §4). Only those: a no-break
+ * space, an ideographic space or a vertical tab is not whitespace here.
+ */
 export function notesSayDone(firstLine: string | null): boolean {
-  return firstLine !== null && /^STATUS:\s*DONE\s*$/.test(firstLine.trim());
+  return firstLine !== null && /^[ \t\r]*STATUS:[ \t]*DONE[ \t\r]*$/.test(firstLine);
 }
 
 /** Did this iteration pass the boundary, every gating check and (when it ran) the acceptance check? */
@@ -343,11 +363,6 @@ export function callLimits(config: Config, resumeSession?: string | null): { idl
     // only a call after a held tool call resumes a session (older journals re-derive the same params)
     ...(resumeSession ? { resume: resumeSession } : {}),
   };
-}
-
-/** The `redact` names for a command's params, absent when there are none (so older journals re-derive the same params). */
-export function redactNames(config: Config): { redact?: string[] } {
-  return config.redact !== undefined && config.redact.length > 0 ? { redact: config.redact } : {};
 }
 
 /** What was spent after one more agent call: its usage (priced by `price` when the CLI gave no cost) and its time. */

@@ -1,7 +1,8 @@
 // What a CLI's pre-tool hook says about one tool call, read from its stdin JSON (DESIGN §13). The
 // fields were checked on the installed CLIs: Claude Code 2.1.332 `PreToolUse` and Codex 0.171
 // `PreToolUse` send `tool_name`, `tool_input`, `tool_use_id`, `cwd`; Gemini CLI 0.61 `BeforeTool`
-// sends `tool_name`, `tool_input`, `cwd` (docs/tool-control.md).
+// sends `tool_name`, `tool_input`, `cwd`; Qwen Code 0.24.4 `PreToolUse` sends `tool_name`,
+// `tool_input`, `cwd` and a `tool_use_id` it makes up per attempt (docs/tool-control.md).
 
 /** One readable hook request. */
 export interface HookRequest {

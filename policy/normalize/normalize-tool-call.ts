@@ -4,12 +4,13 @@ import { normalizeClaudeTool } from './normalize-claude-tool.js';
 import { normalizeCodexTool } from './normalize-codex-tool.js';
 import { normalizeGeminiTool } from './normalize-gemini-tool.js';
 import { normalizeOpencodeTool } from './normalize-opencode-tool.js';
+import { normalizeQwenTool } from './normalize-qwen-tool.js';
 
 const NORMALIZERS: { readonly [A in PolicyAgent]: (tool: string, input: unknown) => ToolAct[] } = {
   claude: normalizeClaudeTool,
   codex: normalizeCodexTool,
   gemini: (tool, input) => normalizeGeminiTool(tool, input, '~/.gemini/GEMINI.md'),
-  qwen: (tool, input) => normalizeGeminiTool(tool, input, '~/.qwen/QWEN.md'),
+  qwen: normalizeQwenTool,
   opencode: normalizeOpencodeTool,
 };
 

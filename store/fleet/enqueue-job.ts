@@ -1,4 +1,4 @@
-// `yoke queue add`: one job per workspace in the fleet's queue (pg-boss, stately: one queued and one active per workspace).
+// `yoke queue add`: one job per workspace in the fleet's queue (pg-boss, stately: one job per state and workspace).
 import { randomUUID } from 'node:crypto';
 import { withClient } from '../journal/postgres/store-pool.js';
 import { assertStoreReady } from '../journal/postgres/store-schema.js';
@@ -16,9 +16,10 @@ export type Enqueued = ({ queued: true; job: string } | { queued: false; job: st
 
 /**
  * Queue `given` (its run: the first one started in the workspace after now), its URL without
- * credentials: neither yoke_job nor pg-boss's job data ever holds them. A workspace that
- * already has a job waiting gets no second one (pg-boss refuses it by singletonKey); one that has
- * a job active may get one queued behind it, which runs after it.
+ * credentials: neither yoke_job nor pg-boss's job data ever holds them. pg-boss's stately policy
+ * keeps one job per state and workspace (singletonKey): a workspace that already has a job not
+ * started yet (`created`) gets no second one; one whose job is active or waiting to retry may get
+ * one queued behind it, which runs after it.
  */
 export async function enqueueJob(url: string, given: JobData): Promise<Enqueued> {
   await assertStoreReady(url);

@@ -46,7 +46,7 @@ export async function initQueue(url: string): Promise<void> {
   await boss.start();
   try {
     await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: 'standard', retryLimit: 0 });
-    // stately: at most one job queued and one active per singletonKey (the workspace)
+    // stately: at most one job per state (created, retry, active) and singletonKey (the workspace)
     await boss.createQueue(JOB_QUEUE, {
       name: JOB_QUEUE,
       policy: 'stately',

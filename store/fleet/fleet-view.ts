@@ -1,13 +1,18 @@
 // `yoke fleet`: the shared view of every worker, job and run in the store (DESIGN §14).
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { foldRun, runStarts } from '../fold/journal-runs.js';
-import { PostgresJournalReader } from '../journal/postgres/postgres-journal-reader.js';
 import { withClient } from '../journal/postgres/store-pool.js';
 import { assertStoreReady } from '../journal/postgres/store-schema.js';
+import type { JournalReader } from '../journal/journal-store.js';
 import { readJournal } from '../journal/read-journal.js';
+import { sharedJournalReader } from '../session/open-reader.js';
 import { summarizeRun, summarizeUnfoldable, type RunSummary } from '../projections/run-summary.js';
 import { readLedger, totalUsage } from '../projections/usage-ledger.js';
 import { YokeError } from '../../errors/yoke-error.js';
+import { redactStoreUrl } from '../journal/postgres/store-url.js';
 import { DEAD_LETTER_QUEUE, JOB_QUEUE } from './fleet-queue.js';
+import { readCachedRows, writeCachedRows } from './fleet-run-cache.js';
 
 /** A worker row, with how long ago it beat (by the server's clock). */
 export interface FleetWorkerRow {
@@ -49,15 +54,26 @@ export interface FleetRunRow {
   costUsd: number;
 }
 
+/** A workspace whose journal cannot be read (a record edited in the table, say): the refusal, as `yoke runs --workspace` would say it. */
+export interface UnreadableWorkspace {
+  workspace: string;
+  reason: string;
+}
+
 /** Everything `yoke fleet` shows. */
 export interface FleetView {
   workers: FleetWorkerRow[];
   jobs: FleetJobRow[];
   runs: FleetRunRow[];
+  unreadable: UnreadableWorkspace[];
 }
 
-/** Read the fleet view of the store at `url`. */
-export async function readFleetView(url: string): Promise<FleetView> {
+/**
+ * Read the fleet view of the store at `url`. Each workspace's runs come from its journal, read and
+ * folded, or from `cacheDir` when its stored head did not change since (fleet-run-cache.ts). A
+ * workspace that cannot be read is listed in `unreadable` with the reason; the others are shown.
+ */
+export async function readFleetView(url: string, cacheDir: string | null = null): Promise<FleetView> {
   await assertStoreReady(url);
   const { workers, jobs, workspaces } = await withClient(url, async (client) => {
     const workerRows = await client.query<{ id: string; host: string; pid: number; concurrency: number; state: string; live: boolean; age: string; started_at: Date }>(
@@ -91,23 +107,43 @@ export async function readFleetView(url: string): Promise<FleetView> {
     };
   });
   const runs: FleetRunRow[] = [];
+  const unreadable: UnreadableWorkspace[] = [];
+  const store = createHash('sha256').update(redactStoreUrl(url)).digest('hex').slice(0, 12);
   for (const workspace of workspaces) {
-    const { records } = await readJournal(new PostgresJournalReader(url, workspace));
-    const ledger = readLedger(records);
-    for (const started of runStarts(records)) {
-      let summary: RunSummary;
-      try {
-        summary = summarizeRun(foldRun(records, started), records);
-      } catch (error) {
-        if (!(error instanceof YokeError && error.code === 'workspace')) throw error;
-        summary = summarizeUnfoldable(started, records);
-      }
-      const cost = totalUsage(ledger.filter((entry) => entry.run === summary.run && entry.status === 'completed')).knownCostUsd;
-      runs.push({
-        workspace, run: summary.run, status: summary.status, state: summary.state, iteration: summary.iteration,
-        maxIterations: summary.maxIterations, exitCode: summary.exitCode, agentCalls: summary.agentCalls, costUsd: cost,
-      });
+    try {
+      const reader = sharedJournalReader(url, workspace);
+      const head = await reader.head();
+      const cachePath = cacheDir === null ? null : join(cacheDir, `${store}-${workspace}.json`);
+      const cached = cachePath === null ? null : readCachedRows<FleetRunRow>(cachePath, head);
+      const rows = cached ?? (await workspaceRuns(reader, workspace));
+      if (cached === null && cachePath !== null) writeCachedRows(cachePath, head, rows);
+      runs.push(...rows);
+    } catch (error) {
+      if (!(error instanceof YokeError)) throw error;
+      unreadable.push({ workspace, reason: error.message });
     }
   }
-  return { workers, jobs, runs };
+  return { workers, jobs, runs, unreadable };
+}
+
+/** Every run of one workspace, as `yoke runs` folds it, with its known cost. */
+async function workspaceRuns(reader: JournalReader, workspace: string): Promise<FleetRunRow[]> {
+  const { records } = await readJournal(reader);
+  const ledger = readLedger(records);
+  const runs: FleetRunRow[] = [];
+  for (const started of runStarts(records)) {
+    let summary: RunSummary;
+    try {
+      summary = summarizeRun(foldRun(records, started), records);
+    } catch (error) {
+      if (!(error instanceof YokeError && error.code === 'workspace')) throw error;
+      summary = summarizeUnfoldable(started, records);
+    }
+    const cost = totalUsage(ledger.filter((entry) => entry.run === summary.run && entry.status === 'completed')).knownCostUsd;
+    runs.push({
+      workspace, run: summary.run, status: summary.status, state: summary.state, iteration: summary.iteration,
+      maxIterations: summary.maxIterations, exitCode: summary.exitCode, agentCalls: summary.agentCalls, costUsd: cost,
+    });
+  }
+  return runs;
 }

@@ -6,12 +6,14 @@ import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type PgBoss from 'pg-boss';
+import { YokeError } from '../../errors/yoke-error.js';
 import { closeStorePools, withClient } from '../journal/postgres/store-pool.js';
 import { assertStoreReady } from '../journal/postgres/store-schema.js';
 import { closeBoss, DEAD_LETTER_QUEUE, hideSecrets, JOB_QUEUE, openBoss, type JobData } from './fleet-queue.js';
 import { CheckoutRefused, headIsRunCommit, prepareCheckout, pushRunRef, runRef } from './job-checkout.js';
-import { runPosition } from './journal-position.js';
+import { completedEffects, journalLength, readRunPosition } from './journal-position.js';
 import { readModeTag } from '../stash/mode-tag.js';
+import { missingBackupRefusal, openLanesRefusal, uncommittedWorkRefusal } from './resume-refusal.js';
 import { restoreBlobs, uploadBlobs } from './ship-blobs.js';
 import { beat, claimJob, reapDeadWorkers, registerWorker, releaseJob, stopWorker, type WorkerIdentity } from './worker-registry.js';
 
@@ -30,8 +32,17 @@ export interface WorkerOptions {
 /** How one job ended for this worker. */
 type Outcome =
   | { kind: 'complete'; output: Record<string, unknown> }
-  | { kind: 'retry'; reason: string }
+  /** `refusal`: a failure the next attempt meets again unless something changed (see settleRetry) */
+  | { kind: 'retry'; reason: string; refusal?: boolean }
   | { kind: 'dead'; reason: string };
+
+/** What a failed attempt leaves in pg-boss's output for the next one: its reason, and for a refusal the journal's progress then. */
+interface FailureOutput {
+  reason: string;
+  refusal?: boolean;
+  /** effects completed in the workspace's journal when the refusal happened */
+  progress?: number;
+}
 
 /** The worker's heartbeat TTL: YOKE_WORKER_TTL_MS, default 30 s (it beats every third of it). */
 export function workerTtlMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -160,7 +171,9 @@ export class FleetWorker {
     try {
       outcome = await this.runJob(job);
     } catch (error) {
-      outcome = { kind: 'retry', reason: hideSecrets(url, error) };
+      // a refusal yoke states itself (a journal whose chain is broken) stays as it is; a failure it wraps (the store unreachable) or a raw one (a connection lost) may not
+      const refusal = error instanceof YokeError && error.cause === undefined;
+      outcome = { kind: 'retry', reason: hideSecrets(url, error), refusal };
     }
     const ours = await withClient(url, (client) => releaseJob(client, job.id, this.identity.id)).catch(() => false);
     if (!ours) {
@@ -171,28 +184,65 @@ export class FleetWorker {
       await boss.complete(JOB_QUEUE, job.id, outcome.output);
       this.options.log(`job ${job.id}: done (${JSON.stringify(outcome.output)})`);
     } else if (outcome.kind === 'dead') {
-      // no attempt left: pg-boss fails it for good and copies it, with the reason, to the dead-letter queue
-      await withClient(url, (client) => client.query('UPDATE pgboss.job SET retry_limit = retry_count WHERE name = $1 AND id = $2::uuid', [JOB_QUEUE, job.id]));
-      await boss.fail(JOB_QUEUE, job.id, { reason: outcome.reason });
-      this.options.log(`job ${job.id}: to ${DEAD_LETTER_QUEUE}: ${outcome.reason}`);
+      await this.deadLetter(job.id, outcome.reason);
     } else {
-      await boss.fail(JOB_QUEUE, job.id, { reason: outcome.reason });
+      const output = await this.settleRetry(job, outcome);
+      if (output === null) {
+        await this.deadLetter(job.id, `${outcome.reason} (the same refusal as the attempt before, with no progress in between: it would not change)`);
+        return;
+      }
+      await boss.fail(JOB_QUEUE, job.id, output);
       this.options.log(`job ${job.id}: back to the queue: ${outcome.reason}`);
     }
+  }
+
+  /** Fail the job for good: no attempt left, so pg-boss copies it, with the reason, to the dead-letter queue. */
+  private async deadLetter(jobId: string, reason: string): Promise<void> {
+    await withClient(this.options.url, (client) => client.query('UPDATE pgboss.job SET retry_limit = retry_count WHERE name = $1 AND id = $2::uuid', [JOB_QUEUE, jobId]));
+    await this.boss?.fail(JOB_QUEUE, jobId, { reason });
+    this.options.log(`job ${jobId}: to ${DEAD_LETTER_QUEUE}: ${reason}`);
+  }
+
+  /**
+   * What to hand back for a retry, or null when retrying is pointless: a refusal (yoke run exiting
+   * 1 or 3, a journal the worker cannot read) identical to the previous attempt's, with no effect
+   * completed in the workspace's journal since. A missing blob, a refused workspace or a damaged
+   * journal stays as it is; a transient failure (a lease still held, a stop, the worker's own lost
+   * connection) is not a refusal, and one inside `yoke run` (the store gone for a while) either
+   * changes its message, makes progress, or leaves the worker unable to count the progress, which
+   * counts as a change.
+   */
+  private async settleRetry(job: PgBoss.JobWithMetadata<JobData>, outcome: Extract<Outcome, { kind: 'retry' }>): Promise<FailureOutput | null> {
+    if (outcome.refusal !== true) return { reason: outcome.reason };
+    const progress = await withClient(this.options.url, (client) => completedEffects(client, job.data.workspace)).catch(() => null);
+    if (progress === null) return { reason: outcome.reason };
+    const previous = (job.output ?? null) as Partial<FailureOutput> | null;
+    if (previous?.refusal === true && previous.reason === outcome.reason && previous.progress === progress) return null;
+    return { reason: outcome.reason, refusal: true, progress };
   }
 
   private async runJob(job: PgBoss.JobWithMetadata<JobData>): Promise<Outcome> {
     const { url, workdir } = this.options;
     const data = job.data;
     const afterSeq = await withClient(url, async (client) => Number((await client.query<{ after_seq: string }>('SELECT after_seq FROM yoke_job WHERE job = $1', [job.id])).rows[0]?.after_seq ?? 0));
-    const before = await withClient(url, (client) => runPosition(client, data.workspace, afterSeq));
+    const before = await readRunPosition(url, data.workspace, afterSeq);
     if (before.finished !== null && before.jobRun !== null) {
       return { kind: 'complete', output: { run: before.jobRun, ...before.finished, note: 'finished before this attempt' } };
     }
+    // the lease first: a `yoke run` left behind by a worker killed alone may still be working, in this very folder when that worker ran on this machine
+    if (!(await this.leaseFree(data.workspace))) return { kind: 'retry', reason: `workspace ${data.workspace} is still leased by another yoke` };
+    if (this.stopping) return { kind: 'retry', reason: 'the worker stopped before the run began' };
+    let position = before;
+    if ((await withClient(url, (client) => journalLength(client, data.workspace))) !== before.length) {
+      position = await readRunPosition(url, data.workspace, afterSeq);
+      if (position.finished !== null && position.jobRun !== null) return { kind: 'complete', output: { run: position.jobRun, ...position.finished, note: 'finished before this attempt' } };
+    }
+    const unresumable = uncommittedWorkRefusal(position, data.workspace) ?? openLanesRefusal(position, data.workspace);
+    if (unresumable !== null) return { kind: 'dead', reason: unresumable };
     const dir = join(workdir, data.workspace);
     let checkout;
     try {
-      checkout = await prepareCheckout(dir, data, before);
+      checkout = await prepareCheckout(dir, data, position, join(workdir, 'kept', data.workspace));
     } catch (error) {
       if (error instanceof CheckoutRefused) return error.permanent ? { kind: 'dead', reason: error.message } : { kind: 'retry', reason: error.message };
       throw error;
@@ -202,14 +252,9 @@ export class FleetWorker {
       return { kind: 'dead', reason: `the job was queued for ${data.mode} mode, but .loop/yoke.conf of ${data.ref ?? 'the default branch'} is ${mode === 'unknown' ? 'in no mode yoke knows' : `in ${mode} mode`}; queue it again with the mode it is in, or change the workspace's mode and push` };
     }
     this.options.log(`job ${job.id}: ${data.workspace} checked out at ${checkout.head.slice(0, 12)} (tree ${checkout.tree.slice(0, 12)}${checkout.fromRef ? `, from ${checkout.fromRef}` : ''}) on ${checkout.branch}`);
-    const missing = await withClient(url, (client) => restoreBlobs(client, data.workspace, dir, before));
-    if (missing.length > 0) this.options.log(`job ${job.id}: ${missing.length} spec backup(s) of run ${before.open ?? '?'} are neither in the store nor in git; yoke run will refuse to resume it`);
-    if (!(await this.leaseFree(data.workspace))) return { kind: 'retry', reason: `workspace ${data.workspace} is still leased by another yoke` };
-    if (this.stopping) return { kind: 'retry', reason: 'the worker stopped before the run began' };
-    // a `yoke run` left behind by a worker killed alone may have finished the run while we waited for its lease
-    const settled = await withClient(url, (client) => runPosition(client, data.workspace, afterSeq));
-    if (settled.finished !== null && settled.jobRun !== null) return { kind: 'complete', output: { run: settled.jobRun, ...settled.finished, note: 'finished before this attempt' } };
-    if (settled.open !== before.open || settled.lastCommit !== before.lastCommit) return { kind: 'retry', reason: 'the journal moved while this worker prepared the checkout' };
+    const missing = await withClient(url, (client) => restoreBlobs(client, data.workspace, dir, position));
+    if (missing.length > 0) return { kind: 'dead', reason: missingBackupRefusal(position, missing, data.workspace) };
+    if ((await withClient(url, (client) => journalLength(client, data.workspace))) !== position.length) return { kind: 'retry', reason: 'the journal moved while this worker prepared the checkout' };
     const shipped = new Set<string>();
     this.checkouts.set(data.workspace, { dir, shipped });
     let exit;
@@ -219,7 +264,7 @@ export class FleetWorker {
       this.checkouts.delete(data.workspace);
     }
     await withClient(url, (client) => uploadBlobs(client, data.workspace, dir, shipped));
-    const after = await withClient(url, (client) => runPosition(client, data.workspace, afterSeq));
+    const after = await readRunPosition(url, data.workspace, afterSeq);
     const run = after.jobRun ?? after.open;
     if (run !== null && (await headIsRunCommit(dir, run))) {
       const failed = await pushRunRef(dir, run);
@@ -227,7 +272,8 @@ export class FleetWorker {
     }
     if (after.finished !== null && after.jobRun !== null) return { kind: 'complete', output: { run: after.jobRun, ...after.finished } };
     if (exit.code === 2) return { kind: 'dead', reason: `yoke run refused the workspace (exit 2): ${exit.lastLine}` };
-    return { kind: 'retry', reason: `yoke run ${exit.signal ? `was stopped by ${exit.signal}` : `exited ${exit.code}`} before the run finished${exit.lastLine ? `: ${exit.lastLine}` : ''}` };
+    const stopped = exit.signal ? `was stopped by ${exit.signal}` : `exited ${exit.code}`;
+    return { kind: 'retry', reason: `yoke run ${stopped} before the run finished${exit.lastLine ? `: ${exit.lastLine}` : ''}`, refusal: exit.signal === null && (exit.code === 1 || exit.code === 3) };
   }
 
   /** Wait (up to three TTLs of the lease, plus a margin) until nobody holds the workspace's lease. */

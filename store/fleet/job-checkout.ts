@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { spawnGit, type GitOutcome } from '../../effects/git/run-git.js';
 import { captureWorkTree } from '../../effects/git/git-tree.js';
 import type { RunPosition } from './journal-position.js';
+import { keepTranscripts } from './keep-transcripts.js';
 
 /** The ref on the remote that holds a run's commits; the only ref a worker pushes. */
 export function runRef(run: string): string {
@@ -19,11 +20,18 @@ export class CheckoutRefused extends Error {
 
 /**
  * After every commit (`git commit` runs it; yoke commits with --no-verify, which skips only the
- * pre-commit and commit-msg hooks) push HEAD to refs/yoke/runs/<run> of origin, <run> read from the
- * commit's own Yoke-Run trailer. A plain push: the ref only moves forward, and never a user's branch.
+ * pre-commit and commit-msg hooks) and every merge (a parallel run's `story.land` fast-forwards the
+ * run's branch with `git merge --ff-only`), push HEAD to refs/yoke/runs/<run> of origin, <run> read
+ * from the commit's own Yoke-Run trailer. Only in the main working tree (git runs a hook at the top
+ * of the working tree, where only the main one has a `.git` folder): a parallel lane's commits, in
+ * its worktree under .git/yoke/worktrees/, are not on the run's branch until they land. A plain
+ * push: the ref only moves forward, and never a user's branch. Synchronous on purpose: the commit
+ * effect is journaled only once its commit is on the ref, so a worker taking the run over never
+ * finds the journal ahead of the ref (docs/fleet.md, "Cost").
  */
-const POST_COMMIT_HOOK = `#!/bin/sh
+const PUSH_HOOK = `#!/bin/sh
 # installed by yoke worker: push yoke's own commits to the run's ref on origin (DESIGN §14)
+[ -d .git ] || exit 0
 run=$(git log -1 --format='%(trailers:key=Yoke-Run,valueonly)' | head -n 1 | tr -d '[:space:]')
 [ -n "$run" ] || exit 0
 git push --quiet origin "HEAD:refs/yoke/runs/$run" >/dev/null 2>&1 || echo "yoke worker: could not push HEAD to refs/yoke/runs/$run" >&2
@@ -41,13 +49,15 @@ export interface PreparedCheckout {
 }
 
 /**
- * Clone `repository` into `dir` (emptied first) and make it match the journal: a run that has
- * commits continues from refs/yoke/runs/<run>, whose tip must be the last commit the journal
+ * Clone `repository` into `dir` and make it match the journal. An earlier checkout there is
+ * removed first, its transcripts, hook logs and usage files moved to `keepInto` (keepTranscripts).
+ * Then: a run that has commits continues from refs/yoke/runs/<run>, whose tip must be the last commit the journal
  * records (its tree the tree the run goes on from); a run without commits yet continues from the
  * job's ref, whose tree must be the run's baseline. A repository that cannot be cloned, or a
  * checkout that does not match, is permanent (the dead-letter queue, with the reason).
  */
-export async function prepareCheckout(dir: string, job: { repository: string; ref: string | null }, position: RunPosition): Promise<PreparedCheckout> {
+export async function prepareCheckout(dir: string, job: { repository: string; ref: string | null }, position: RunPosition, keepInto: string): Promise<PreparedCheckout> {
+  await keepTranscripts(dir, keepInto);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dirname(dir), { recursive: true });
   const clone = await spawnGit(dirname(dir), ['clone', '--quiet', ...(job.ref === null ? [] : ['--branch', job.ref]), '--', job.repository, dir], { env: { GIT_TERMINAL_PROMPT: '0' } });
@@ -73,11 +83,24 @@ export async function prepareCheckout(dir: string, job: { repository: string; re
       throw new CheckoutRefused(`the workspace does not match the journal: run ${position.open} began on tree ${position.baselineTree}, but ${job.ref ?? 'the default branch'} now has tree ${worktree}`, true);
     }
   }
-  const hook = join(dir, '.git', 'hooks', 'post-commit');
-  await mkdir(dirname(hook), { recursive: true });
-  await writeFile(hook, POST_COMMIT_HOOK);
-  await chmod(hook, 0o755);
+  await installPushHooks(dir);
   return { dir, branch, head, tree, fromRef };
+}
+
+/**
+ * The push hooks, in a folder of the clone's own that its local `core.hooksPath` names: a global
+ * `core.hooksPath` (or one set for husky in the user's git configuration) would otherwise make git
+ * skip `.git/hooks`, and with it every push after a commit.
+ */
+async function installPushHooks(dir: string): Promise<void> {
+  const hooks = join(dir, '.git', 'yoke-worker-hooks');
+  await mkdir(hooks, { recursive: true });
+  for (const name of ['post-commit', 'post-merge']) {
+    await writeFile(join(hooks, name), PUSH_HOOK);
+    await chmod(join(hooks, name), 0o755);
+  }
+  const set = await git(dir, ['config', '--local', 'core.hooksPath', hooks]);
+  if (set.exitCode !== 0) throw new Error(`cannot set core.hooksPath in the clone ${dir}: ${firstLine(set)}`);
 }
 
 /** Push HEAD to the run's ref (again: the hook did it after each commit); the outcome's message, or null when pushed. */

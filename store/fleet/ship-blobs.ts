@@ -3,13 +3,14 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PoolClient } from 'pg';
+import { journalEntry } from '../../config/workspace-layout.js';
 import { spawnGit } from '../../effects/git/run-git.js';
 import type { RunPosition } from './journal-position.js';
 
 const HASH = /^[0-9a-f]{64}$/;
 
 function blobsDir(dir: string): string {
-  return join(dir, '.loop', '.journal', 'blobs');
+  return journalEntry(join(dir, '.loop'), 'blobs');
 }
 
 function sha256(content: Buffer): string {
@@ -36,30 +37,58 @@ export async function uploadBlobs(client: PoolClient, workspace: string, dir: st
   return uploaded;
 }
 
+/** A spec backup a resumed run needs that could not be restored: the file it backs up and its blob. */
+export interface MissingBackup {
+  file: string;
+  hash: string;
+}
+
 /**
- * Put the unfinished run's spec backups into a fresh checkout at `dir`: from yoke_blob, else from
- * git (the spec file at the commit the run began on), each checked against its hash. Returns the
- * hashes still missing (the run then cannot resume: `yoke run` says so).
+ * Put the unfinished run's blobs into a fresh checkout at `dir`: every blob its journal names that
+ * the store holds (spec backups, displaced content, protected files), and each spec backup it
+ * restores from (`specFiles`) also from git when the store lacks it: the spec file as the run's
+ * first commit or any commit it journaled holds it, checked against its hash. Returns the spec
+ * backups still missing: the run then cannot resume (its next `spec.restore` would need them).
  */
-export async function restoreBlobs(client: PoolClient, workspace: string, dir: string, position: RunPosition): Promise<string[]> {
-  const wanted = Object.entries(position.specBlobs).filter((entry): entry is [string, string] => entry[1] !== null);
-  if (wanted.length === 0) return [];
+export async function restoreBlobs(client: PoolClient, workspace: string, dir: string, position: RunPosition): Promise<MissingBackup[]> {
+  const wanted = new Set([...position.blobs, ...Object.values(position.specFiles).filter((hash): hash is string => hash !== null)]);
+  if (wanted.size === 0) return [];
   await mkdir(blobsDir(dir), { recursive: true });
-  const missing: string[] = [];
-  const stored = await client.query<{ key: string; bytes: Buffer }>('SELECT key, bytes FROM yoke_blob WHERE workspace = $1 AND key = ANY($2)', [workspace, wanted.map(([, hash]) => hash)]);
-  for (const [name, hash] of wanted) {
-    let content = stored.rows.find((row) => row.key === hash)?.bytes ?? null;
-    if ((content === null || sha256(content) !== hash) && position.baselineHead !== null) {
-      const shown = await spawnGit(dir, ['cat-file', 'blob', `${position.baselineHead}:.loop/${name}`]);
-      content = shown.exitCode === 0 ? Buffer.from(shown.stdout, 'utf8') : null;
-    }
-    if (content === null || sha256(content) !== hash) {
-      missing.push(hash);
+  const restored = new Set<string>();
+  const stored = await client.query<{ key: string; bytes: Buffer }>('SELECT key, bytes FROM yoke_blob WHERE workspace = $1 AND key = ANY($2)', [workspace, [...wanted]]);
+  for (const row of stored.rows) {
+    if (sha256(row.bytes) !== row.key) continue;
+    await writeBlob(dir, row.key, row.bytes);
+    restored.add(row.key);
+  }
+  const sources = [...new Set([...position.commits].reverse().concat(position.baselineHead ?? []))];
+  const missing: MissingBackup[] = [];
+  for (const [file, hash] of Object.entries(position.specFiles)) {
+    if (hash === null || restored.has(hash)) continue;
+    const content = await fromGit(dir, file, hash, sources);
+    if (content === null) {
+      missing.push({ file, hash });
       continue;
     }
-    const path = join(blobsDir(dir), hash);
-    await writeFile(path, content);
-    await chmod(path, 0o444);
+    await writeBlob(dir, hash, content);
+    restored.add(hash);
   }
   return missing;
+}
+
+/** `.loop/<file>` as one of the `commits` holds it with this hash, or null. */
+async function fromGit(dir: string, file: string, hash: string, commits: readonly string[]): Promise<Buffer | null> {
+  for (const commit of commits) {
+    const shown = await spawnGit(dir, ['cat-file', 'blob', `${commit}:.loop/${file}`]);
+    if (shown.exitCode !== 0) continue;
+    const content = Buffer.from(shown.stdout, 'utf8');
+    if (sha256(content) === hash) return content;
+  }
+  return null;
+}
+
+async function writeBlob(dir: string, hash: string, content: Buffer): Promise<void> {
+  const path = join(blobsDir(dir), hash);
+  await writeFile(path, content);
+  await chmod(path, 0o444);
 }

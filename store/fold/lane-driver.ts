@@ -16,6 +16,7 @@ import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import { TAMPER_STOP, type RunnerOptions } from './runner.js';
 import { hasLane, laneOfRequest } from './request-lane.js';
+import { failureMessage } from './failure-message.js';
 
 
 type Stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord;
@@ -108,7 +109,7 @@ export class LaneDriver {
         await this.settleAll();
         return { interrupted: true };
       }
-      const said = settled.error instanceof Error ? settled.error.message : String(settled.error);
+      const said = failureMessage(settled.error, request.request, this.options.secrets);
       // stopped by the tamper check: journaled as such, so `yoke status` says so instead of calling it a crash
       const message = settled.tampered === true ? `${TAMPER_STOP}: ${said}` : said;
       this.stage({ type: 'effect.failed', payload: { key: settled.key, kind: request.request.kind, message } });
@@ -146,6 +147,7 @@ export class LaneDriver {
         options.journal.flush().catch(() => undefined);
       },
       warn: options.warn,
+      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     };
   }
 }

@@ -6,6 +6,7 @@
 // `effect.completed`. Records are staged and flushed together right before the next effect runs,
 // so one durable append covers "completed + event + next started" and nothing executes un-journaled.
 import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink, type ToolGateLink } from '../../effects/handler.js';
+import type { SecretValue } from '../../effects/process/redact-secrets.js';
 import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
@@ -15,6 +16,7 @@ import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import type { KeyedRequest, RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
 import { LaneDriver } from './lane-driver.js';
+import { failureMessage } from './failure-message.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
 /** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
@@ -56,6 +58,8 @@ export interface RunnerOptions {
    * taken). Absent = no checkpoints (backends without a checkpoint file).
    */
   checkpoints?: { every: number; take(fold: RunFold, head: JournalHead): string | null };
+  /** values no journaled text may contain (the store's password), handed to every effect; absent = none */
+  secrets?: readonly SecretValue[];
   openToolGate?: (host: { stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord; flush: () => Promise<void> }) => Promise<RunToolGate>;
 }
 
@@ -206,7 +210,7 @@ async function drive(
     } catch (error) {
       gate?.setCall(null);
       if (error instanceof EffectAborted || options.signal.aborted) return await interrupted(options, stage);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = failureMessage(error, next.request, options.secrets);
       stage({ type: 'effect.failed', payload: { key: next.key, kind: next.request.kind, message } });
       await options.journal.flush();
       // A handler that already knows what is wrong (a damaged workspace) says so itself.
@@ -251,6 +255,7 @@ function effectContext(
       options.journal.flush().catch(() => undefined);
     },
     warn: options.warn,
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
   };
 }
 

@@ -17,7 +17,7 @@ export function gateHoldId(run: string | null, callId: string): string {
  * attempt makes the call afresh under a new tool-use id. Their calls are identified by the tool
  * and its input, so an answer to the held call stands for the retried one.
  */
-const DENY_ONLY_AGENTS: readonly string[] = ['codex', 'gemini'];
+const DENY_ONLY_AGENTS: readonly string[] = ['codex', 'gemini', 'qwen', 'opencode'];
 
 /** The call id the gate journals for `agent`'s call (see DENY_ONLY_AGENTS). */
 export function agentCallId(agent: string, toolUseId: string | null, tool: string, input: unknown): string {

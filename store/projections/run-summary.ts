@@ -1,6 +1,7 @@
 // A run's headline facts, folded from the journal (used by `yoke status` and `yoke runs`).
+import type { ItemProgress } from '../../machines/lifecycles/lifecycle-descriptor.js';
 import type { LoopContext } from '../../machines/lifecycles/loop.js';
-import { storiesPassed } from '../../machines/stories/story-progress.js';
+import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { describeState, TAMPER_STOP } from '../fold/runner.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RunFold } from '../fold/run-fold.js';
@@ -16,6 +17,8 @@ export interface RunSummary {
   /** finished: reached a final state; abandoned: replaced by --fresh; unfinished: `yoke run` resumes it */
   status: 'finished' | 'abandoned' | 'unfinished';
   state: string;
+  /** the lifecycle's word for one pass, which `iteration` counts (`iteration`, `attempt`) */
+  unit: string;
   iteration: number | null;
   maxIterations: number | null;
   exitCode: number | null;
@@ -26,8 +29,8 @@ export interface RunSummary {
   lastStop: string | null;
   /** goal: the last acceptance report (path relative to the project root, its SHA-256, its verdict, the attempt); null before one */
   acceptance: { path: string; sha256: string; status: 'passed' | 'failed'; iteration: number } | null;
-  /** stories: how many of the run's stories passed, of how many; null in other modes */
-  stories: { passed: number; total: number } | null;
+  /** how many of the run's work items passed, of how many (stories: its stories); null when its lifecycle counts none */
+  progress: ItemProgress | null;
 }
 
 /** Summarize a folded run; `records` is the whole journal. */
@@ -45,6 +48,7 @@ export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): 
     lastRecordAt: last.ts,
     status: fold.finished ? 'finished' : fold.abandoned ? 'abandoned' : 'unfinished',
     state: describeState(fold),
+    unit: unitOf(fold.started.payload.mode),
     iteration: context.iteration ?? null,
     maxIterations: context.maxIterations ?? null,
     exitCode: fold.finished?.exitCode ?? null,
@@ -53,7 +57,7 @@ export function summarizeRun(fold: RunFold, records: readonly JournalRecord[]): 
     interruptions: context.interruptions ?? 0,
     lastStop: fold.finished ? null : lastStopOf(last),
     acceptance: proof === null ? null : { ...proof, path: `.loop/${proof.path}` },
-    stories: context.prd === undefined ? null : storiesPassed(context.prd),
+    progress: lifecycleNamed(fold.started.payload.mode)?.progress?.(context) ?? null,
   };
 }
 
@@ -75,6 +79,7 @@ export function summarizeUnfoldable(started: Extract<JournalRecord, { type: 'run
     lastRecordAt: last.ts,
     status: finished ? 'finished' : abandoned ? 'abandoned' : 'unfinished',
     state: `unknown (recorded by ${started.machine ?? '?'} machine v${started.mv ?? '?'}, which this yoke cannot fold)`,
+    unit: unitOf(started.payload.mode),
     iteration: null,
     maxIterations: null,
     exitCode: finished?.payload.exitCode ?? null,
@@ -83,8 +88,13 @@ export function summarizeUnfoldable(started: Extract<JournalRecord, { type: 'run
     interruptions: 0,
     lastStop: finished || abandoned ? null : lastStopOf(last),
     acceptance: null,
-    stories: null,
+    progress: null,
   };
+}
+
+/** The unit of the lifecycle called `mode` (`iteration` for one this yoke lacks). */
+function unitOf(mode: string): string {
+  return lifecycleNamed(mode)?.unit ?? 'iteration';
 }
 
 function lastStopOf(record: JournalRecord): string | null {

@@ -16,6 +16,7 @@ export type ViewKey = Pick<StoredHead, 'seq' | 'hash' | 'stamp'>;
 export interface StatusView {
   /** 2: keyed on the store's head (1 was keyed on the file and its last line, and is ignored) */
   v: 2;
+  /** a summary without `unit` or `progress` (saved by an older yoke) is refolded */
   summary: RunSummary;
   usage: UsageTotals;
   /** the run's tool calls ruled by the gate (a view without it, saved by an older yoke, is refolded) */
@@ -60,5 +61,7 @@ export function readTrustedStatusView(viewPath: string, head: StoredHead): Statu
     return null; // missing or garbled: a cache miss, the journal is folded instead
   }
   if (view?.v !== 2 || typeof view.summary !== 'object' || typeof view.rulings !== 'object' || typeof view.journal !== 'object' || view.journal === null) return null;
+  // a summary saved by an older yoke lacks the unit and the item progress: refolded
+  if (typeof view.summary.unit !== 'string' || !('progress' in view.summary)) return null;
   return !head.torn && sameHead(view.journal, head) && view.journal.stamp === head.stamp ? view : null;
 }

@@ -122,6 +122,13 @@ export class RunVerifier {
     if (record.type === 'event' && record.payload.cause !== null) this.result.events += 1;
   }
 
+  /** A divergence found outside the fold (a record the journal holds for every run, a check across runs): the first one stands. */
+  diverge(divergence: Divergence): void {
+    if (this.settled) return;
+    this.result.status = 'diverged';
+    this.result.divergence = divergence;
+  }
+
   /** The verdict on the records fed so far. */
   verdict(): Verification {
     const rulings = this.tools?.verified.get(this.started.run ?? '') ?? 0;

@@ -1,10 +1,9 @@
 // The protected files as they are on disk, next to the baseline the journal holds (DESIGN §16):
 // read-only, shared by `yoke run`'s gate, `yoke protect status|refresh` and `yoke check`.
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Config } from '../../config/types.js';
-import { blobPath } from '../../effects/fs/blob-store.js';
+import { blobPath, readBlobFile } from '../../effects/fs/blob-store.js';
 import { escapingLinks, listProtected, type ListedFile } from '../../effects/protect/list-protected.js';
 import { resolveProtectPatterns } from '../../machines/protect/auto-protect.js';
 import { patternCovers } from '../../machines/protect/protect-pattern.js';
@@ -14,6 +13,7 @@ import { diffSummary } from '../../machines/retrofit/line-diff.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord } from '../journal/record.js';
 import { protectionHistory, type ProtectionHistory } from '../projections/protection-history.js';
+import { autoProtectStories } from './auto-protect-stories.js';
 import type { WorkspacePaths } from './workspace-paths.js';
 
 /** What is protected now against what the baseline says. */
@@ -49,7 +49,7 @@ export function patternLine(config: Config, pattern: string): number | null {
  * restores anything outside the project.
  */
 export async function inspectProtection(paths: WorkspacePaths, config: Config | null, records: Iterable<JournalRecord>): Promise<ProtectionInspection> {
-  const patterns = config === null ? [] : resolveProtectPatterns(config, fileAt(paths.root));
+  const patterns = config === null ? [] : resolveProtectPatterns(config, fileAt(paths.root), autoProtectStories(paths, config));
   const listed = await listProtected(paths.root, patterns);
   const [escape] = await escapingLinks(paths.root, listed, patterns);
   if (escape !== undefined) {
@@ -84,7 +84,7 @@ export async function describeChanges(paths: WorkspacePaths, inspection: Protect
   for (const pattern of inspection.patternsRemoved) lines.push(`  protect ${pattern}: no longer in yoke.conf`);
   const now = new Map(inspection.listed.map((file) => [file.path, file]));
   for (const entry of inspection.drift) {
-    const before = entry.before && (entry.before.mode & 0o170000) !== SYMLINK_MODE ? await readFile(blobPath(paths.loopDir, entry.before.sha256), 'utf8').catch(() => null) : null;
+    const before = entry.before && (entry.before.mode & 0o170000) !== SYMLINK_MODE ? (await readBlobFile(blobPath(paths.loopDir, entry.before.sha256)))?.toString('utf8') ?? null : null;
     const after = now.get(entry.path)?.content.toString('utf8') ?? null;
     const detail = entry.kind === 'mode' && entry.before && entry.after
       ? `mode ${entry.before.mode.toString(8)} → ${entry.after.mode.toString(8)}`

@@ -9,9 +9,14 @@ import type { WorkspacePaths } from './workspace-paths.js';
 
 /** The journal of the workspace at `paths`, to read. */
 export function openJournalReader(paths: WorkspacePaths): JournalReader {
-  const selection = selectStore(paths.root, paths.name);
+  const selection = selectStore(paths.root, paths.name, process.env, paths.store);
   if (selection.kind === 'postgres') return new PostgresJournalReader(selection.url, selection.workspace);
   return new FileJournalReader(paths.journal);
+}
+
+/** The journal of the workspace called `workspace` in the shared store at `url` (the fleet's view of every workspace), to read. */
+export function sharedJournalReader(url: string, workspace: string): JournalReader {
+  return new PostgresJournalReader(url, workspace);
 }
 
 /** A journal outside any workspace (`yoke replay --journal <file>`), to read. */

@@ -12,7 +12,7 @@ import type { WorkspacePaths } from './workspace-paths.js';
  * on the first query).
  */
 export function openJournalStore(paths: WorkspacePaths, warn: (message: string) => void = () => undefined): JournalStore {
-  const selection = selectStore(paths.root, paths.name);
+  const selection = selectStore(paths.root, paths.name, process.env, paths.store);
   if (selection.kind === 'postgres') return new PostgresJournalStore(selection.url, selection.workspace, { warn });
   return new FileJournalStore(paths.journal, { lockPath: paths.lock, warn });
 }

@@ -1,8 +1,7 @@
 // `yoke run`'s protection gate (DESIGN §16): take the first baseline, or refuse to run while the
 // protected files differ from it (the user changed them between runs: `yoke protect refresh`).
-import { readFile } from 'node:fs/promises';
 import type { Config } from '../../config/types.js';
-import { blobPath, sha256 } from '../../effects/fs/blob-store.js';
+import { blobPath, readBlobFile, sha256 } from '../../effects/fs/blob-store.js';
 import { keepBlobs } from '../../effects/protect/list-protected.js';
 import { makeProtection, type Protection } from '../../machines/protect/protection.js';
 import { driftSummary } from '../../machines/protect/protection-drift.js';
@@ -41,7 +40,7 @@ export async function checkSound(paths: WorkspacePaths, protection: Protection, 
     throw new YokeError('workspace', `journal record ${tampered} (the protection baseline) was edited: its digest no longer matches its files, so yoke cannot trust it; restore .loop/.journal from a backup, or start over with a new workspace.`);
   }
   for (const file of protection.files) {
-    const content = await readFile(blobPath(paths.loopDir, file.sha256)).catch(() => null);
+    const content = await readBlobFile(blobPath(paths.loopDir, file.sha256));
     if (content === null || sha256(content) !== file.sha256) {
       throw new YokeError('workspace', `the protection baseline's copy of ${file.path} (blob ${file.sha256.slice(0, 12)}) is ${content === null ? 'missing from' : 'corrupt in'} .loop/.journal/blobs, so yoke cannot restore it; restore .loop/.journal from a backup.`);
     }

@@ -1,5 +1,7 @@
 // Before `yoke run` reads yoke.conf: a stash command working in `.loop/` right now, or one a crash cut
 // short, explains a missing conf better than "yoke.conf does not exist" (issue 20, item 12).
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { SettleReport } from '../stash/stash-recovery.js';
@@ -33,4 +35,23 @@ export async function settleBeforeRun(paths: WorkspacePaths, records: readonly J
   const settled = session.settled;
   await session.close();
   return settled;
+}
+
+/**
+ * Refuse (exit 2) a new run whose `.loop/yoke.conf` is missing because `.loop/` is in the stash: say
+ * so, and that `yoke stash pop` brings it back, rather than "yoke.conf does not exist; run yoke
+ * init". Nothing to say when the conf is there or no entry waits to be popped.
+ */
+export function refuseStashedWorkspace(paths: WorkspacePaths, records: readonly JournalRecord[]): void {
+  if (existsSync(paths.conf)) return;
+  const waiting = foldStashIndex(records, (seq) => `journal record ${seq}`).entries.filter((entry) => !entry.popped);
+  const newest = waiting.at(-1);
+  if (newest === undefined) return;
+  const conf = relative(process.cwd(), paths.conf) || paths.conf;
+  const message = (newest.message ?? '').split('\n')[0] ?? '';
+  const described = `${newest.id.slice(0, 12)}${message === '' ? '' : ` "${message}"`}, ${newest.mode}`;
+  throw new YokeError(
+    'usage',
+    `${conf} does not exist because .loop/ is in the stash (the newest entry ${described}${waiting.length > 1 ? `, and ${waiting.length - 1} more` : ''}); bring it back with \`yoke stash pop\` (\`yoke stash list\` shows every entry), or start a new workspace with \`yoke init <mode>\`.`,
+  );
 }

@@ -63,11 +63,12 @@ export function storeUrlOf(root: string | null, env: NodeJS.ProcessEnv = process
 
 /**
  * The store of the project at `root`: YOKE_STORE's PostgreSQL store when set (else the `store`
- * directive of its yoke.conf), the workspace named
- * `name` (`--workspace`), else YOKE_WORKSPACE, else the project folder's name; the file journal otherwise.
+ * directive of its yoke.conf; `found` when the caller found the store already, as `--workspace`
+ * does), the workspace named `name` (`--workspace`), else YOKE_WORKSPACE, else the project
+ * folder's name; the file journal otherwise.
  */
-export function selectStore(root: string, name: string | null = null, env: NodeJS.ProcessEnv = process.env): StoreSelection {
-  const url = storeUrlOf(root, env);
+export function selectStore(root: string, name: string | null = null, env: NodeJS.ProcessEnv = process.env, found: string | null = null): StoreSelection {
+  const url = found ?? storeUrlOf(root, env);
   if (url === null) return { kind: 'file' };
   const workspace = name ?? (env.YOKE_WORKSPACE ? checkWorkspaceName(env.YOKE_WORKSPACE, 'YOKE_WORKSPACE') : sanitized(basename(root)));
   return { kind: 'postgres', url, workspace };

@@ -1,6 +1,7 @@
 // Detects changes to yoke's own files (the journal, .journal/blobs, .loop/.stash) made while an agent ran (DESIGN §6).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { journalEntry } from '../../config/workspace-layout.js';
 import type { HeldLease } from '../journal/journal-store.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { WorkspacePaths } from './workspace-paths.js';
@@ -17,7 +18,7 @@ import { YokeError } from '../../errors/yoke-error.js';
  * version is kept next to it), so nothing yoke wrote is lost.
  */
 export function watchForTampering(paths: WorkspacePaths, journal: JournalWriter, lease: HeldLease, options: { blobs: boolean } = { blobs: true }): Promise<() => Promise<void>> {
-  const blobs = join(paths.journalDir, 'blobs');
+  const blobs = journalEntry(paths.loopDir, 'blobs');
   // Parallel lanes (options.blobs false): other lanes' own effects add backups while this call runs,
   // so the backups cannot be fingerprinted around one call; the journal, the lease and the stash can.
   const before = { blobs: options.blobs ? listTree(blobs) : '', stash: listTree(paths.stashDir) };

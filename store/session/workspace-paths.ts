@@ -13,10 +13,12 @@ export interface WorkspacePaths {
   stashDir: string;
   /** the workspace's name in a shared store (`--workspace`; null: YOKE_WORKSPACE or the folder's name) */
   name: string | null;
+  /** the shared store `--workspace` found (null: chosen from `root` as usual, store-selection.ts) */
+  store: string | null;
 }
 
-/** Paths for the project rooted at `root` (`name`: the workspace's name in a shared store, when given). */
-export function workspacePaths(root: string, name: string | null = null): WorkspacePaths {
+/** Paths for the project rooted at `root` (`name`: the workspace's name in a shared store, when given, and `store` that store's URL). */
+export function workspacePaths(root: string, name: string | null = null, store: string | null = null): WorkspacePaths {
   const loopDir = join(root, '.loop');
   return {
     root,
@@ -27,5 +29,6 @@ export function workspacePaths(root: string, name: string | null = null): Worksp
     lock: journalEntry(loopDir, 'lock'),
     stashDir: stashDirOf(loopDir),
     name,
+    store,
   };
 }

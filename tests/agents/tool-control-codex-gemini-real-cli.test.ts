@@ -1,15 +1,17 @@
-// Tool-call control with the real Codex CLI and Gemini CLI (issue 13, DESIGN §13): `yoke run` wires
-// Codex's PreToolUse hook (a `-c hooks.PreToolUse=…` override with --dangerously-bypass-hook-trust)
-// and Gemini's BeforeTool hook (a private GEMINI_CLI_HOME whose settings add the hook) to `yoke
-// gate`, and the mock model server scripts the tool calls. Each case asserts on the file system, on
-// what the model was told, and on the journal. Neither CLI can pause on a call (no `defer`), so a
-// hold is a denial saying the call is held; the run pauses after the agent call, and after `yoke
-// answer <id> pass` the next attempt makes the same call again and it runs.
+// Tool-call control with the real Codex CLI, Gemini CLI, Qwen Code and OpenCode (issues 13 and 21,
+// DESIGN §13): `yoke run` wires Codex's PreToolUse hook (a `-c hooks.PreToolUse=…` override with
+// --dangerously-bypass-hook-trust), Gemini's BeforeTool hook (a private GEMINI_CLI_HOME whose
+// settings add the hook), Qwen's PreToolUse hook (a private QWEN_CODE_SYSTEM_SETTINGS_PATH) and
+// OpenCode's tool.execute.before (a private plugin loaded by OPENCODE_CONFIG_CONTENT) to `yoke gate`,
+// and the mock model server scripts the tool calls. Each case asserts on the file system, on what the
+// model was told, and on the journal. None of these CLIs can pause on a call (no `defer`), so a hold
+// is a denial saying the call is held; the run pauses after the agent call, and after `yoke answer
+// <id> pass` the next attempt makes the same call again and it runs.
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
+import { agentCliBinary, agentCliPins, installedAgentCli, mockChatModel } from '../support/agent-clis.js';
 import { rewriteJournal } from '../support/journal-edit.js';
 import { journalPath, readJournal, type JournalRecord } from '../support/journal-records.js';
 import type { MockScript } from '../support/mock-model-server/mock-script.js';
@@ -24,11 +26,23 @@ afterAll(async () => {
   await Promise.all(workspaces.splice(0).map((ws) => ws.cleanup()));
 });
 
-const models = { codex: 'gpt-5.5', gemini: 'gemini-2.5-pro' } as const;
-/** Each CLI's own settings folder: a write there is the agent editing its own hooks. */
-const ownSettings = { codex: '.codex/config.toml', gemini: '.gemini/settings.json' } as const;
+type HookCli = 'codex' | 'gemini' | 'qwen' | 'opencode';
+const models = { codex: 'gpt-5.5', gemini: 'gemini-2.5-pro', qwen: mockChatModel, opencode: `mock/${mockChatModel}` } as const;
+/** Each CLI's own settings: a write there is the agent editing its own hooks. */
+const ownSettings = { codex: '.codex/config.toml', gemini: '.gemini/settings.json', qwen: '.qwen/settings.json', opencode: 'opencode.json' } as const;
+/** A project that turns qwen's hooks off every way it can: its settings' `disableAllHooks`, safe mode and bare mode from its `.env`. */
+const qwenHooksOff = {
+  '.qwen/settings.json': '{ "$version": 4, "disableAllHooks": true }\n',
+  '.env': 'QWEN_CODE_SAFE_MODE=1\nQWEN_CODE_SIMPLE=1\n',
+};
+/** A project whose own OpenCode config lists no plugins: yoke's plugin, given in OPENCODE_CONFIG_CONTENT, still loads. */
+const opencodeNoPlugins = { 'opencode.json': '{ "plugin": [] }\n' };
+/** Per CLI, a project that tries to switch its hooks off. */
+const hooksOff: Partial<Record<HookCli, Record<string, string>>> = { qwen: qwenHooksOff, opencode: opencodeNoPlugins };
+/** A recursive delete of the tracked keep/: codex refuses `rm -rf`/`rm -f` by itself before any hook, `rm -r` reaches it. */
+const deleteKeep = { codex: 'rm -r keep', gemini: 'rm -r keep', qwen: 'rm -rf keep', opencode: 'rm -rf keep' } as const;
 
-async function project(cli: 'codex' | 'gemini', conf: string[], files: Record<string, string> = {}): Promise<Workspace> {
+async function project(cli: HookCli, conf: string[], files: Record<string, string> = {}): Promise<Workspace> {
   const ws = await makeWorkspace({
     '.loop/yoke.conf': `${['mode loop', `agent ${cli}`, `model ${models[cli]}`, 'max-iterations 1', ...conf].join('\n')}\n`,
     '.loop/plan.md': '# Plan\n\nTidy up.\n',
@@ -41,7 +55,7 @@ async function project(cli: 'codex' | 'gemini', conf: string[], files: Record<st
   return ws;
 }
 
-async function yokeOffline(cli: 'codex' | 'gemini', ws: Workspace, script: MockScript): Promise<OfflineRunResult> {
+async function yokeOffline(cli: HookCli, ws: Workspace, script: MockScript): Promise<OfflineRunResult> {
   const run = await runYokeOffline(cli, ws.path, ['run'], script);
   expect(run.timedOut, `yoke timed out; stderr:\n${run.stderr}`).toBe(false);
   return run;
@@ -61,26 +75,26 @@ const done: MockScript = [
   { text: 'done' },
 ];
 
-for (const cli of ['codex', 'gemini'] as const) {
+for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
   const installed = installedAgentCli(cli) !== undefined;
   const skip = !installed && !process.env.CI;
   if (skip) console.warn(`skipping the tool-control tests with ${cli}: ${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}; run bash scripts/install-agent-clis.sh.`);
 
-  describe.skipIf(skip)(`tool-call control with ${cli} ${agentCliPins[cli].version}`, { timeout: 300_000 }, () => {
-    it('a shell `rm -r keep` is refused by yoke as destructive: keep/ still exists and the model is told the class and the reach', async () => {
-      const ws = await project(cli, ['guard kept test -f keep/file.txt']);
-      // (codex refuses `rm -rf` by itself before any hook; `rm -r` reaches the hook)
-      const run = await yokeOffline(cli, ws, [{ runCommand: { command: 'rm -r keep' } }, ...done]);
+  // The CLIs run side by side (each CLI's cases one after another): mostly waiting on processes.
+  describe.skipIf(skip)(`tool-call control with ${cli} ${agentCliPins[cli].version}`, { timeout: 300_000, concurrent: true }, () => {
+    it.sequential(`a shell \`${deleteKeep[cli]}\` is refused by yoke as destructive${hooksOff[cli] === undefined ? '' : ' (in a project whose own settings try to switch the hook off)'}: keep/ still exists and the model is told the class and the reach`, async () => {
+      const ws = await project(cli, ['guard kept test -f keep/file.txt'], hooksOff[cli] ?? {});
+      const run = await yokeOffline(cli, ws, [{ runCommand: { command: deleteKeep[cli] } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(await ws.read('keep/file.txt')).toBe('tracked\n');
       expect(toldModel(run)).toContain('classified destructive in this run is refused');
       const records = await readJournal(ws);
       expect(ruled(records)).toContainEqual({ ruling: 'refuse', class: 'destructive' });
       const requested = records.find((record) => record.type === 'tool.requested');
-      expect(requested?.payload).toMatchObject({ agent: cli, input: { command: 'rm -r keep' } });
+      expect(requested?.payload).toMatchObject({ agent: cli, input: { command: deleteKeep[cli] } });
     });
 
-    it('a write to a no-modify path is refused at call time: the file is never written', async () => {
+    it.sequential('a write to a no-modify path is refused at call time: the file is never written', async () => {
       const ws = await project(cli, ['no-modify src/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
       const run = await yokeOffline(cli, ws, [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
@@ -89,7 +103,7 @@ for (const cli of ['codex', 'gemini'] as const) {
       expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
     });
 
-    it(`a write to ${ownSettings[cli]} is refused: the agent cannot edit its own hooks`, async () => {
+    it.sequential(`a write to ${ownSettings[cli]} is refused: the agent cannot edit its own hooks`, async () => {
       const ws = await project(cli, ['guard done test -f .loop/notes.md']);
       const run = await yokeOffline(cli, ws, [{ writeFile: { path: ownSettings[cli], content: '{}\n' } }, ...done]);
       expect(run.exitCode, run.stderr).toBe(0);
@@ -97,7 +111,7 @@ for (const cli of ['codex', 'gemini'] as const) {
       expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
     });
 
-    it('`curl http://127.0.0.1:<port>` is held: denied as held, the run pauses; after `yoke answer <id> pass` the next attempt makes the call again and it runs', async () => {
+    it.sequential('`curl http://127.0.0.1:<port>` is held: denied as held, the run pauses; after `yoke answer <id> pass` the next attempt makes the call again and it runs', async () => {
       const ws = await project(cli, ['guard done test -f .loop/notes.md']);
       const curl = { runCommand: { command: 'curl -s http://127.0.0.1:9/ ; echo curled > curled.txt' } };
       const first = await yokeOffline(cli, ws, [curl, { text: 'waiting for the operator' }]);
@@ -143,7 +157,7 @@ for (const cli of ['codex', 'gemini'] as const) {
       expect(JSON.parse(diverged.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: heldAt, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' } });
     });
 
-    it('a hold answered while the run is live: `yoke answer` tells the run over its socket, the model\'s second try runs, and the run never pauses', async () => {
+    it.sequential('a hold answered while the run is live: `yoke answer` tells the run over its socket, the model\'s second try runs, and the run never pauses', async () => {
       const ws = await project(cli, ['guard done test -f .loop/notes.md']);
       const signals = mkdtempSync(join(tmpdir(), 'yoke-live-answer-'));
       workspaces.push({ cleanup: () => rmSync(signals, { recursive: true, force: true }) } as Workspace);

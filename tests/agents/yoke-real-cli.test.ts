@@ -128,12 +128,11 @@ const judgeTurns: MockScript = [
  * A committed project in `mode` driving `cli`. There is no notes.md yet: Claude Code's Write tool
  * refuses to overwrite a file it has not read in the same session, and the mock has no read turn.
  */
-const ungated = (cli: AgentCliName): boolean => cli === 'opencode' || cli === 'qwen';
 
 async function project(cli: AgentCliName, mode: 'loop' | 'brute', conf: string[]): Promise<Workspace> {
   const files: Record<string, string> = {
-    // opencode and qwen are not reached by the tool-call gate: yoke runs them only with `tool-control off`
-    '.loop/yoke.conf': `${[`mode ${mode}`, `agent ${cli}`, `model ${models[cli]}`, 'guard code test -f src/x.txt', ...conf, ...(ungated(cli) && !conf.includes('tool-control off') ? ['tool-control off'] : [])].join('\n')}\n`,
+    // tool control is on (the default) unless a case says otherwise: every call goes through yoke's gate
+    '.loop/yoke.conf': `${[`mode ${mode}`, `agent ${cli}`, `model ${models[cli]}`, 'guard code test -f src/x.txt', ...conf].join('\n')}\n`,
     '.loop/plan.md': '# Plan\n\nWrite src/x.txt.\n',
     '.loop/protocol.md': '# Protocol\n\nDo one step, then write .loop/notes.md.\n',
     '.loop/.gitignore': '.journal/\n.stash/\n',
@@ -275,9 +274,10 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
     }
     if (cli === 'opencode') {
       // OpenCode's default permissions ask before touching a path outside the project; `run` rejects what would ask.
+      // With tool control on, yoke's gate refuses that write first (protected): this is OpenCode's own refusal, so it is off.
       it.sequential('a refused tool call: a write outside the project is rejected by `opencode run` → permission-denied, the files decide', async () => {
         const outside = join(tmpdir(), `yoke-opencode-outside-${process.pid}.txt`);
-        const ws = await project(cli, 'loop', ['max-iterations 1']);
+        const ws = await project(cli, 'loop', ['max-iterations 1', 'tool-control off']);
         const { run, records, calls } = await yokeRun(cli, 'refused', ws, [{ writeFile: { path: outside, content: 'x\n' } }, { text: 'I could not write it.' }]);
         expect(run.exitCode, run.stderr).toBe(1);
         expect(existsSync(outside)).toBe(false);
@@ -287,8 +287,8 @@ for (const cli of Object.keys(models) as AgentCliName[]) {
       });
     }
     // codex (`--sandbox workspace-write`, exec never asks for approval), gemini and qwen
-    // (`--approval-mode yolo`) approve every tool call with yoke's production flags: no denial can
-    // be provoked (qwen's PreToolUse hooks can deny: tests/effects/adapters/qwen.test.ts reads one).
+    // (`--approval-mode yolo`) approve every tool call with yoke's production flags: no denial of
+    // their own can be provoked (yoke's gate refusing them: tool-control-codex-gemini-real-cli.test.ts).
 
     it.sequential('429: the run waits (wait.until, rate-limit-wait 1s), retries the same call and succeeds without spending an iteration', async () => {
       const ws = await project(cli, 'loop', ['max-iterations 1', 'rate-limit-wait 1s']);

@@ -7,10 +7,10 @@ const facts: StatusLineFacts = { mode: 'stories', run: '01JD8XQ2M7ABCDEFGHJKMNPQ
 
 describe('statusLineText', () => {
   it('names the stories passed, of how many, in stories mode', () => {
-    expect(statusLineText({ ...facts, stories: { passed: 2, total: 5 } }, false)).toBe('yoke · stories 01JD8XQ2M7 · iteration 3/50 · 2/5 stories passed · worker agent · 2m13s');
+    expect(statusLineText({ ...facts, progress: { passed: 2, total: 5, items: 'stories' } }, false)).toBe('yoke · stories 01JD8XQ2M7 · iteration 3/50 · 2/5 stories passed · worker agent · 2m13s');
   });
 
   it('says nothing about stories in other modes', () => {
-    expect(statusLineText({ ...facts, mode: 'loop', stories: null }, false)).toBe('yoke · loop 01JD8XQ2M7 · iteration 3/50 · worker agent · 2m13s');
+    expect(statusLineText({ ...facts, mode: 'loop', progress: null }, false)).toBe('yoke · loop 01JD8XQ2M7 · iteration 3/50 · worker agent · 2m13s');
   });
 });

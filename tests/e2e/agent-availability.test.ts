@@ -43,6 +43,27 @@ describe.skipIf(findOnPath('claude', SYSTEM_PATH) !== null || findOnPath('codex'
     expect(report.agents).toEqual([expect.objectContaining({ kind: 'codex', roles: ['judge'], found: false })]);
   }, TIMEOUT);
 
+  it('config check warns when OpenCode would first install its plugin package before a gated call; quiet once it is installed, and with tool-control off', async () => {
+    const { ws, bin } = await setup('mode loop\nagent opencode\n');
+    await writeFile(join(bin, 'opencode'), '#!/bin/sh\necho 1.18.33\n', { mode: 0o755 });
+    const config = ws.side('xdg');
+    const env = { PATH: `${bin}:${SYSTEM_PATH}`, HOME: ws.side('home'), XDG_CONFIG_HOME: config };
+    const warned = await runYoke(ws, ['config', 'check'], { env });
+    expect(warned.exitCode, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain(`yoke: warning: OpenCode will install @opencode-ai/plugin from npm into ${join(config, 'opencode')} before an opencode call`);
+    const dir = join(config, 'opencode');
+    await mkdir(join(dir, 'node_modules'), { recursive: true });
+    await writeFile(join(dir, 'package-lock.json'), JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': '1.18.33' } } } }));
+    const installed = await runYoke(ws, ['config', 'check', '--json'], { env });
+    expect((JSON.parse(installed.stdout) as { warnings: string[] }).warnings).toEqual([]);
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ dependencies: { 'left-pad': '1' } }));
+    const added = await runYoke(ws, ['config', 'check', '--json'], { env });
+    expect((JSON.parse(added.stdout) as { warnings: string[] }).warnings).toHaveLength(1);
+    await writeFile(ws.abs('.loop/yoke.conf'), 'mode loop\nagent opencode\ntool-control off\n');
+    const off = await runYoke(ws, ['config', 'check'], { env });
+    expect(off.stderr).not.toContain('warning');
+  }, TIMEOUT);
+
   it('run refuses a missing CLI with exit 2 before anything is journaled', async () => {
     const { ws, bin } = await setup('mode loop\nagent claude\n');
     const result = await runYoke(ws, ['run'], { env: { PATH: `${bin}:${SYSTEM_PATH}` } });

@@ -1,6 +1,9 @@
 // DESIGN §14 on one machine: `yoke store init`, the refusals (exit 3, one sentence, nothing started),
 // a real `yoke run` of a loop (the scripted agent) journaled in PostgreSQL, and every read command
-// against the shared store by workspace name, from a folder outside the project.
+// against the shared store by workspace name, from a folder outside the project. A store at schema
+// version 1 is refused until `yoke store init` migrates it, its journal kept. A project's `store`
+// directive picks the store without YOKE_STORE, for `yoke run` and for `--workspace`, and the
+// journaled config names it only as postgres://host:port/db.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,9 +38,9 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, valu
   }
 }
 
-async function loop(): Promise<{ ws: Workspace; env: Record<string, string> }> {
+async function loop(extraConf: string[] = []): Promise<{ ws: Workspace; env: Record<string, string> }> {
   const made = await makeLoopWorkspace({
-    conf: [...confHead(5)],
+    conf: [...confHead(5), ...extraConf],
     script: { steps: { '1': { write: { 'a.txt': 'one\n' }, notes: 'IN_PROGRESS' }, '2': { write: { 'b.txt': 'two\n' }, notes: 'IN_PROGRESS' } }, default: { notes: 'DONE' } },
   });
   cleanups.push(() => made.ws.cleanup());
@@ -141,6 +144,54 @@ describe('the PostgreSQL store (DESIGN §14)', () => {
     expect(JSON.parse(none.stdout)).toEqual([]);
     const unset = await runYoke(away, ['runs', '--workspace', 'alpha']);
     expect(unset.exitCode).toBe(2);
-    expect(unset.stderr).toMatch(/YOKE_STORE is not set/);
+    expect(unset.stderr).toMatch(/YOKE_STORE is not set and no `store` directive names one here/);
   }, TIMEOUT * 2);
+
+  it('a store at schema version 1 is refused as older until `yoke store init` migrates it to 2, keeping its journal', async () => {
+    const old = await createTestDatabase('e2e_v1');
+    cleanups.push(() => old.drop());
+    const { ws, env } = await loop();
+    await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: old.url } });
+    const run = await runYoke(ws, ['run'], { env: { ...env, YOKE_STORE: old.url, YOKE_WORKSPACE: 'kept' }, timeoutMs: 60_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    // what a yoke of schema version 1 left: no fleet tables, no queue
+    await query(old.url, 'DROP TABLE yoke_worker, yoke_job, yoke_job_claim; DROP SCHEMA pgboss CASCADE; UPDATE yoke_schema SET version = 1');
+    const away = elsewhere();
+    const refused = await runYoke(away, ['runs', '--workspace', 'kept'], { env: { YOKE_STORE: old.url } });
+    expect(refused.exitCode, refused.stderr).toBe(3);
+    expect(refused.stderr).toMatch(/has schema version 1, older than this yoke's 2; run `yoke store init` to migrate it, then try again\.$/m);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    const migrated = await runYoke(away, ['store', 'init', '--json'], { env: { YOKE_STORE: old.url } });
+    expect(migrated.exitCode, migrated.stderr).toBe(0);
+    expect(JSON.parse(migrated.stdout)).toMatchObject({ from: 1, to: 2 });
+    expect(await query(old.url, "SELECT to_regclass('yoke_job_claim') IS NOT NULL AS fleet, to_regclass('pgboss.job') IS NOT NULL AS queue")).toEqual([{ fleet: true, queue: true }]);
+    const runs = await runYoke(away, ['runs', '--json', '--workspace', 'kept'], { env: { YOKE_STORE: old.url } });
+    expect(runs.exitCode, runs.stderr).toBe(0);
+    expect(JSON.parse(runs.stdout)).toMatchObject([{ status: 'finished', iteration: 3 }]);
+    const verify = await runYoke(away, ['replay', '--verify', '--workspace', 'kept'], { env: { YOKE_STORE: old.url } });
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('the `store` directive: yoke run and --workspace use it without YOKE_STORE; the journaled config holds postgres://host:port/db only', async () => {
+    const url = new URL(database.url);
+    const password = decodeURIComponent(url.password);
+    const { ws, env } = await loop([`store postgres://${url.username}@${url.host}${url.pathname}`]);
+    await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: database.url } });
+    const run = await runYoke(ws, ['run'], { env: { ...env, PGPASSWORD: password, YOKE_WORKSPACE: 'directed' }, timeoutMs: 60_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(existsSync(join(ws.path, '.loop/.journal/journal.jsonl'))).toBe(false);
+    const rows = await query<{ text: string; store: string | null }>(database.url, "SELECT text, record->'payload'->'input'->'config'->>'store' AS store FROM yoke_journal WHERE workspace = 'directed' ORDER BY seq");
+    expect(rows[0]?.store).toBe(`postgres://${url.host}${url.pathname}`);
+    for (const row of rows) {
+      expect(row.text).not.toContain(password);
+      expect(row.text).not.toContain(`${url.username}@`);
+    }
+    // --workspace finds the store the same way, inside the project; outside it, without YOKE_STORE, there is none
+    const runs = await runYoke(ws, ['runs', '--json', '--workspace', 'directed'], { env: { PGPASSWORD: password } });
+    expect(runs.exitCode, runs.stderr).toBe(0);
+    expect(JSON.parse(runs.stdout)).toMatchObject([{ status: 'finished' }]);
+    const nowhere = await runYoke(elsewhere(), ['runs', '--workspace', 'directed'], { env: { PGPASSWORD: password } });
+    expect(nowhere.exitCode).toBe(2);
+    expect(nowhere.stderr).toMatch(/YOKE_STORE is not set and no `store` directive names one here/);
+  }, TIMEOUT);
 });

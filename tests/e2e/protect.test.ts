@@ -31,7 +31,7 @@ function sha(text: string): string {
 }
 
 /** A goal-mode project: `accept tests npm test` with `protect auto`, and a bug in src/math.js. */
-async function goalProject(script: ShellScript, conf: string[] = []): Promise<Workspace> {
+async function goalProject(script: ShellScript, conf: string[] = [], files: Record<string, string> = {}): Promise<Workspace> {
   const ws = await makeWorkspace((paths) => ({
     '.loop/yoke.conf': `${['mode goal', `agent cmd sh ${paths.side('agent.sh')}`, 'accept tests npm test', 'protect auto', ...(conf.some((line) => line.startsWith('max-iterations')) ? [] : ['max-iterations 4']), ...conf].join('\n')}\n`,
     '.loop/goal.md': '# Goal\n\nMake `npm test` pass.\n',
@@ -41,6 +41,7 @@ async function goalProject(script: ShellScript, conf: string[] = []): Promise<Wo
     'package.json': PACKAGE,
     'src/math.js': 'exports.add = (a, b) => a - b;\n',
     'tests/math.test.js': MATH_TEST,
+    ...files,
   }));
   workspaces.push(ws);
   await installShellAgent(ws.sideDir, script);
@@ -128,6 +129,22 @@ describe('protected acceptance (DESIGN §16)', () => {
     expect(history).toMatchObject({ unchanged: true, history: [{ kind: 'baseline', why: null }, { kind: 'refresh', why: 'stricter add test' }] });
   }, TIMEOUT);
 
+  it('§16 goal: a criterion that changes a protected (git-ignored) file is not accepted: the report measures the digest when the criteria have run, it does not copy the baseline\'s', async () => {
+    // `npm test` leaves a stamp in a git-ignored folder under the protected tests/: the source tree looks the same, the protection does not
+    const pkg = `${JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node tests/math.test.js && mkdir -p tests/out && echo ran > tests/out/stamp' } }, null, 2)}\n`;
+    const ws = await goalProject({ worker: [{ write: { 'src/math.js': 'exports.add = (a, b) => a + b;\n' }, notes: 'DONE' }] }, ['max-iterations 1'], { 'package.json': pkg, '.gitignore': 'tests/out/\n' });
+    const result = await runYoke(ws, ['run'], SLOW);
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/goal blocked \(attempts\)/);
+    const records = await readJournal(ws);
+    const digest = (records.find((record) => record.type === 'protect.baseline')?.payload as { protection: { digest: string } }).protection.digest;
+    const run = records.find((record) => record.type === 'run.started')?.run ?? '';
+    const report = JSON.parse(await ws.read(`.loop/proof/${run}/report.json`)) as { status: string; source: { matches: boolean }; criteria: Array<{ status: string }>; protection: { digest: string; baseline: string; unchanged: boolean } };
+    expect(report).toMatchObject({ status: 'failed', source: { matches: true }, criteria: [{ status: 'passed' }], protection: { baseline: digest, unchanged: false } });
+    expect(report.protection.digest).not.toBe(digest);
+    expect(await ws.read('.loop/guard-results.md')).toContain('the protected files (acceptance infrastructure) differ from their baseline after the criteria ran');
+  }, TIMEOUT);
+
   it('§16 goal: `accept tests npm test` cannot pass by emptying the tests and the test script', async () => {
     const ws = await goalProject({
       after: { worker: { delete: ['tests'], write: { 'package.json': '{"scripts":{"test":"true"}}\n' }, notes: 'DONE' } },
@@ -206,10 +223,10 @@ describe('protected acceptance (DESIGN §16)', () => {
     expect(guardRuns).toHaveLength(2);
   }, TIMEOUT);
 
-  it('§16 stories: a worker that rewrites a story\'s check script is restored and the story passes only on real work', async () => {
+  it('§16 stories: `protect auto` covers a story\'s check script; a worker that rewrites it is restored and the story passes only on real work', async () => {
     const checkScript = '#!/bin/sh\ntest -f out-S1.txt\n';
     const ws = await makeWorkspace((paths) => ({
-      '.loop/yoke.conf': `mode stories\nagent cmd sh ${paths.side('agent.sh')}\nprotect checks/\n`,
+      '.loop/yoke.conf': `mode stories\nagent cmd sh ${paths.side('agent.sh')}\nprotect auto\n`,
       '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: Output\n    acceptance:\n      - text: the output exists\n        check: sh checks/s1.sh\n',
       '.loop/protocol.md': '# Protocol\n',
       '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
@@ -223,14 +240,69 @@ describe('protected acceptance (DESIGN §16)', () => {
         { record: { 'checks/s1.sh': 'seen-2.sh' }, write: { 'out-S1.txt': 'done\n' }, notes: 'DONE' },
       ],
     });
+    // prd.yaml's check names the script, so `auto` protects it, and `config check` says why
+    const checked = await runYoke(ws, ['config', 'check']);
+    expect(checked.exitCode, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/checks\/s1\.sh +1 file\(s\) +protect auto \(line 3\): named by `check S1#1`/);
     const result = await runYoke(ws, ['run'], SLOW);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(await shellCalls(ws.sideDir)).toHaveLength(2);
     expect(await ws.sideText('seen-2.sh')).toBe(checkScript);
     expect(await ws.read('checks/s1.sh')).toBe(checkScript);
     expect(await ws.sideText('prompts/worker-1.md')).toContain('- `checks/s1.sh`');
-    const finished = (await readJournal(ws)).find((record) => record.type === 'run.finished');
-    expect(finished?.payload).toMatchObject({ exitCode: 0, reason: 'stories-done' });
+    const records = await readJournal(ws);
+    const digest = (records.find((record) => record.type === 'protect.baseline')?.payload as { protection: { digest: string } }).protection.digest;
+    // stories names the protection it ended under, as every lifecycle does
+    expect(records.find((record) => record.type === 'run.finished')?.payload).toMatchObject({ exitCode: 0, reason: 'stories-done', protection: digest });
+  }, TIMEOUT);
+
+  it('§16 saga: a judge that weakens the test and writes PASS is overruled as FAIL and restored, a scoper\'s edit is restored too; the run ends on the intact baseline, which the next run does not blame on the user', async () => {
+    const test = "require('node:assert').strictEqual(require('../src/w.js'), 'widget');\n";
+    const weakened = '// nothing to check\n';
+    const { ws } = await makeJudgedWorkspace({
+      mode: 'saga',
+      conf: ['guard tests node tests/w.test.js', 'protect tests/', 'max-chunks 2', 'max-iterations 3', 'max-judge-failures 3', 'commit off'],
+      files: { 'tests/w.test.js': test, 'src/w.js': "module.exports = 'widget';\n" },
+      script: {
+        scoper: [
+          { write: { '.loop/sub-plan.md': '# Chunk 1\n\nBuild the widget.\n', '.loop/saga-notes.md': 'STATUS: IN_PROGRESS\n', 'tests/w.test.js': weakened } },
+          { write: { '.loop/saga-notes.md': 'STATUS: DONE\n' } },
+        ],
+        worker: [
+          { record: { 'tests/w.test.js': 'seen-1.js' }, notes: 'DONE' },
+          { record: { 'tests/w.test.js': 'seen-2.js', '.loop/verdict.md': 'verdict-1.md' }, notes: 'DONE' },
+        ],
+        judge: [
+          { write: { 'tests/w.test.js': weakened, '.loop/verdict.md': 'VERDICT: PASS\nthe widget is built\n' } },
+          { write: { '.loop/verdict.md': 'VERDICT: PASS\nthe widget is built\n' } },
+        ],
+      },
+    });
+    workspaces.push(ws);
+    const result = await runYoke(ws, ['run'], SLOW);
+    expect(result.exitCode, result.stderr).toBe(0);
+    // the overruled PASS counted as a FAIL: the worker went again and a second judgment passed
+    expect((await shellCalls(ws.sideDir)).map((call) => `${call.role}#${call.iteration}`)).toEqual(['scoper#0', 'worker#1', 'judge#1', 'worker#2', 'judge#2', 'scoper#0']);
+    expect(result.stderr).toContain('judge overruled: FAIL, because the judge changed protected files');
+    // restored after the scoper's call and after the judge's, before anyone else worked
+    expect(await ws.sideText('seen-1.js')).toBe(test);
+    expect(await ws.sideText('seen-2.js')).toBe(test);
+    expect(await ws.read('tests/w.test.js')).toBe(test);
+    expect(existsSync(join(ws.path, '.loop/.journal/blobs', sha(weakened)))).toBe(true);
+    // the worker's feedback says why, and keeps the judge's own words quoted
+    const overruled = await ws.sideText('verdict-1.md');
+    expect(overruled).toMatch(/^VERDICT: FAIL\n/);
+    expect(overruled).toMatch(/- modified tests\/w\.test\.js, protected by `protect tests\/` \(the judge's version is kept as blob [0-9a-f]{12}\); restored/);
+    expect(overruled).toContain('> VERDICT: PASS\n> the widget is built');
+    expect(await ws.sideText('prompts/judge-1.md')).toContain('overrules the verdict of a judge that changed them as FAIL');
+    expect(await ws.sideText('prompts/scoper-1.md')).toMatch(/## Protected files \(acceptance infrastructure\)[\s\S]*do not plan a chunk that changes them[\s\S]*- `tests\/w\.test\.js`/);
+    const records = await readJournal(ws);
+    const digest = (records.find((record) => record.type === 'protect.baseline')?.payload as { protection: { digest: string } }).protection.digest;
+    expect(records.find((record) => record.type === 'run.finished')?.payload).toMatchObject({ exitCode: 0, reason: 'saga-done', protection: digest });
+    const status = JSON.parse((await runYoke(ws, ['protect', 'status', '--json'])).stdout) as { unchanged: boolean };
+    expect(status.unchanged).toBe(true);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
   }, TIMEOUT);
 
   it('§16 brute: the judge is told which files are protected, and a worker\'s edit to one fails that iteration before the judge is asked', async () => {
@@ -261,13 +333,14 @@ describe('protected acceptance (DESIGN §16)', () => {
 });
 
 describe('protected acceptance: bad input (issue 22)', () => {
-  it('a glob that matches nothing is a warning from `yoke config check`, and `protect auto` is listed with why', async () => {
-    const ws = await goalProject({}, ['protect "docs/**/*.golden"']);
+  it('a glob that matches nothing is a warning from `yoke config check`, and `protect auto` is listed with why (a journey\'s flow file included)', async () => {
+    const ws = await goalProject({}, ['protect "docs/**/*.golden"', 'journey smoke flows/smoke.yaml', 'base-url http://127.0.0.1:9']);
     const checked = await runYoke(ws, ['config', 'check']);
     expect(checked.exitCode, checked.stderr).toBe(0);
     expect(checked.stderr).toMatch(/yoke\.conf:6:1: warning: `protect docs\/\*\*\/\*\.golden` matches no file yet/);
     expect(checked.stdout).toMatch(/package\.json +1 file\(s\) +protect auto \(line 4\): read by `npm` in `accept tests`/);
     expect(checked.stdout).toMatch(/tests\/ +1 file\(s\) +protect auto \(line 4\): conventional test folder/);
+    expect(checked.stdout).toMatch(/flows\/smoke\.yaml +0 file\(s\) +protect auto \(line 4\): the flow of `journey smoke`/);
     const json = JSON.parse((await runYoke(ws, ['config', 'check', '--json'])).stdout) as { protected: Array<{ pattern: string; files: number; auto: string | null }> };
     expect(json.protected).toEqual(expect.arrayContaining([{ pattern: 'package.json', line: 4, auto: 'read by `npm` in `accept tests`', files: 1 }, { pattern: 'docs/**/*.golden', line: 6, auto: null, files: 0 }]));
   }, TIMEOUT);
@@ -289,7 +362,7 @@ describe('protected acceptance: bad input (issue 22)', () => {
     expect((await runYoke(linked, ['config', 'check'])).exitCode).toBe(2);
   }, TIMEOUT);
 
-  it('a tampered baseline record refuses the workspace (exit 3)', async () => {
+  it('a tampered baseline record refuses the workspace (exit 3), fails `replay --verify`, and `protect status` calls it tampering, not a user\'s change', async () => {
     const ws = await goalProject({ worker: [{ write: { 'src/math.js': 'exports.add = (a, b) => a + b;\n' } }] });
     expect((await runYoke(ws, ['run'], SLOW)).exitCode).toBe(0);
     // re-chained, so the journal itself is sound: only the baseline's digest no longer matches its files
@@ -302,5 +375,15 @@ describe('protected acceptance: bad input (issue 22)', () => {
     expect(refused.exitCode, refused.stderr).toBe(3);
     expect(refused.stderr).toMatch(/the protection baseline\) was edited/);
     expect(await shellCalls(ws.sideDir)).toHaveLength(1);
+    const seq = (await readJournal(ws)).find((record) => record.type === 'protect.baseline')?.seq;
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(1);
+    expect(verify.stdout).toContain(`DIVERGED at seq ${String(seq)} (protect.baseline)`);
+    expect(verify.stdout).toContain('the protection record was edited after it was written');
+    const status = await runYoke(ws, ['protect', 'status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ tampered: { seq }, unchanged: false, drift: [] });
+    const text = await runYoke(ws, ['protect', 'status']);
+    expect(text.stdout).toContain(`TAMPERED: journal record ${String(seq)} (the protection baseline) was edited`);
+    expect(text.stdout).not.toMatch(/changed since the baseline|modified/);
   }, TIMEOUT);
 });

@@ -1,8 +1,12 @@
 // An emptied journal (issue 20, item 7): `journal.jsonl` truncated to 0 bytes while transcripts,
-// blobs, status.json and Yoke-Run commits show the workspace has run. `yoke run` must refuse
-// (exit 3) rather than start fresh as if there were no history, and say how to start over
-// deliberately (`yoke run --fresh --discard-history`). The built CLI, real runs and real git.
-import { readFileSync, truncateSync } from 'node:fs';
+// blobs, status.json and the blob copy in .git/yoke show the workspace has run. `yoke run` must
+// refuse (exit 3) rather than start fresh as if there were no history, and say how to start over
+// deliberately (`yoke run --fresh --discard-history`). Commits are no such evidence: a `git clone`
+// has them, and never had a journal. The built CLI, real runs and real git.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { journalPath, readJournal } from '../support/journal-records.js';
 import { makeJudgedWorkspace } from '../support/judged-workspace.js';
@@ -27,7 +31,7 @@ async function finishedRun(commit: 'done' | 'off'): Promise<Workspace> {
 }
 
 describe('issue 20 item 7: an emptied journal silently forgot the history', () => {
-  it('journal.jsonl truncated to 0 bytes with transcripts, blobs, status.json and a Yoke-Run commit: refused, exit 3, nothing written', async () => {
+  it('journal.jsonl truncated to 0 bytes with transcripts, blobs, status.json and the .git/yoke copy: refused, exit 3, nothing written; .loop/.journal removed whole, the copy alone still says so', async () => {
     const ws = await finishedRun('done');
     expect((await ws.gitLog())[0]?.message).toMatch(/Yoke-Run: /);
     truncateSync(journalPath(ws.path), 0);
@@ -35,11 +39,32 @@ describe('issue 20 item 7: an emptied journal silently forgot the history', () =
     const refused = await runYoke(ws, ['run', '--quiet']);
     expect(refused.exitCode, refused.stderr).toBe(3);
     expect(refused.stderr).toContain(`${journalPath(ws.path)} has no records, but this workspace has run before (`);
-    expect(refused.stderr).toMatch(/agent transcript\(s\), \d+ blob\(s\), status\.json, Yoke-Run commits \(latest [0-9a-f]+\)/);
+    expect(refused.stderr).toMatch(/agent transcript\(s\), \d+ blob\(s\), status\.json, \d+ blob\(s\) in \.git\/yoke\/blobs\)/);
     expect(refused.stderr).toContain('`yoke run --fresh --discard-history`');
     expect(readFileSync(journalPath(ws.path)).length, 'the journal stays empty').toBe(0);
     // --fresh alone is not the deliberate choice either
     expect((await runYoke(ws, ['run', '--fresh', '--quiet'])).exitCode).toBe(3);
+
+    rmSync(join(ws.path, '.loop', '.journal'), { recursive: true });
+    const gone = await runYoke(ws, ['run', '--quiet']);
+    expect(gone.exitCode, gone.stderr).toBe(3);
+    expect(gone.stderr).toMatch(/has run before \(\d+ blob\(s\) in \.git\/yoke\/blobs\)/);
+  }, TIMEOUT);
+
+  it('a fresh `git clone` of a project yoke committed in was refused as lost history: its Yoke-Run commits are no evidence, so run and --fresh start', async () => {
+    const ws = await finishedRun('done');
+    const scratch = mkdtempSync(join(tmpdir(), 'yoke-clone-'));
+    try {
+      const clone = join(scratch, 'clone');
+      execFileSync('git', ['clone', '--quiet', ws.path, clone]);
+      expect(execFileSync('git', ['log', '-1', '--format=%B'], { cwd: clone, encoding: 'utf8' })).toMatch(/Yoke-Run: /);
+      const run = await runYoke({ path: clone }, ['run', '--quiet']);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const fresh = await runYoke({ path: clone }, ['run', '--fresh', '--quiet']);
+      expect(fresh.exitCode, fresh.stderr).toBe(0);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }, TIMEOUT);
 
   it('--discard-history needs --fresh (exit 2); `yoke run --fresh --discard-history` starts over', async () => {

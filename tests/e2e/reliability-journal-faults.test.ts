@@ -26,44 +26,54 @@ afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.cleanup();
 });
 
-/** Run a system command; true when it exited 0. */
-function run(command: string, args: string[]): boolean {
+/** Run a system command: null when it exited 0, else why not (its stderr's last line, or the error). */
+function attempt(command: string, args: string[]): string | null {
   try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
+    execFileSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    return null;
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n').at(-1) ?? '';
+    return `\`${command} ${args.join(' ')}\` failed: ${stderr || (error as Error).message}`;
   }
 }
 
-/** Can this process mount a tmpfs (root, and not in a container that forbids it)? */
-function canMountTmpfs(): boolean {
+/** Run a system command; true when it exited 0. */
+function run(command: string, args: string[]): boolean {
+  return attempt(command, args) === null;
+}
+
+/** Why this process may not mount a tmpfs (not root, or a container that forbids it); null when it may. */
+function whyNoTmpfs(): string | null {
   const probe = mkdtempSync(join(tmpdir(), 'yoke-mount-probe-'));
   try {
-    if (!run('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe])) return false;
-    run('umount', [probe]);
-    return true;
+    const refused = attempt('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe]);
+    if (refused === null) run('umount', [probe]);
+    return refused;
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
 }
 
-/** Can this process make a file immutable here (chattr +i: root and a file system with the flag)? */
-function canChattr(): boolean {
+/** Why a file here cannot be made immutable (chattr +i needs root and a file system with the flag); null when it can. */
+function whyNoChattr(): string | null {
   const probe = mkdtempSync(join(tmpdir(), 'yoke-chattr-probe-'));
   const file = join(probe, 'f');
   try {
     execFileSync('touch', [file]);
-    if (!run('chattr', ['+i', file])) return false;
-    run('chattr', ['-i', file]);
-    return true;
+    const refused = attempt('chattr', ['+i', file]);
+    if (refused === null) run('chattr', ['-i', file]);
+    return refused;
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
 }
 
-const tmpfs = canMountTmpfs();
-const chattr = canChattr();
+/** Probed once per file; a test that cannot make its fault here is skipped with the probe's reason as its note. */
+const noTmpfs = whyNoTmpfs();
+const noChattr = whyNoChattr();
+// said once on stderr too: the default reporter does not list skipped tests with their notes
+if (noTmpfs !== null) console.warn(`the ENOSPC and EROFS tests are skipped: this process may not mount a tmpfs (${noTmpfs})`);
+if (noChattr !== null) console.warn(`the EPERM test is skipped: a file here cannot be made immutable (${noChattr})`);
 
 const STEPS: ShellScript = { worker: [{ notes: 'IN_PROGRESS' }, { notes: 'DONE' }], after: { worker: { notes: 'DONE' } } };
 
@@ -137,7 +147,8 @@ describe('issue 20 item 4: journal faults from the environment were called yoke 
     await expectResumes(ws);
   }, TIMEOUT);
 
-  it.skipIf(!chattr)('EPERM: journal.jsonl is immutable (chattr +i) → exit 3 naming it; resumes after chattr -i (skipped where chattr +i is refused: not root, or a file system without the flag)', async () => {
+  it('EPERM: journal.jsonl is immutable (chattr +i) → exit 3 naming it; resumes after chattr -i', async ({ skip }) => {
+    skip(noChattr !== null, `cannot make a file immutable here (not root, or a file system without the flag): ${noChattr}`);
     const ws = await crashedRun();
     const journal = journalPath(ws.path);
     expect(run('chattr', ['+i', journal])).toBe(true);
@@ -148,7 +159,8 @@ describe('issue 20 item 4: journal faults from the environment were called yoke 
     await expectResumes(ws);
   }, TIMEOUT);
 
-  it.skipIf(!tmpfs)('ENOSPC before a run: the journal’s disk is full → exit 3 saying so; resumes once space is freed (skipped where this process may not mount a tmpfs)', async () => {
+  it('ENOSPC before a run: the journal’s disk is full → exit 3 saying so; resumes once space is freed', async ({ skip }) => {
+    skip(noTmpfs !== null, `this process may not mount a tmpfs (not root, or a container without CAP_SYS_ADMIN): ${noTmpfs}`);
     const ws = await crashedRun();
     const fs = journalOnTmpfs(ws, '256k');
     fill(fs);
@@ -157,7 +169,8 @@ describe('issue 20 item 4: journal faults from the environment were called yoke 
     await expectResumes(ws);
   }, TIMEOUT);
 
-  it.skipIf(!tmpfs)('ENOSPC during a run: the disk fills up while the agent works → exit 3 saying so; resumes once space is freed (skipped where this process may not mount a tmpfs)', async () => {
+  it('ENOSPC during a run: the disk fills up while the agent works → exit 3 saying so; resumes once space is freed', async ({ skip }) => {
+    skip(noTmpfs !== null, `this process may not mount a tmpfs (not root, or a container without CAP_SYS_ADMIN): ${noTmpfs}`);
     // the agent fills the file system the journal lives on (through a file outside the project)
     const ws = await workspace({ worker: [{ sh: 'dd if=/dev/zero of="$SIDE/fs/filler" bs=1k count=100000 2>/dev/null', notes: 'DONE' }], after: { worker: { notes: 'DONE' } } });
     const fs = journalOnTmpfs(ws, '256k');
@@ -167,7 +180,8 @@ describe('issue 20 item 4: journal faults from the environment were called yoke 
     await expectResumes(ws);
   }, TIMEOUT);
 
-  it.skipIf(!tmpfs)('EROFS: the journal’s file system is mounted read-only → exit 3 saying so; resumes once it is read-write (skipped where this process may not mount a tmpfs)', async () => {
+  it('EROFS: the journal’s file system is mounted read-only → exit 3 saying so; resumes once it is read-write', async ({ skip }) => {
+    skip(noTmpfs !== null, `this process may not mount a tmpfs (not root, or a container without CAP_SYS_ADMIN): ${noTmpfs}`);
     const ws = await crashedRun();
     journalOnTmpfs(ws, '1m');
     const journalDir = ws.abs('.loop/.journal');

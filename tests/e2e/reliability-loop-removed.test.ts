@@ -3,6 +3,7 @@
 // every backup under `.git/yoke/blobs/`, so the next `yoke run` restores the spec files and finishes.
 // Only when that copy is gone too must every later `yoke run` say exactly how to recover
 // (`yoke init <mode>`, then `yoke run --fresh`), and following that advice must work.
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeJudgedWorkspace } from '../support/judged-workspace.js';
 import { runYoke, type Workspace } from '../support/workspace.js';
@@ -14,10 +15,10 @@ afterEach(async () => {
 });
 
 describe('issue 20 item 10: an agent that ran `rm -rf .loop` left a run that could never finish', () => {
-  it('the stop is exit 3; the next `yoke run` restores the spec files from .git/yoke/blobs and finishes', async () => {
+  it('the stop is exit 3; the next `yoke run` restores the spec files from .git/yoke/blobs and .loop/.gitignore, and finishes; its commit neither deletes .gitignore nor takes the journal', async () => {
     const { ws } = await makeJudgedWorkspace({
       mode: 'loop',
-      conf: ['max-iterations 3', 'commit off'],
+      conf: ['max-iterations 3', 'commit done'],
       script: { worker: [{ sh: 'rm -rf .loop' }], after: { worker: { notes: 'DONE' } } },
     });
     workspaces.push(ws);
@@ -29,6 +30,13 @@ describe('issue 20 item 10: an agent that ran `rm -rf .loop` left a run that cou
     const again = await runYoke(ws, ['run', '--quiet']);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(await ws.read('.loop/yoke.conf')).toBe(conf);
+    expect(await ws.read('.loop/.gitignore')).toBe('.journal/\n.stash/\nproof/\n');
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: ws.path, encoding: 'utf8' });
+    expect(git('log', '-1', '--format=%(trailers:key=Yoke-Run,valueonly)').trim()).not.toBe('');
+    expect(git('ls-tree', '-r', '--name-only', 'HEAD', '.loop/').split('\n')).toContain('.loop/.gitignore');
+    expect(git('ls-tree', '-r', '--name-only', 'HEAD', '.loop/')).not.toMatch(/\.journal/);
+    // what a user's `git add -A` would take next: nothing of yoke's private folders
+    expect(git('status', '--porcelain', '--untracked-files=all')).not.toMatch(/\.loop\/\.(journal|stash)/);
     const verify = await runYoke(ws, ['replay', '--verify']);
     expect(verify.exitCode, verify.stderr + verify.stdout).toBe(0);
   }, TIMEOUT);

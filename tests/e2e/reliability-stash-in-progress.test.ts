@@ -55,4 +55,30 @@ describe('issue 20 item 12: a misleading refusal during a stash operation', () =
     expect(records.some((r) => r.type === 'stash.ended')).toBe(true);
     expect(records.at(-1)?.type).toBe('run.finished');
   }, TIMEOUT);
+
+  it('after a successful `yoke stash`, `yoke run` said "yoke.conf does not exist; run yoke init": it names the stash and `yoke stash pop` (exit 2, nothing run)', async () => {
+    const ws = await stashedWorkspace();
+    const refused = await runYoke(ws, ['run', '--quiet']);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/yoke\.conf does not exist because \.loop\/ is in the stash \(the newest entry [0-9a-f]{12}, loop\); bring it back with `yoke stash pop`/);
+    expect(refused.stderr).not.toMatch(/run `yoke init loop`/);
+    expect((await readJournal(ws)).some((r) => r.type === 'run.started')).toBe(false);
+
+    const popped = await runYoke(ws, ['stash', 'pop']);
+    expect(popped.exitCode, popped.stderr).toBe(0);
+    const run = await runYoke(ws, ['run', '--quiet']);
+    expect(run.exitCode, run.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('after `yoke stash` was killed mid-clear, `yoke run` finishes the stash and then names `yoke stash pop`', async () => {
+    const { ws } = await makeJudgedWorkspace({ mode: 'loop', conf: ['max-iterations 2', 'commit off'], script: { worker: [{ notes: 'DONE' }] } });
+    workspaces.push(ws);
+    const killed = await runYoke(ws, ['stash', '-m', 'half done'], { env: { YOKE_FAILPOINT: 'stash-clear:1' } });
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+
+    const run = await runYoke(ws, ['run', '--quiet']);
+    expect(run.stderr).toMatch(/finished an interrupted `yoke stash`/);
+    expect(run.stderr).toMatch(/\.loop\/ is in the stash \(the newest entry [0-9a-f]{12} "half done", loop\); bring it back with `yoke stash pop`/);
+    expect(run.exitCode, run.stderr).toBe(2);
+  }, TIMEOUT);
 });

@@ -2,7 +2,8 @@
 // plan (--dry-run writes nothing), the result, a second run (tree unchanged, "up to date"), --check,
 // and --undo (the tree byte for byte as before, checked with a tree hash).
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
@@ -317,5 +318,67 @@ describe('yoke retrofit: agents, stale files, refusals', () => {
     expect(undo.exitCode).toBe(1);
     expect(undo.stdout).toContain('AGENTS.md: was changed since the retrofit');
     expect(await treeHash(ws)).toBe(changed);
+  });
+});
+
+describe('yoke retrofit: symbolic links and a hostile lock', () => {
+  it('keeps `CLAUDE.md -> AGENTS.md` a working link: the baseline goes into AGENTS.md once, nothing is imported twice, and --undo leaves the link a link', async () => {
+    const ws = await project({ 'AGENTS.md': '# Our agents file\n\nUse tabs.\n' });
+    await symlink('AGENTS.md', ws.abs('CLAUDE.md'));
+    await ws.git(['add', '-A']);
+    await ws.git(['commit', '-q', '-m', 'CLAUDE.md is AGENTS.md']);
+    const before = await treeHash(ws);
+    const first = await retrofit(ws, ['--agent', 'claude']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(action(first.plan, 'CLAUDE.md')).toBe('unchanged');
+    expect(first.plan.entries.find((entry) => entry.path === 'CLAUDE.md')?.reason).toContain('a link to AGENTS.md');
+    expect((await lstat(ws.abs('CLAUDE.md'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(ws.abs('CLAUDE.md'))).toBe('AGENTS.md');
+    const agents = await ws.read('AGENTS.md');
+    expect(agents.startsWith('# Our agents file\n\nUse tabs.\n')).toBe(true);
+    expect(agents).toContain('## Skill routing');
+    expect(agents).not.toContain('@AGENTS.md');
+    expect(agents.match(/yoke:begin canon/g)).toHaveLength(1);
+    // git sees AGENTS.md changed, never CLAUDE.md turned into a file (`T CLAUDE.md`)
+    expect(await ws.git(['status', '--porcelain', '--', 'CLAUDE.md', 'AGENTS.md'])).toBe(' M AGENTS.md');
+    await secondRunCheckUndo(ws, before);
+    expect(await readlink(ws.abs('CLAUDE.md'))).toBe('AGENTS.md');
+    expect(await ws.git(['status', '--porcelain', '--', 'CLAUDE.md', 'AGENTS.md'])).toBe('');
+  });
+
+  it('a committed lock naming `../side/victim.txt` is refused with its line (exit 2): the file outside the project is not deleted, nothing changes', async () => {
+    const ws = await project({});
+    const victim = ws.side('victim.txt');
+    await writeFile(victim, 'not yours\n');
+    const hash = `sha256:${createHash('sha256').update('not yours\n').digest('hex')}`;
+    const lock = { version: 1, canon: 1, agents: ['claude'], files: { '../side/victim.txt': { owner: 'file', source: hash, written: hash } } };
+    await ws.write('.yoke/canon.lock', `${JSON.stringify(lock, null, 2)}\n`);
+    const before = await treeHash(ws);
+    const run = await runYoke(ws, ['retrofit']);
+    expect(run.exitCode, run.stdout).toBe(2);
+    expect(run.stderr).toMatch(/\.yoke\/canon\.lock:8: "\.\.\/side\/victim\.txt" is a path that leaves the project, so yoke will not write or delete it; .*nothing was changed/);
+    expect(await readFile(victim, 'utf8')).toBe('not yours\n');
+    expect(await treeHash(ws)).toBe(before);
+    expect((await runYoke(ws, ['retrofit', '--check'])).exitCode).toBe(2);
+  });
+
+  it('never writes through a `.claude` link that leads out of the project: those files are refused (exit 1), the folder it points to is untouched, and the rest is installed', async () => {
+    const ws = await project({});
+    const home = ws.side('home-claude');
+    await mkdir(join(home, 'skills'), { recursive: true });
+    await writeFile(join(home, 'settings.json'), '{ "theme": "dark" }\n');
+    await symlink(home, ws.abs('.claude'));
+    const outside = await snapshotTree(home);
+    const run = await retrofit(ws, ['--agent', 'claude']);
+    expect(run.exitCode, run.stderr).toBe(1);
+    for (const path of ['.claude/settings.json', '.claude/skills/review/SKILL.md']) {
+      expect(action(run.plan, path), path).toBe('refused');
+      expect(run.plan.entries.find((entry) => entry.path === path)?.reason).toContain('`.claude` is a link to');
+    }
+    expect(await snapshotTree(home)).toEqual(outside);
+    expect(action(run.plan, 'AGENTS.md')).toBe('create');
+    expect(await ws.read('CLAUDE.md')).toContain('@AGENTS.md');
+    expect((await runYoke(ws, ['retrofit', '--undo'])).exitCode).toBe(0);
+    expect(await snapshotTree(home)).toEqual(outside);
   });
 });

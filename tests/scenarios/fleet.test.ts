@@ -4,7 +4,9 @@
 // refs/yoke/runs/<run>, checks it against the journal and resumes exactly where the journal stops.
 // All four runs finish, no iteration is committed twice, no completed effect runs again, every
 // journal passes `replay --verify`, and the moved run's commits are all on its ref. A repository
-// that cannot be cloned goes to the dead-letter queue with the reason.
+// that cannot be cloned goes to the dead-letter queue with the reason. A workspace whose journal was
+// edited in the table is shown by `yoke fleet` as unreadable, with the refusal, and the rest as before;
+// a job queued for it is dead-lettered on its second attempt, the refusal unchanged.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,14 +98,20 @@ async function project(name: string): Promise<{ ws: Workspace; remote: string }>
   return { ws, remote };
 }
 
-/** Start a `yoke worker` in a process group of its own (so the whole "machine" can be killed at once). */
+/**
+ * Start a `yoke worker` in a process group of its own (so the whole "machine" can be killed at once).
+ * Its global git configuration points core.hooksPath elsewhere (as husky users' often does): the
+ * push after each commit must happen all the same, or the moved run could not resume.
+ */
 function startWorker(index: number): void {
+  const gitconfig = join(scratch, 'worker-gitconfig');
+  writeFileSync(gitconfig, `[core]\n\thooksPath = ${join(scratch, 'no-such-hooks')}\n`);
   const worker = execa(process.execPath, [yokeBin, 'worker', '--workdir', join(scratch, `worker-${index}`)], {
     cwd: scratch,
     env: {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? scratch, NO_COLOR: '1',
       YOKE_STORE: database.url, YOKE_WORKER_TTL_MS: '3000', YOKE_LEASE_TTL_MS: '3000', YOKE_WORKER_POLL_MS: '500',
-      ...GIT_IDENTITY,
+      GIT_CONFIG_GLOBAL: gitconfig, ...GIT_IDENTITY,
     },
     extendEnv: false,
     detached: true,
@@ -134,7 +142,7 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
       expect(added.exitCode, added.stderr).toBe(0);
       expect(JSON.parse(added.stdout)).toMatchObject({ queued: true, workspace: NAMES[index] });
     }
-    // one job per workspace: a second add for a waiting (or running) workspace queues nothing more than one behind it
+    // a repository that cannot be cloned: the dead-letter queue says why
     const bad = await runYoke({ path: scratch }, ['queue', 'add', join(scratch, 'no-such-repo.git'), '--name', 'fleet-bad'], { env: { YOKE_STORE: database.url } });
     expect(bad.exitCode, bad.stderr).toBe(0);
     // a job queued for a mode its workspace is not in is not run: the dead-letter queue says why
@@ -200,5 +208,27 @@ describe('the fleet (DESIGN §14, issue 19)', () => {
       const verify = await runYoke({ path: scratch }, ['replay', '--verify', '--workspace', name], { env: { YOKE_STORE: database.url } });
       expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     }
+
+    // one damaged workspace: `yoke fleet` names it with the refusal and still shows everything else (its cached rows are not trusted after the edit)
+    await sql("UPDATE yoke_journal SET text = replace(text, '\"type\"', '\"type\" ') WHERE workspace = 'fleet-d' AND seq = 3");
+    const damaged = await runYoke({ path: scratch }, ['fleet', '--json'], { env: { YOKE_STORE: database.url } });
+    expect(damaged.exitCode, damaged.stderr).toBe(0);
+    const after = JSON.parse(damaged.stdout) as { runs: Array<{ workspace: string }>; unreadable: Array<{ workspace: string; reason: string }> };
+    expect(after.unreadable).toHaveLength(1);
+    expect(after.unreadable[0]).toMatchObject({ workspace: 'fleet-d' });
+    expect(after.unreadable[0]?.reason).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/\S+ workspace fleet-d record 4: the journal is corrupt or was edited: its prev hash does not match/);
+    expect(after.runs.map((run) => run.workspace).sort()).toEqual(['fleet-a', 'fleet-b', 'fleet-c']);
+    const text = await runYoke({ path: scratch }, ['fleet'], { env: { YOKE_STORE: database.url } });
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/\nunreadable workspaces \(1\)\n {2}fleet-d {2}postgres:\/\/127\.0\.0\.1:\d+\/\S+ workspace fleet-d record 4: /);
+
+    // a job for it meets the same refusal on its second attempt, with no progress: dead-lettered then, not after ten attempts
+    const requeued = await runYoke({ path: scratch }, ['queue', 'add', projects[3]?.remote ?? '', '--name', 'fleet-d', '--json'], { env: { YOKE_STORE: database.url } });
+    expect(JSON.parse(requeued.stdout)).toMatchObject({ queued: true });
+    const deadLettered = await waitUntil(async () => (await sql("SELECT 1 FROM pgboss.job WHERE name = 'yoke-jobs-dead' AND data->>'workspace' = 'fleet-d'")).length === 1, 60_000, 300);
+    expect(deadLettered).toBe(true);
+    const [gaveUp] = await sql<{ retry_count: number; output: { reason: string } }>("SELECT retry_count, output FROM pgboss.job WHERE name = 'yoke-jobs' AND singleton_key = 'fleet-d' AND state = 'failed'");
+    expect(gaveUp?.retry_count).toBe(1);
+    expect(gaveUp?.output.reason).toMatch(/workspace fleet-d record 4: the journal is corrupt or was edited: .* \(the same refusal as the attempt before, with no progress in between: it would not change\)$/);
   }, 900_000);
 });

@@ -3,14 +3,16 @@
 // built from the shared work states — and "registered" by appending it to the registry's list. Every
 // surface that used to ask "which mode?" then serves it through the injection it already has, with
 // no other module changed: config validation (the catalog), init templates (the descriptor's files),
-// the run input (its prompts), agent availability (its roles), progress wording (its unit), the
-// commit message (its machine's options) and the `init`/`mode` help (its summary).
+// the run input (its prompts), agent availability (its roles), progress wording (its unit: the
+// start, resume, progress and finish lines), the commit message (its machine's options), the
+// `init`/`mode` help (its summary) and the fleet's `queue add --mode` choices (its trait).
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { lifecycleTemplates, readCanonBytes } from '../../cli/canon.js';
 import { lifecyclesHelp } from '../../cli/lifecycle-help.js';
 import { buildProgram } from '../../cli/program.js';
 import { describeProgress } from '../../cli/progress.js';
+import { planLines } from '../../cli/run-plan-text.js';
 import type { LifecycleCatalog } from '../../config/lifecycle-catalog.js';
 import { parseConfig } from '../../config/parse-config.js';
 import type { Config } from '../../config/types.js';
@@ -23,6 +25,7 @@ import { workLifecycle } from '../../machines/lifecycles/work-lifecycle.js';
 import { createWorkMachine } from '../../machines/work/work-machine.js';
 import type { JournalRecord, RecordDraft } from '../../store/journal/record.js';
 import { RunFold } from '../../store/fold/run-fold.js';
+import { planRun } from '../../store/session/plan-run.js';
 
 // ---- the new lifecycle's own file (machines/lifecycles/sprint.ts) --------------------------------
 const SPRINT = { name: 'sprint', unit: 'round', planFile: 'backlog.md' } as const;
@@ -34,6 +37,7 @@ const sprintLifecycle = workLifecycle({
   version: 1,
   prompts: { worker: ['prompts/worker.md'], judge: ['prompts/judge.md'] },
   features: ['judged'],
+  fleet: true,
   init: {
     files: { 'yoke.conf': 'init/sprint/yoke.conf', 'backlog.md': 'init/sprint/backlog.md', 'notes.md': 'init/loop/notes.md', '.gitignore': 'init/loop/gitignore' },
     spec: ['backlog.md', 'yoke.conf'],
@@ -104,6 +108,14 @@ describe('a lifecycle added with its own files and one registry line', () => {
     run.complete({ outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, excerpt: '' }, 'round 1/4: guard tests: pass (0.0s)');
     run.complete({ sha256: 'f'.repeat(64) });
     expect(run.next().request).toEqual({ kind: 'commit.create', params: { message: 'yoke: round 1', iteration: 1 } });
+    // the lines that end a run count rounds, from its descriptor's wording
+    expect(run.line({ type: 'run.finished', payload: { state: 'done', exitCode: 0, reason: 'judge-pass' } })).toBe('done after 1 round(s): DONE, every guard passed, and the judge said PASS');
+    expect(run.line({ type: 'run.finished', payload: { state: 'exhausted', exitCode: 1, reason: 'max-iterations' } })).toBe('stopped: reached max-iterations (4) without success');
+
+    // so do the lines that start and resume one
+    const plan = planRun([], { fresh: false, start: { lifecycle: sprintLifecycle, input: sprintLifecycle.input(config, (path) => `<${path}>`, '/project/.loop'), argv: ['run'] }, runId: 'RUN1', pid: 1, readLoopFile: () => null });
+    expect(planLines(plan, sprintLifecycle.unit)).toEqual(['started run RUN1 (sprint, at most 4 rounds)']);
+    expect(planLines({ kind: 'resume', run: 'RUN1', iteration: 2, state: 'working' }, sprintLifecycle.unit)).toEqual(['resuming run RUN1 at round 2 (state working)']);
 
     const program = buildProgram(['node', 'yoke'], () => undefined, REGISTRY);
     for (const name of ['init', 'mode']) {
@@ -115,6 +127,8 @@ describe('a lifecycle added with its own files and one registry line', () => {
       expect(help).toContain(lifecyclesHelp(REGISTRY));
       expect(help).toMatch(/^ {2}sprint +rounds over backlog\.md, each DONE reviewed by a judge$/m);
     }
+    const queueAdd = program.commands.find((candidate) => candidate.name() === 'queue')?.commands.find((candidate) => candidate.name() === 'add');
+    expect(queueAdd?.options.find((option) => option.long === '--mode')?.argChoices).toEqual(['goal', 'stories', 'sprint']);
   }, 20_000);
 });
 
@@ -129,7 +143,7 @@ function runOf(lifecycle: LifecycleDescriptor, input: unknown) {
   const started = record({ type: 'run.started', payload: { mode: lifecycle.name, input, argv: ['run'] } });
   if (started.type !== 'run.started') throw new Error('unreachable');
   const fold = new RunFold(lifecycle.machine, started);
-  const progress = (line: JournalRecord) => describeProgress(line, fold, lifecycle.unit);
+  const progress = (line: JournalRecord) => describeProgress(line, fold, lifecycle);
   const next = () => {
     const keyed = fold.outstanding.find((candidate) => candidate.request.kind !== 'hook.fire');
     if (!keyed) throw new Error('nothing outstanding');
@@ -151,5 +165,7 @@ function runOf(lifecycle: LifecycleDescriptor, input: unknown) {
     const event = completionEvent(request, result as EffectResult<EffectKind>);
     if (event) fold.apply(record({ type: 'event', payload: { cause: key, event } }));
   };
-  return { next, startNext, complete };
+  /** The progress line of a record staged now (not applied: a run.finished ends nothing here). */
+  const line = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>): string | null => progress(record(draft));
+  return { next, startNext, complete, line };
 }

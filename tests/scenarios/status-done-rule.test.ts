@@ -21,6 +21,8 @@ const DONE = [
   '   STATUS: DONE\n',
   '\tSTATUS: DONE\n',
   'STATUS: DONE   \t\n',
+  'STATUS: DONE\r\n',
+  ' \t STATUS: \t DONE \t\r\n',
   '\uFEFFSTATUS: DONE\n',
   '\uFEFF  STATUS: DONE  \nmore notes\n',
 ];
@@ -48,6 +50,20 @@ const NOT_DONE = [
   '   \nSTATUS: DONE\n',
   'notes first\nSTATUS: DONE\n',
   '',
+  // whitespace beyond spaces, tabs and CR is not trimmed: the docs promise those only
+  'STATUS:\u00a0DONE\n',
+  'STATUS: DONE\u00a0\n',
+  '\u00a0STATUS: DONE\n',
+  'STATUS:\u3000DONE\n',
+  'STATUS: DONE\u3000\n',
+  'STATUS: DONE\u2028\n',
+  'STATUS:\u2028DONE\n',
+  'STATUS:\u000bDONE\n',
+  'STATUS: DONE\u000b\n',
+  'STATUS: DONE\f\n',
+  '\u000bSTATUS: DONE\n',
+  '\u2003STATUS: DONE\n',
+  '\uFEFF\uFEFFSTATUS: DONE\n',
 ];
 
 let p: TempProject;

@@ -110,6 +110,16 @@ async function writeOpencodeConfig(configDir: string, baseUrl: string): Promise<
       },
     },
   }, null, 2)}\n`);
+  // What OpenCode leaves in its config dir after one start with network: it installs
+  // @opencode-ai/plugin there at every start and skips that once package.json, package-lock.json and
+  // node_modules/ agree. Offline, a missing install is retried before any call that loads a plugin
+  // (yoke's gate does) for ~70 s; a user who ever ran OpenCode online has these files.
+  const plugin = '@opencode-ai/plugin';
+  const version = agentCliPins.opencode.version;
+  await mkdir(join(configDir, 'node_modules', '@opencode-ai', 'plugin'), { recursive: true });
+  await writeFile(join(configDir, 'node_modules', '@opencode-ai', 'plugin', 'package.json'), `${JSON.stringify({ name: plugin, version })}\n`);
+  await writeFile(join(configDir, 'package.json'), `${JSON.stringify({ dependencies: { [plugin]: version } })}\n`);
+  await writeFile(join(configDir, 'package-lock.json'), `${JSON.stringify({ name: 'opencode', lockfileVersion: 3, requires: true, packages: { '': { dependencies: { [plugin]: version } }, [`node_modules/${plugin}`]: { version } } })}\n`);
 }
 
 async function writeQwenSettings(qwenDir: string): Promise<void> {

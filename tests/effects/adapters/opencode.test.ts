@@ -19,6 +19,11 @@ describe('opencode invocation', () => {
     expect(opencodeInvocation('anthropic/claude-sonnet-4-5').command).toBe('exec opencode run --format json -m anthropic/claude-sonnet-4-5');
     expect(opencodeInvocation('m;x').command).toMatch(/-m 'm;x'$/);
   });
+
+  it('with a gate, loads the private plugin through the environment; the command line stays the same', () => {
+    const settingsEnv = { OPENCODE_CONFIG_CONTENT: '{"plugin":["file:///tmp/g/yoke-gate.js"]}', OPENCODE_PURE: 'false' };
+    expect(opencodeInvocation(null, { command: 'yoke gate --agent opencode', resume: null, settingsEnv })).toEqual({ command: 'exec opencode run --format json', env: settingsEnv });
+  });
 });
 
 describe('opencode output: every sample (opencode-ai 1.18.33 against the mock model server)', () => {

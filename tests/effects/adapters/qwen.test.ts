@@ -18,6 +18,11 @@ describe('qwen invocation', () => {
     expect(qwenInvocation('qwen3-coder-plus').command).toBe('exec qwen --output-format stream-json --approval-mode yolo -m qwen3-coder-plus');
     expect(qwenInvocation('m;x').command).toMatch(/-m 'm;x'$/);
   });
+
+  it('with a gate, names the private settings file that carries the hook; the command line stays the same', () => {
+    const settingsEnv = { QWEN_CODE_SYSTEM_SETTINGS_PATH: '/tmp/s/settings.json', QWEN_CODE_SYSTEM_DEFAULTS_PATH: '/etc/qwen-code/system-defaults.json' };
+    expect(qwenInvocation(null, { command: 'yoke gate --agent qwen', resume: null, settingsEnv })).toEqual({ command: 'exec qwen --output-format stream-json --approval-mode yolo', env: settingsEnv });
+  });
 });
 
 describe('qwen output: every sample (@qwen-code/qwen-code 0.24.4 against the mock model server)', () => {

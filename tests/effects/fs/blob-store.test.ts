@@ -3,7 +3,9 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../../cli/exit-codes.js';
 import { blobMirrorDir, blobPath, getBlob, putBlob } from '../../../effects/fs/blob-store.js';
+import { YokeError } from '../../../errors/yoke-error.js';
 
 let loopDir: string;
 beforeEach(async () => {
@@ -43,6 +45,16 @@ describe('putBlob / getBlob', () => {
     await rm(blobPath(loopDir, hash));
     await writeFile(blobPath(loopDir, hash), 'tampered');
     await expect(getBlob(loopDir, hash)).rejects.toThrow(/corrupt/);
+  });
+
+  it('a blob the file system will not read (a directory in its place) refuses the workspace (exit 3), not a missing blob nor a raw error', async () => {
+    const hash = 'b'.repeat(64);
+    await mkdir(blobPath(loopDir, hash), { recursive: true });
+    const refused = await getBlob(loopDir, hash).then(() => null, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(YokeError);
+    expect(refused).toMatchObject({ code: 'workspace' });
+    expect((refused as YokeError).message.startsWith(`${blobPath(loopDir, hash)} is a directory where yoke needs a file`)).toBe(true);
+    expect(exitCodeFor(refused)).toBe(3);
   });
 });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../../effects/fs/write-file-atomic.js';
+import { environmentFault } from '../../../errors/environment-fault.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -32,6 +33,16 @@ describe('writeFileAtomic', () => {
     await writeFile(join(dir, 'taken', 'inside'), 'keep');
     await expect(writeFileAtomic(join(dir, 'taken'), 'x')).rejects.toThrow();
     expect((await readdir(dir)).sort()).toEqual(['taken']);
+  });
+
+  it('a failed rename was reported as the temp file: the error, and so the exit-3 sentence, name the destination', async () => {
+    await mkdir(join(dir, 'guard-results.md'));
+    await writeFile(join(dir, 'guard-results.md', 'inside'), 'keep');
+    const error = await writeFileAtomic(join(dir, 'guard-results.md'), 'x').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'EISDIR', path: join(dir, 'guard-results.md') });
+    const fault = environmentFault(error);
+    expect(fault?.message).toMatch(new RegExp(`^${join(dir, 'guard-results.md').replace(/[.]/g, '\\.')} is a directory where yoke needs a file`));
+    expect(fault?.message).not.toMatch(/\.tmp/);
   });
 
   it('fails when the directory does not exist', async () => {

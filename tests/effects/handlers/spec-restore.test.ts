@@ -6,6 +6,8 @@ import { restoreSpec } from '../../../effects/handlers/spec-restore.js';
 import { makeContext } from '../support/effect-context.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
 
+const CANON = join(import.meta.dirname, '..', '..', '..', 'canon');
+
 let p: TempProject;
 beforeEach(async () => {
   p = await makeProject({ '.loop/plan.md': 'plan v1\n', '.loop/protocol.md': 'protocol\n' }, { git: false });
@@ -64,5 +66,24 @@ describe('spec.restore', () => {
     const { ctx } = makeContext(p.root, p.loopDir);
     await expect(restoreSpec.execute({ specFiles: { 'plan.md': 'f'.repeat(64) } }, ctx)).rejects.toThrow(/missing/);
     expect(await text('plan.md')).toBe('plan v1\n');
+  });
+
+  it('a removed .loop/.gitignore stayed gone (the next commit recorded its deletion): it is written back as `yoke init` writes it, and listed', async () => {
+    const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    await unlink(join(p.loopDir, '.gitignore'));
+    const result = await restoreSpec.execute({ specFiles: { 'plan.md': plan } }, makeContext(p.root, p.loopDir).ctx);
+    expect(result).toEqual({ restored: ['.gitignore'], displaced: {} });
+    expect(await text('.gitignore')).toBe(await readFile(join(CANON, 'init', 'loop', 'gitignore'), 'utf8'));
+    // one the user changed is theirs
+    await writeFile(join(p.loopDir, '.gitignore'), '.journal/\n.stash/\nscratch/\n');
+    expect(await restoreSpec.execute({ specFiles: { 'plan.md': plan } }, makeContext(p.root, p.loopDir).ctx)).toEqual({ restored: [], displaced: {} });
+  });
+
+  it('leaves a parallel lane’s .loop/ without a .gitignore as it is (its commits integrate)', async () => {
+    const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    await unlink(join(p.loopDir, '.gitignore'));
+    const { ctx } = makeContext(p.root, p.loopDir, { projectRoot: '/elsewhere', projectLoopDir: '/elsewhere/.loop' });
+    expect(await restoreSpec.execute({ specFiles: { 'plan.md': plan } }, ctx)).toEqual({ restored: [], displaced: {} });
+    await expect(stat(join(p.loopDir, '.gitignore'))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -44,6 +44,17 @@ describe('buildCheckReport', () => {
     expect(buildCheckReport(PARAMS, observations())).not.toHaveProperty('protection');
   });
 
+  it('DESIGN §16: with protected patterns the digest is the one the executor measured once the criteria ran, and a change fails the check and says so in the result', () => {
+    const params: AcceptanceCheckParams = { ...PARAMS, protection: { patterns: ['tests/'], baseline: 'a'.repeat(64) } };
+    const same = buildCheckReport(params, observations({ protectionDigest: 'a'.repeat(64) }));
+    expect(same).toMatchObject({ status: 'passed', protection: { digest: 'a'.repeat(64), unchanged: true } });
+    expect(checkResultOf(same, 'proof/latest/report.json', 'c'.repeat(64))).not.toHaveProperty('protectionChanged');
+    const changed = buildCheckReport(params, observations({ protectionDigest: 'b'.repeat(64) }));
+    expect(changed).toMatchObject({ status: 'failed', protection: { digest: 'b'.repeat(64), baseline: 'a'.repeat(64), unchanged: false } });
+    expect(checkResultOf(changed, 'proof/latest/report.json', 'c'.repeat(64))).toMatchObject({ status: 'failed', protectionChanged: true });
+    expect(() => buildCheckReport(params, observations())).toThrow(/without measuring them/);
+  });
+
   it('passes when every criterion, binding and journey passed and the source did not change', () => {
     const report = buildCheckReport(PARAMS, observations());
     expect(checkReportSchema.parse(report)).toEqual(report);

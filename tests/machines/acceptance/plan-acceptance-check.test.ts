@@ -41,6 +41,11 @@ describe('planAcceptanceCheck', () => {
     expect(loop && planAcceptanceCheck(loop, 'latest')).toBeNull();
   });
 
+  it('carries the `redact` names, and no `redact` key without one (so goal journals from before re-derive the same params)', () => {
+    expect(planAcceptanceCheck(config(['accept a true', 'redact DB_URL', 'redact DSN']), 'r1')?.redact).toEqual(['DB_URL', 'DSN']);
+    expect(planAcceptanceCheck(config(['accept a true']), 'r1')).not.toHaveProperty('redact');
+  });
+
   it('is pure: the same config gives the same params', () => {
     const conf = config(['accept a true', 'journey j j.yaml', 'base-url http://x']);
     expect(planAcceptanceCheck(conf, 'x')).toEqual(planAcceptanceCheck(structuredClone(conf), 'x'));

@@ -45,9 +45,9 @@ const ATTEMPTS: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...(attemptsRaise ? { 'BUDGET_RAISED(attempts 3)': attemptsRaise } : {}) },
   serialize: serializeWork,
 };
-/** DESIGN §16: a protected test file, edited by the worker (restored) or left alone. */
+/** DESIGN §16: a protected test file, edited by the worker or the judge (restored; the judge overruled) or left alone. */
 const PROTECTED: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true },
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
@@ -59,7 +59,13 @@ const CONTEXT: GraphModel = {
   samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
+/** A protected run as new runs start (protectAll and restoresAfterCalls): the judge's call is followed by the spec restore, then its protect scan. */
+const PROTECTED_RESTORING: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true, restoresAfterCalls: true },
+  samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...PROTECT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES, ...CONTEXT_SAMPLES });
 
 describe('brute machine graph', () => {

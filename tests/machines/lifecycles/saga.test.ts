@@ -44,9 +44,9 @@ const BUDGET: GraphModel = {
   samples: { ...WITHOUT_FAILING_CHECKS, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...SPENDING_SAMPLES },
   serialize: serializeWork,
 };
-/** DESIGN §16: a protected test file, edited by the worker (restored) or left alone. */
+/** DESIGN §16: a protected test file, edited by the scoper, the worker or the judge (restored; the judge overruled) or left alone. */
 const PROTECTED: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 2', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true },
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
@@ -56,7 +56,13 @@ const CONTEXT: GraphModel = {
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
+/** A protected saga as new runs start (protectAll and restoresAfterCalls): the scoper's and the judge's calls are followed by the spec restore, then the protect scan. */
+const PROTECTED_RESTORING: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true, restoresAfterCalls: true },
+  samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples, ...CONTEXT_SAMPLES });
 
 describe('saga machine graph', () => {

@@ -101,9 +101,9 @@ const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_F
 const { 'BUDGET_RAISED(attempts 3)': _attempts, 'BUDGET_RAISED(tokens 55)': _t55, 'BUDGET_RAISED(tokens 1000)': _t1000, 'AGENT_EXITED(60 tokens, $0.60)': _spend, ...CLOCK_BUDGET } = BUDGET_SAMPLES;
 
 const MODELS: Record<string, GraphModel> = {
-  /** DESIGN §16: a protected test file the worker edits (restored, the attempt fails) or leaves alone, under `review on` */
+  /** DESIGN §16: a protected test file the worker edits (restored, the attempt fails), the judge edits (restored, overruled as FAIL) or both leave alone, under `review on` */
   protectedReview: model(
-    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true },
     PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
   ),
   /** two stories in order, a guard and a boundary, two attempts per story, every setback of the worker, a raised cap */
@@ -142,6 +142,11 @@ const MODELS: Record<string, GraphModel> = {
   context: model(
     { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on'], ONE_STORY), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
     PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, { 'CONTEXT_READ': CONTEXT_SAMPLES['CONTEXT_READ'] as Sample },
+  ),
+  /** as new protected runs start (protectAll, restoresAfterCalls): the judge's call is followed by the spec restore, then its protect scan */
+  protectedRestoring: model(
+    { ...storiesInput(['max-iterations 1', 'review on', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true, restoresAfterCalls: true },
+    PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
   ),
   /** every story passed already (an import carried `passes: true`): the run is done at once */
   allPassed: model(storiesInput(['max-iterations 1'], ONE_STORY.replace('check: npm test -- parser\n', 'check: npm test -- parser\n    passes: true\n')), PLAIN_ITERATION_SAMPLES),

@@ -26,6 +26,13 @@ describe('JSON parts', () => {
     expect(removed).toContain('{"matcher": "Bash", "hooks": []}');
   });
 
+  it('adds its parts to a CRLF file with CRLF line breaks only', () => {
+    const user = '{\r\n  "permissions": {\r\n    "allow": ["Bash(make test)"]\r\n  }\r\n}\r\n';
+    const placed = placeParts(user, [hook], 'json');
+    expect(JSON.parse(placed)).toMatchObject({ permissions: { allow: ['Bash(make test)'] }, hooks: { PreToolUse: [hook.item] } });
+    expect(placed.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
   it.each([
     ['not JSON', '{ "a": [ }', /^not valid JSON/],
     ['comments in strict JSON', '{ // no\n}', /^not valid JSON/],

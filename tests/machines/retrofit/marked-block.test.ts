@@ -18,6 +18,18 @@ describe('marked blocks', () => {
     expect(removeBlock(added, found)).toBe(`${user}\n`);
   });
 
+  it('writes the block in a CRLF file\'s own line ending, and finds, replaces and removes it there', () => {
+    const user = '# Ours\r\n\r\nkeep me\r\n';
+    const crlf = block.replace(/\n/g, '\r\n');
+    const added = appendBlock(user, crlf);
+    expect(added).toBe(`${user}\r\n${crlf}`);
+    expect(added.replace(/\r\n/g, '')).not.toContain('\n');
+    const found = findBlock(added);
+    if (found.state !== 'present') throw new Error(found.state);
+    expect(found.text).toBe(crlf);
+    expect(removeBlock(added, found)).toBe(user);
+  });
+
   it('uses # markers for hash-commented files', () => {
     expect(renderBlock('hash', 'backup/')).toBe('# yoke:begin canon: managed by yoke retrofit, edit outside this block\nbackup/\n# yoke:end canon\n');
     expect(findBlock(`x = 1\n${renderBlock('hash', 'y = 2')}`).state).toBe('present');

@@ -203,7 +203,10 @@ class Ledger {
         if (f) f.violation = event.result.changed.some((p) => this.rules.noModify.some((n) => p.startsWith(n)));
         return;
       case 'PROTECT_SCANNED':
-        if (f && JSON.stringify(event.result.files) !== this.rules.protectedFiles) f.violation = true;
+        if (!f || JSON.stringify(event.result.files) === this.rules.protectedFiles) return;
+        // after the judge's call (protectAll): the judge changed a protected file, so its verdict is a FAIL whatever it wrote
+        if (f.judged) f.verdict = 'overruled';
+        else f.violation = true;
         return;
       case 'CHECK_FINISHED': {
         const check = f?.checks.find((c) => c.passed === null);

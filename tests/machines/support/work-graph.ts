@@ -81,7 +81,7 @@ export function pathNamer(samples: Record<string, Sample>): (path: readonly Mach
  * holds values that never change what the machine does next (agentCalls, changed paths, excerpts)
  * or grow without bound (`interruptions`, and `attempts` unless an attempts ceiling caps them). So
  * keep what the guards and requests depend on: the state, the iteration and cap, DONE / boundary /
- * checks, the judge's trigger, verdict and FAIL streak, the saga's chunk and scoper files, "was a
+ * checks, the judge's trigger, verdict and FAIL streak (and an overruled judge), the saga's chunk and scoper files, "was a
  * call ever interrupted", and with budgets the ceilings, known spending and the clock.
  */
 export function serializeWork(snapshot: AnyMachineSnapshot): string {
@@ -96,6 +96,8 @@ export function serializeWork(snapshot: AnyMachineSnapshot): string {
     passing: c.checks.filter(gatesDone).every(checkPassed),
     interrupted: c.interruptions > 0,
     judge: [c.judgeTrigger, c.verdict, c.consecutiveFailures],
+    // DESIGN §16: a judge found to have changed protected files, until its FAIL is written
+    ...(c.judgeDrift ? { overruled: true } : {}),
     saga: [c.chunk, c.sagaDone, c.subPlanBlank],
     ...(Object.keys(c.budgets).length === 0 ? {} : {
       budgets: c.budgets, tokens: c.spent.tokens, cost: c.spent.costUsd, clock: [c.runStartedAt, c.now, c.clockFresh],

@@ -41,6 +41,7 @@ export const INVARIANT = {
   chunks: 'max-chunks: at most max-chunks chunks, and the cap ends the saga only there',
   setback: 'a rate-limited agent call is made again after a wait; one that could not authenticate, or whose tool call the gate held, holds the run until AGENT_RETRY',
   decision: 'DESIGN §9 a commit carries a DECISIONS.md entry exactly when the layer exists and the run (chunk) passed, dated by a clock read for it, after reading the notes and the plan',
+  protect: 'DESIGN §16 a protected run scans its protected files after every worker call (and, with protectAll, every judge and scoper call) before anything else; a judge that changed one is overruled: its verdict is a FAIL, and only then does yoke write verdict.md',
 } as const;
 type InvariantName = keyof typeof INVARIANT;
 
@@ -103,6 +104,9 @@ export interface WorkLedger {
   waitOwed: boolean;
   /** the decision's reads still owed (the notes, then the plan), and the clock reading read for it */
   decisionReads: string[];
+  /** DESIGN §16: the role of the agent call whose protect scan is owed (null: none owed), and a judge overruled for changing protected files */
+  scanOwed: 'worker' | 'judge' | 'scoper' | null;
+  overruled: boolean;
   decisionClock: number | null;
   /** problems found while taking this step's requests and event */
   problems: Array<[InvariantName, string]>;
@@ -181,7 +185,7 @@ function takeSpawn(l: WorkLedger, r: Extract<EffectRequest, { kind: 'agent.spawn
       const trigger = workerDone(l) ? 'done' : onCadence(l) ? 'cadence' : null;
       if (trigger === null) flag(l, 'judge', `judge called in iteration ${l.it.iteration} although the worker was not DONE with passing checks and it is off the cadence`);
       // DESIGN §16: a protected run's judge is also told which files are protected.
-      const prompt = renderTemplate(l.input.judgePrompt ?? '', { iteration: p.iteration, loopDir: l.input.loopDir }) + protectionNote(l.input.protection, 'judge');
+      const prompt = renderTemplate(l.input.judgePrompt ?? '', { iteration: p.iteration, loopDir: l.input.loopDir }) + protectionNote(l.input.protection, 'judge', scansEveryCall(l));
       if (p.prompt !== prompt) flag(l, 'judge', `the judge prompt is not the judge template alone: ${JSON.stringify(p.prompt)}`);
       const agent = l.config.judgeAgent ?? l.config.agent;
       if (JSON.stringify(p.agent) !== JSON.stringify(agent)) flag(l, 'judge', `the judge ran ${JSON.stringify(p.agent)}, not ${JSON.stringify(agent)}`);
@@ -201,8 +205,16 @@ function takeSpawn(l: WorkLedger, r: Extract<EffectRequest, { kind: 'agent.spawn
   }
 }
 
+/** DESIGN §16: a run whose judge's and scoper's calls are scanned too (protected, started with `protectAll`). */
+function scansEveryCall(l: WorkLedger): boolean {
+  return l.input.protection !== undefined && l.input.protectAll === true;
+}
+
 function takeRequest(l: WorkLedger, r: EffectRequest): void {
   if (COMPLETION_EVENT[r.kind] !== null) l.awaited.push(r);
+  // (a run that restores after calls puts the spec files back first: that reads and runs nothing)
+  const restoreFirst = r.kind === 'spec.restore' && l.input.restoresAfterCalls === true;
+  if ((l.scanOwed === 'judge' || l.scanOwed === 'scoper') && r.kind !== 'protect.scan' && !restoreFirst) flag(l, 'protect', `${r.kind} requested after the ${l.scanOwed}'s call, before its protect scan`);
   const parsed = effectSchemas[r.kind].params.safeParse(r.params);
   if (!parsed.success) flag(l, 'schema', `${r.kind} params ${JSON.stringify(r.params)}: ${parsed.error.message}`);
   switch (r.kind) {
@@ -234,6 +246,9 @@ function takeRequest(l: WorkLedger, r: EffectRequest): void {
         if (l.log !== null && !r.params.content.startsWith(l.log)) flag(l, 'sagaLog', 'saga-log.md was rewritten, not appended to');
         if (!r.params.content.endsWith(entry)) flag(l, 'sagaLog', `saga-log.md does not end with chunk ${l.chunk}'s notes under its heading: ${JSON.stringify(r.params.content.slice(-120))}`);
         if (l.chunkOpen) flag(l, 'sagaLog', `saga-log.md written while chunk ${l.chunk} runs`);
+      } else if (r.params.file === 'verdict.md' && l.overruled) {
+        if (!r.params.content.startsWith('VERDICT: FAIL\n')) flag(l, 'protect', `the overruled verdict does not start with VERDICT: FAIL: ${JSON.stringify(r.params.content.slice(0, 80))}`);
+        l.overruled = false;
       } else if (r.params.file !== 'guard-results.md') {
         flag(l, 'files', `file.write ${r.params.file}`);
       }
@@ -262,6 +277,7 @@ function takeRequest(l: WorkLedger, r: EffectRequest): void {
       return;
     }
     case 'file.read':
+      if (r.params.file === 'verdict.md' && l.overruled) return;
       if (l.decisionReads.length > 0) {
         const owed = l.decisionReads.shift();
         if (r.params.file !== owed) flag(l, 'decision', `file.read ${r.params.file} for the decision entry, expected ${owed ?? '?'}`);
@@ -309,7 +325,9 @@ function answer(l: WorkLedger, event: MachineEvent): void {
         else l.waitOwed = true;
         // The same call is made again: a judge's verdict is not read from this one.
         if (answered.kind === 'agent.spawn' && answered.params.role === 'judge') l.verdictOwed = false;
+        return;
       }
+      if (answered.kind === 'agent.spawn' && l.input.protection !== undefined && (answered.params.role === 'worker' || scansEveryCall(l))) l.scanOwed = answered.params.role;
       return;
     case 'WAITED':
       l.waitOwed = false;
@@ -325,9 +343,27 @@ function answer(l: WorkLedger, event: MachineEvent): void {
       l.it.violation = breaksBoundary(l.config, event.result.changed);
       return;
     // DESIGN §16: a protected file that differs from the baseline is a violation too (the restore follows it).
-    case 'PROTECT_SCANNED':
-      l.it.violation ||= protectionDrift(l.input.protection?.files ?? [], event.result.files).length > 0;
+    case 'PROTECT_SCANNED': {
+      const drifted = protectionDrift(l.input.protection?.files ?? [], event.result.files).length > 0;
+      const role = l.scanOwed;
+      l.scanOwed = null;
+      if (role === null) flag(l, 'protect', 'a protect scan with no agent call before it');
+      if (role === 'scoper') return;
+      if (role !== 'judge') {
+        l.it.violation ||= drifted;
+        return;
+      }
+      if (!drifted) return;
+      // the judge changed a protected file: its verdict is a FAIL, whatever verdict.md says
+      l.overruled = true;
+      l.verdictOwed = false;
+      l.it.verdict = { pass: false };
+      if (l.it.trigger === 'done') {
+        l.consecutive += 1;
+        l.resetOwed = true;
+      }
       return;
+    }
     case 'CHECK_FINISHED':
       if (answered.kind === 'check.run') l.it.checks.push({ kind: answered.params.kind, name: answered.params.name, passed: event.result.outcome === 'exited' && event.result.exitCode === 0 });
       return;
@@ -436,7 +472,7 @@ export function startLedger(machine: AnyStateMachine, input: WorkInput, failures
     maxIterations: input.config.maxIterations, book: openBook(input.config), bookBefore: openBook(input.config), wasPaused: false, lastEvent: null,
     it: freshIteration(0), consecutive: 0, resetOwed: false, verdictOwed: false, stampBefore: null,
     chunk: 0, chunkOpen: input.config.mode !== 'saga', chunkEnded: false, sagaNotesDone: null, subPlanBlank: null, notesContent: null, log: null, logged: [],
-    agentHeld: false, waitOwed: false, decisionReads: [], decisionClock: null, problems: [],
+    agentHeld: false, waitOwed: false, decisionReads: [], decisionClock: null, scanOwed: null, overruled: false, problems: [],
   };
   for (const r of requestsOf(actions)) takeRequest(l, r);
   checkState(l);

@@ -104,11 +104,13 @@ export const SETBACK_SAMPLES: Record<string, Sample> = {
 /** A protection baseline of one test file (DESIGN §16): the input of the protected graph models. */
 export const PROTECTED_FILE = { path: 'tests/a.test.js', mode: 0o100644, sha256: 'a'.repeat(64) };
 
-/** What the protected-file scan can find (the baseline as it was, or the test edited), the restore, and a refresh mid-run. */
+/** What the protected-file scan can find (the baseline as it was, or the test edited), the restore, an overruled judge's verdict, and a refresh mid-run. */
 export const PROTECT_SAMPLES: Record<string, Sample> = {
   'PROTECT_SCANNED(clean)': { event: { type: 'PROTECT_SCANNED', result: { files: [PROTECTED_FILE] } } },
   'PROTECT_SCANNED(edited)': { event: { type: 'PROTECT_SCANNED', result: { files: [{ ...PROTECTED_FILE, sha256: 'b'.repeat(64) }] } } },
   'PROTECT_RESTORED': { event: { type: 'PROTECT_RESTORED', result: { restored: [PROTECTED_FILE.path] } } },
+  // an overruled judge's own verdict, read so yoke's FAIL keeps it quoted
+  'FILE_READ(overruled verdict)': { event: { type: 'FILE_READ', result: { content: 'VERDICT: PASS\nthe tests pass now\n' } }, when: (state) => state.includes('readingOverruled') },
   // tried only as a one-step extension (the graph never explores it): the root handler
   'PROTECTION_REFRESHED': {
     event: { type: 'PROTECTION_REFRESHED', protection: { patterns: ['tests/'], files: [], digest: 'd'.repeat(64) } },

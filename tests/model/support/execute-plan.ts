@@ -6,16 +6,20 @@
 // event, the world is copied once per further child, and each copy resumes with a fresh fold of its
 // journal (as `yoke run` after an interruption). After every journaled event the step is checked
 // (support/step-checks.ts). Outside inputs are journaled the way the CLI does it while no runner
-// works; an interrupted agent call is a SIGINT while the agent hangs, and the resumed runner
+// works (an edit of prd.yaml: the file is written, then `yoke run`'s own validation and change
+// event); an interrupted agent call is a SIGINT while the agent hangs, and the resumed runner
 // journals the interruption (`surface` policy). A run held for its agent (an authentication
 // failure) pauses by itself; the next drive journals AGENT_RETRY on its own, as `yoke run` does.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { settleHooks } from '../../../effects/handlers/hook-fire.js';
+import { putBlob } from '../../../effects/fs/blob-store.js';
 import type { HandlerTable } from '../../../effects/handler.js';
 import { handlers as realHandlers } from '../../../effects/registry.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest } from '../../../machines/effects.js';
-import type { Lifecycle } from '../../../machines/lifecycles/registry.js';
+import { lifecycleNamed, type Lifecycle } from '../../../machines/lifecycles/registry.js';
 import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
 import { foldRun, runStarts } from '../../../store/fold/journal-runs.js';
 import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
@@ -55,6 +59,9 @@ export interface ExecutionReport {
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
+
+/** Steps the outside world journals while no runner works (the next drive is a resume). */
+const outside = (node: PlanNode): boolean => node.step.kind === 'external' || node.step.kind === 'prd-edit';
 
 class Executor {
   readonly report: ExecutionReport = { failures: [], warnings: [], drives: 0, copies: 0 };
@@ -144,6 +151,30 @@ class Executor {
   }
 
   /**
+   * The user leaves `text` in .loop/prd.yaml; `yoke run` validates it and journals what changed
+   * (the lifecycle's `resumeEdit`, which also sets a reopened story back to `passes: false`; its
+   * writes and blobs are applied first, as store/session/begin-run.ts does).
+   * Null (a failure reported) when the file is refused or the edit changes nothing.
+   */
+  private async editPrd(node: PlanNode, text: string, world: ModelWorld, fold: RunFold): Promise<MachineEvent | null> {
+    writeFileSync(join(world.loopDir, 'prd.yaml'), text);
+    const read = (name: string): string | null => (existsSync(join(world.loopDir, name)) ? readFileSync(join(world.loopDir, name), 'utf8') : null);
+    const errors = (lifecycleNamed(this.o.lifecycle.name)?.validate?.(read) ?? []).filter((issue) => issue.severity === 'error');
+    if (errors.length > 0) {
+      this.fail(node, `yoke run refuses the edited prd.yaml: ${json(errors)}`);
+      return null;
+    }
+    const edit = lifecycleNamed(this.o.lifecycle.name)?.resumeEdit?.(fold.snapshot.context as WorkContext, read) ?? null;
+    if (edit === null) {
+      this.fail(node, 'the edit of prd.yaml changes nothing the run knows: `yoke run` journals no STORIES_CHANGED');
+      return null;
+    }
+    for (const [name, content] of Object.entries(edit.writes)) writeFileSync(join(world.loopDir, name), content);
+    for (const content of edit.blobs) await putBlob(world.loopDir, Buffer.from(content));
+    return edit.event;
+  }
+
+  /**
    * From `from` (the world stands after it), take `first` and then every only child, in as few
    * drives as the path needs. Returns the node where the trie branches or ends, or null on a failure.
    */
@@ -156,10 +187,15 @@ class Executor {
 
     while (next) {
       const step: PlanNode = next;
-      if (step.step.kind === 'external') {
-        // `yoke budget …` / `yoke run --max-iterations`: journaled while no runner works
+      if (outside(step)) {
+        // `yoke budget …` / `yoke run --max-iterations` / `yoke run` after prd.yaml was edited: journaled while no runner works
         const { journal, fold } = await this.open(world);
-        const record = this.stage(journal, { type: 'event', payload: { cause: null, event: step.event } }) as Extract<JournalRecord, { type: 'event' }>;
+        const event = step.step.kind === 'prd-edit' ? await this.editPrd(step, step.step.text, world, fold) : step.event;
+        if (event === null) {
+          await journal.close();
+          return null;
+        }
+        const record = this.stage(journal, { type: 'event', payload: { cause: null, event } }) as Extract<JournalRecord, { type: 'event' }>;
         fold.apply(record);
         await journal.close();
         if (!this.checkStep(step, record, fold, world)) return null;
@@ -213,7 +249,7 @@ class Executor {
             pending = [...expected.emitted];
             const only = onlyChild(expected);
             next = only;
-            if (only && only.step.kind !== 'external' && only.step.kind !== 'resume') {
+            if (only && !outside(only) && only.step.kind !== 'resume') {
               this.prepare(only, world);
               return;
             }
@@ -265,7 +301,7 @@ class Executor {
         }
         continue;
       }
-      if (next && next.step.kind !== 'external') {
+      if (next && !outside(next)) {
         this.fail(next, 'the runner stopped in the middle of a chain');
         return null;
       }

@@ -21,7 +21,7 @@ export interface ModelWorld {
 const OLDER_VERDICT = { '.loop/verdict.md': 'VERDICT: PASS\nfrom an earlier run\n' };
 
 /** What a user has before `yoke run` in each mode (the spec files the worker scribbles on are restored by yoke). */
-export const TEMPLATE_FILES: Record<'loop' | 'brute' | 'saga' | 'goal', Record<string, string>> = {
+export const TEMPLATE_FILES: Record<'loop' | 'brute' | 'saga' | 'goal' | 'stories', Record<string, string>> = {
   loop: { '.loop/plan.md': '# Plan\n\nBuild the widget.\n' },
   brute: { '.loop/plan.md': '# Plan\n\nBuild the widget.\n', '.loop/judge.md': '# Judge\n\nWrite VERDICT: PASS or VERDICT: FAIL.\n', ...OLDER_VERDICT },
   saga: {
@@ -31,6 +31,8 @@ export const TEMPLATE_FILES: Record<'loop' | 'brute' | 'saga' | 'goal', Record<s
     ...OLDER_VERDICT,
   },
   goal: { '.loop/goal.md': '# Goal\n\nThe widget parses every sample.\n' },
+  // prd.yaml is each model's own (ExecutionModel.files)
+  stories: { '.loop/judge.md': '# Judge\n\nWrite VERDICT: PASS or VERDICT: FAIL.\n', ...OLDER_VERDICT },
 };
 
 /** Files of every mode: the protocol, notes, yoke's ignore file, one source file. */
@@ -53,10 +55,13 @@ function worldAt(root: string): ModelWorld {
   return { root, project, side: join(root, 'side'), loopDir: join(project, '.loop'), journalPath: join(project, '.loop', '.journal', 'journal.jsonl') };
 }
 
-/** Build the committed template of `mode` under `parent` (git init once per test file and mode). */
-export function makeTemplate(parent: string, mode: keyof typeof TEMPLATE_FILES): ModelWorld {
-  const world = worldAt(join(parent, `template-${mode}`));
-  for (const [rel, content] of Object.entries({ ...COMMON_FILES, ...TEMPLATE_FILES[mode] })) {
+/**
+ * Build the committed template of `mode` under `parent` (git init once per test file and mode),
+ * with `files` of one model on top (then `name` tells its template apart).
+ */
+export function makeTemplate(parent: string, mode: keyof typeof TEMPLATE_FILES, files: Record<string, string> = {}, name: string = mode): ModelWorld {
+  const world = worldAt(join(parent, `template-${name}`));
+  for (const [rel, content] of Object.entries({ ...COMMON_FILES, ...TEMPLATE_FILES[mode], ...files })) {
     mkdirSync(dirname(join(world.project, rel)), { recursive: true });
     writeFileSync(join(world.project, rel), content);
   }

@@ -12,15 +12,23 @@ import { coverageOf, type Coverage } from '../../machines/support/transition-cov
 import { transitionPaths, type GraphModel } from '../../machines/support/work-graph.js';
 import { historyPaths } from './history-paths.js';
 import { executePlan, type ExecutionOptions, type ExecutionReport } from './execute-plan.js';
-import { planNodes, planWorld, type PlanNode } from './world-plan.js';
+import { planNodes, planWorld, type PlanNode, type PlanOptions } from './world-plan.js';
 import { AGENT_COMMAND, checkCommand } from './world-script.js';
 
-/** A graph model to execute: its transition paths, and with `histories` its simple paths too. */
-export type ExecutionModel = GraphModel & { histories?: boolean };
+/**
+ * A graph model to execute: its transition paths, and with `histories` its simple paths too;
+ * `files` the model's own files in its template world (project-relative: its prd.yaml, a context
+ * layer), `plan` what its outside inputs need (support/world-plan.ts), `planFile` the plan file its
+ * worker scribbles on when it is not the suite's (null: none besides protocol.md).
+ */
+export type ExecutionModel = GraphModel & { histories?: boolean; files?: Record<string, string>; plan?: PlanOptions; planFile?: string | null };
 
 /** What executing one model found. */
 export interface ModelResult {
+  /** paths planned (generated paths whose outside inputs fit where they come) */
   paths: number;
+  /** generated paths left out because an outside input could not happen where it comes */
+  unfit: number;
   /** paths whose every step ran for real and passed every check */
   executed: number;
   /** trie nodes (distinct world steps) */
@@ -69,11 +77,12 @@ export async function runPathModel(
   const paths = [...transitionPaths(machine, model).paths, ...(model.histories === true ? historyPaths(machine, model) : [])];
   const names = new Map(Object.entries(model.samples).map(([name, sample]) => [sample.event, name]));
   const input = realInput(model.input, world.template.loopDir);
-  const root = planWorld(machine, input, paths, names);
-  const report = await executePlan(root, { ...world, lifecycle, input });
+  const { root, planned } = planWorld(machine, input, paths, names, model.plan);
+  const report = await executePlan(root, { ...world, ...(model.planFile !== undefined ? { planFile: model.planFile } : {}), lifecycle, input });
   const nodes = planNodes(root);
   return {
-    paths: paths.length,
+    paths: planned,
+    unfit: paths.length - planned,
     executed: nodes.reduce((n, node) => n + (node.executed ? node.ends : 0), 0),
     steps: nodes.length - 1,
     report,

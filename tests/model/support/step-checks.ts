@@ -2,10 +2,12 @@
 // the guards read (against the pure fold of the path's sample events), the event's payload that
 // mattered, the effect requests journaled since the last step, and the files on disk.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyMachineSnapshot } from 'xstate';
+import { parsePrd } from '../../../config/prd/parse-prd.js';
 import { sha256 } from '../../../effects/fs/blob-store.js';
+import { CONTEXT_DIR, DECISIONS_FILE } from '../../../machines/context/context-files.js';
 import type { MachineEvent } from '../../../machines/effect-events.js';
 import type { EffectRequest } from '../../../machines/effects.js';
 import type { WorkContext } from '../../../machines/work/work-context.js';
@@ -14,6 +16,11 @@ import type { ModelWorld } from './model-world.js';
 import { COMMON_FILES } from './model-world.js';
 import { notesBody } from './world-script.js';
 import type { PlanNode } from './world-plan.js';
+
+/** A guard report's text without how long each check took (the world's clock, not the samples'): `(exit 0, 1.3s)` → `(exit 0, …)`. */
+export function withoutDurations(text: string): string {
+  return text.replace(/, \d+\.\ds\)$/gm, ', …)');
+}
 
 /**
  * Everything of a snapshot that the world's answers decide, minus what only the real world knows
@@ -31,6 +38,12 @@ export function projection(snapshot: AnyMachineSnapshot): unknown {
     outcome: c.outcome, saga: [c.chunk, c.sagaDone, c.subPlanBlank, c.sagaLog.map((e) => e.chunk)],
     goal: [c.lastFingerprint, c.fingerprintRepeats],
     setbacks: [c.rateLimits, c.waitUntil, c.heldFor, c.holdDetail],
+    // stories: the list, where each story stands (its commit as "has one": the sha is the repository's), the passing notes
+    stories: c.prd === undefined ? null : {
+      current: c.prd.current, decisionNotes: c.prd.decisionNotes,
+      list: c.prd.stories.map((s) => [s.id, s.passes, s.acceptance?.map((k) => [k.text, k.check ?? null]) ?? null, s.dependsOn]),
+      progress: Object.entries(c.prd.progress).map(([id, p]) => [id, p.passed, p.attempts, p.iterations, p.blocked, p.fingerprintRepeats, p.lastFingerprint, p.commit !== null, p.feedback === null ? null : withoutDurations(p.feedback)]),
+    },
   };
 }
 
@@ -51,10 +64,20 @@ export function requestProblem(expected: EffectRequest | undefined, kind: string
   }
   // A commit's expected HEAD is the real repository's branch and commit: the samples cannot know it.
   // Its decision entry is made of the real notes.md and plan: the samples fix only that there is one.
-  const decided = kind === 'commit.create' ? entryAsPresence(withoutKey(params, 'head')) : params;
-  const wanted = kind === 'commit.create' ? entryAsPresence(expected.params) : expected.params;
+  // A story's pass commits too; its entry is made of notes the world wrote as the path read them (exactNotes),
+  // and the prd.yaml it sets the flag on (`spec`) is the world's backup blob (the samples' baseline names none;
+  // storyPassProblems checks the file it committed).
+  // A worker's prompt may carry the last attempt's guard report (stories' feedback): its check durations are the world's.
+  const decided = kind === 'commit.create' ? entryAsPresence(withoutKey(params, 'head')) : kind === 'story.pass' ? withoutKey(withoutKey(params, 'head'), 'spec') : kind === 'agent.spawn' ? promptDurationFree(params) : params;
+  const wanted = kind === 'commit.create' ? entryAsPresence(expected.params) : kind === 'story.pass' ? withoutKey(expected.params, 'spec') : kind === 'agent.spawn' ? promptDurationFree(expected.params) : expected.params;
   if (canonical(wanted) !== canonical(decided)) return `${kind} params ${canonical(params)}, expected ${canonical(expected.params)}`;
   return null;
+}
+
+/** Agent call params whose prompt says no check duration. */
+function promptDurationFree(params: unknown): unknown {
+  const prompt = (params as { prompt?: unknown }).prompt;
+  return typeof prompt === 'string' ? { ...(params as Record<string, unknown>), prompt: withoutDurations(prompt) } : params;
 }
 
 /** Commit params with the decision entry's text replaced by the fact that there is one. */
@@ -100,13 +123,67 @@ export function eventProblem(sample: MachineEvent, real: MachineEvent): string |
     case 'CLOCK_READ':
     case 'BUDGET_RAISED':
     case 'SET_MAX_ITERATIONS':
+    case 'CONTEXT_READ':
       return same('payload', sample, real);
+    case 'STORIES_CHANGED': {
+      // what `yoke run` computed from the edited prd.yaml: the list (blob included) and what changed
+      const r = real as typeof sample;
+      const facts = (e: typeof sample) => [e.stories, e.prdBlob, e.added, e.removed, e.edited, e.reopened];
+      return same('change', facts(sample), facts(r));
+    }
+    case 'STORY_PASSED':
+      return same('commit', sample.result.sha !== null, (real as typeof sample).result.sha !== null);
     default:
       return null;
   }
 }
 
 const read = (world: ModelWorld, rel: string): string | null => (existsSync(join(world.loopDir, rel)) ? readFileSync(join(world.loopDir, rel), 'utf8') : null);
+const git = (world: ModelWorld, ...args: string[]): string => execFileSync('git', args, { cwd: world.project, encoding: 'utf8' });
+
+/** prd.yaml's `passes` flags against the stories the path's machine has passed (only yoke sets them, DESIGN §8). */
+function passesProblems(world: ModelWorld, snapshot: AnyMachineSnapshot, blob: string | null): string[] {
+  const text = read(world, 'prd.yaml');
+  if (text === null) return ['.loop/prd.yaml is gone'];
+  const problems: string[] = [];
+  if (blob !== null && sha256(text) !== blob) problems.push('.loop/prd.yaml is not the blob yoke journaled as its backup');
+  const prd = (snapshot.context as WorkContext).prd;
+  const flags = (parsePrd(text, '.loop/prd.yaml').stories ?? []).map((s) => [s.id, s.passes]);
+  const passed = (prd?.stories ?? []).map((s) => [s.id, prd?.progress[s.id]?.passed === true]);
+  if (JSON.stringify(flags) !== JSON.stringify(passed)) problems.push(`.loop/prd.yaml says passes ${JSON.stringify(flags)}, the path passed ${JSON.stringify(passed)}`);
+  return problems;
+}
+
+/** The files of a story's pass (DESIGN §8): the flag, the decision entry, and one commit with the work and its trailers. */
+function storyPassProblems(world: ModelWorld, node: PlanNode, params: Extract<EffectRequest, { kind: 'story.pass' }>['params'], result: { sha: string | null; prdBlob: string }, cause: string | null, run: string): string[] {
+  const problems = passesProblems(world, node.snapshot, result.prdBlob);
+  const expect = (ok: boolean, message: string): void => {
+    if (!ok) problems.push(message);
+  };
+  const title = (parsePrd(read(world, 'prd.yaml') ?? '', '.loop/prd.yaml').stories ?? []).find((s) => s.id === params.story)?.title;
+  const layer = existsSync(join(world.project, CONTEXT_DIR)) && statSync(join(world.project, CONTEXT_DIR)).isDirectory();
+  const ledger = existsSync(join(world.project, DECISIONS_FILE)) ? readFileSync(join(world.project, DECISIONS_FILE), 'utf8') : null;
+  if (layer) {
+    expect(ledger !== null && ledger.endsWith(params.decision) && ledger.indexOf(params.decision) === ledger.lastIndexOf(params.decision), `${DECISIONS_FILE} does not end with the story's one entry ${JSON.stringify(params.decision)}`);
+    expect(params.decision.startsWith(`## `) && params.decision.includes(` — ${params.story}: ${title ?? '?'}\n`), `the decision entry ${JSON.stringify(params.decision)} does not name the story`);
+  } else {
+    expect(ledger === null, `${DECISIONS_FILE} was written although the project has no ${CONTEXT_DIR}/`);
+  }
+  if (!params.commit) {
+    expect(result.sha === null, 'story.pass committed with commit off');
+    return problems;
+  }
+  if (result.sha === null) return [...problems, 'story.pass made no commit'];
+  const head = git(world, 'log', '-1', '--format=%H%n%s%n%b');
+  expect(head.startsWith(`${result.sha}\nfeat(${params.story}): ${title ?? '?'}\n`), `HEAD is not the story's commit "feat(${params.story}): ${title ?? '?'}":\n${head}`);
+  for (const trailer of [`Yoke-Run: ${run}`, `Yoke-Effect: ${cause ?? '?'}`, `Yoke-Story: ${params.story}`]) expect(head.includes(`\n${trailer}\n`), `HEAD lacks the trailer ${trailer}`);
+  const files = git(world, 'show', '--name-only', '--format=', 'HEAD').split('\n');
+  for (const file of ['.loop/prd.yaml', 'src/app.ts', ...(layer ? [DECISIONS_FILE] : [])]) expect(files.includes(file), `the story's commit does not carry ${file}`);
+  expect(git(world, 'status', '--porcelain', '--', '.loop/prd.yaml', 'src', ...(layer ? [DECISIONS_FILE] : [])) === '', 'the story\'s flag, entry or work is left outside its commit');
+  const same = git(world, 'log', '--format=%H', `--grep=^Yoke-Effect: ${cause ?? '?'}$`).split('\n').filter(Boolean);
+  expect(same.length === 1, `${same.length} commits carry this story.pass's trailer`);
+  return problems;
+}
 const firstLine = (text: string | null): string | null => (text === null ? null : (text.split('\n', 1)[0] ?? '').trimEnd() || null);
 
 /** The files on disk after the step into `node`: `real` answered the journaled request `answered` (effect key `cause`). */
@@ -129,6 +206,7 @@ export function fileProblems(world: ModelWorld, node: PlanNode, answered: Effect
         }
       }
       expect(read(world, 'protocol.md') === COMMON_FILES['.loop/protocol.md'], '.loop/protocol.md still holds what the worker scribbled');
+      if (answered?.kind === 'spec.restore' && 'prd.yaml' in answered.params.specFiles) problems.push(...passesProblems(world, node.snapshot, null));
       break;
     case 'NOTES_RESET': {
       const notes = read(world, 'notes.md') ?? '';
@@ -157,6 +235,12 @@ export function fileProblems(world: ModelWorld, node: PlanNode, answered: Effect
         const content = read(world, answered.params.file);
         expect((content !== null) === real.result.exists && firstLine(content) === real.result.firstLine, `.loop/${answered.params.file} does not match what yoke saw`);
       }
+      break;
+    case 'STORY_PASSED':
+      if (answered?.kind === 'story.pass') problems.push(...storyPassProblems(world, node, answered.params, real.result, cause, run));
+      break;
+    case 'STORIES_CHANGED':
+      problems.push(...passesProblems(world, node.snapshot, real.prdBlob));
       break;
     case 'COMMITTED': {
       expect(real.result.sha !== null, 'commit.create found nothing to commit');

@@ -13,8 +13,8 @@ import type { EffectRequest, EffectResult, Role } from '../../../machines/effect
 import type { WorkInput } from '../../../machines/work/work-context.js';
 import { requestsOf } from '../../machines/support/loop-driver.js';
 
-/** Events only the outside world journals (`yoke budget`, `yoke run --max-iterations`), never an effect's result. */
-export const EXTERNAL_EVENTS = new Set(['BUDGET_RAISED', 'SET_MAX_ITERATIONS']);
+/** Events only the outside world journals (`yoke budget`, `yoke run --max-iterations`, `yoke run` after prd.yaml was edited), never an effect's result. */
+export const EXTERNAL_EVENTS = new Set(['BUDGET_RAISED', 'SET_MAX_ITERATIONS', 'STORIES_CHANGED']);
 
 /** Events the runner journals by itself when a drive starts (AGENT_RETRY: `yoke run` on a run held for its agent), never an effect's result. */
 export const RESUME_EVENTS = new Set(['AGENT_RETRY']);
@@ -29,6 +29,8 @@ export interface AgentAction {
   exit: EffectResult<'agent.spawn'>;
   /** worker: notes.md's first line (null: no notes.md) and the project paths that differ from the baseline afterwards */
   notes?: string | null;
+  /** worker: notes.md's whole text, when a later read of it fixes more than the first line (see PlanOptions.exactNotes) */
+  notesText?: string;
   changed?: string[];
   /** judge: what verdict.md holds afterwards (null: the judge removed it; 'untouched': the judge left the older verdict as it was) */
   verdict?: string | null;
@@ -50,6 +52,8 @@ export type WorldStep =
   | { kind: 'clock'; now: number }
   /** journaled by the operator's command while no runner works */
   | { kind: 'external' }
+  /** the user leaves `text` in .loop/prd.yaml while no runner works; the next `yoke run` journals what changed (STORIES_CHANGED) */
+  | { kind: 'prd-edit'; text: string }
   /** journaled by the next runner itself as its drive starts (the run is held for its agent) */
   | { kind: 'resume' };
 
@@ -98,8 +102,26 @@ function defaultAction(role: Role, exit: EffectResult<'agent.spawn'>): AgentActi
   }
 }
 
+/** What a model adds to planning its paths (every field optional: the loop, brute, saga and goal models need none). */
+export interface PlanOptions {
+  /** the prd.yaml text the user leaves behind, by the STORIES_CHANGED sample event it stands for */
+  prdEdits?: ReadonlyMap<MachineEvent, string>;
+  /**
+   * Can the outside world produce `event` where the path feeds it (`before` is the machine just
+   * before)? A path with an outside event that does not fit is left out: `yoke run` computes
+   * STORIES_CHANGED from the run's own story list, so an edit journals only what it changes there.
+   */
+  fits?: (before: AnyMachineSnapshot, event: MachineEvent) => boolean;
+  /**
+   * The worker writes notes.md exactly as a later `file.read` of notes.md (before the next agent
+   * call) reads it, so what yoke derives from the whole notes (a story's decision entry) is checked
+   * byte for byte. The read must agree with the notes' first line the path has the worker leave.
+   */
+  exactNotes?: boolean;
+}
+
 /** Read ahead from an agent's exit to the next agent call: what the call must leave behind. */
-function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null): AgentAction {
+function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null, exactNotes: boolean): AgentAction {
   const action = defaultAction(role, exit);
   // Only the first look at each file after the call is the call's doing (a later look at
   // verdict.md, before the next judge, is the stamp of what this judge left).
@@ -121,7 +143,29 @@ function actionOf(role: Role, exit: EffectResult<'agent.spawn'>, later: Readonly
       if (answered.params.file === 'sub-plan.md' && role === 'scoper') action.subPlan = event.result.blank ? null : line;
     }
   }
+  if (exactNotes && role === 'worker') {
+    const text = notesTextRead(later);
+    if (text !== undefined) {
+      const line = text === null ? null : ((text.split('\n', 1)[0] ?? '').trimEnd() || null);
+      if (line !== action.notes) throw new Error(`a path reads notes.md as ${JSON.stringify(text)} after the worker left the first line ${JSON.stringify(action.notes)}`);
+      if (text !== null) action.notesText = text;
+    }
+  }
   return action;
+}
+
+/**
+ * The first `file.read` of notes.md after a worker call and before the next one (a judge between
+ * them leaves notes.md alone), unless yoke resets the notes first; undefined when there is none.
+ */
+function notesTextRead(later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>): string | null | undefined {
+  for (const { event, fold } of later) {
+    const answered = fold.answered;
+    if (answered?.kind === 'agent.spawn' && answered.params.role === 'worker') return undefined;
+    if (event.type === 'NOTES_RESET') return undefined;
+    if (event.type === 'FILE_READ' && answered?.kind === 'file.read' && answered.params.file === 'notes.md') return event.result.content;
+  }
+  return undefined;
 }
 
 function foldChild(machine: AnyStateMachine, parent: FoldNode, event: MachineEvent): FoldNode {
@@ -141,12 +185,14 @@ function foldChild(machine: AnyStateMachine, parent: FoldNode, event: MachineEve
   return node;
 }
 
-function stepOf(event: MachineEvent, answered: EffectRequest | null, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null): WorldStep {
+function stepOf(event: MachineEvent, answered: EffectRequest | null, later: ReadonlyArray<{ event: MachineEvent; fold: FoldNode }>, stampBefore: string | null, options: PlanOptions): WorldStep {
+  const edit = options.prdEdits?.get(event);
+  if (edit !== undefined) return { kind: 'prd-edit', text: edit };
   if (EXTERNAL_EVENTS.has(event.type)) return { kind: 'external' };
   if (RESUME_EVENTS.has(event.type)) return { kind: 'resume' };
   if (answered?.kind === 'agent.spawn') {
     if (event.type === 'AGENT_INTERRUPTED') return { kind: 'interrupt', role: answered.params.role };
-    if (event.type === 'AGENT_EXITED') return { kind: 'agent', action: actionOf(answered.params.role, event.result, later, stampBefore) };
+    if (event.type === 'AGENT_EXITED') return { kind: 'agent', action: actionOf(answered.params.role, event.result, later, stampBefore, options.exactNotes === true) };
   }
   if (answered?.kind === 'check.run' && event.type === 'CHECK_FINISHED') {
     return { kind: 'check', name: answered.params.name, exitCode: event.result.exitCode ?? 1, excerpt: event.result.excerpt };
@@ -165,27 +211,38 @@ function keyOf(name: string, step: WorldStep): string {
 
 /**
  * The world trie of `paths` (events from the graph's samples, `names` naming them), folded with
- * `input`. Throws when a path's event answers nothing the machine asked for.
+ * `input`, and how many paths it holds (those with an outside event that does not fit are left
+ * out). Throws when a path's event answers nothing the machine asked for.
  */
-export function planWorld(machine: AnyStateMachine, input: WorkInput, paths: readonly MachineEvent[][], names: ReadonlyMap<MachineEvent, string>): PlanNode {
+export function planWorld(
+  machine: AnyStateMachine, input: WorkInput, paths: readonly MachineEvent[][], names: ReadonlyMap<MachineEvent, string>, options: PlanOptions = {},
+): { root: PlanNode; planned: number } {
   const [snapshot, actions] = initialTransition(machine, input);
   const emitted = requestsOf(actions);
   const foldRoot: FoldNode = { snapshot, emitted, pending: emitted, answered: null, children: new Map() };
   const root: PlanNode = { key: '', event: null, name: 'start', step: { kind: 'effect' }, answered: null, snapshot, emitted, pending: emitted, parent: null, children: new Map(), ends: 0 };
+  let planned = 0;
   for (const path of paths) {
     const folds: FoldNode[] = [];
     let fold = foldRoot;
+    let fits = true;
     for (const event of path) {
+      if (options.fits && EXTERNAL_EVENTS.has(event.type) && !options.fits(fold.snapshot, event)) {
+        fits = false;
+        break;
+      }
       fold = foldChild(machine, fold, event);
       folds.push(fold);
     }
+    if (!fits) continue;
+    planned += 1;
     let node = root;
     let stampBefore: string | null = null;
     path.forEach((event, i) => {
       const here = folds[i] as FoldNode;
       const later = path.slice(i + 1).map((e, j) => ({ event: e, fold: folds[i + 1 + j] as FoldNode }));
       const name = names.get(event) ?? event.type;
-      const step = stepOf(event, here.answered, later, stampBefore);
+      const step = stepOf(event, here.answered, later, stampBefore, options);
       if (event.type === 'FILE_INSPECTED' && here.answered?.kind === 'file.inspect' && here.answered.params.file === 'verdict.md') stampBefore = event.result.stamp;
       const key = keyOf(name, step);
       let child = node.children.get(key);
@@ -199,7 +256,7 @@ export function planWorld(machine: AnyStateMachine, input: WorkInput, paths: rea
     });
     node.ends += 1;
   }
-  return root;
+  return { root, planned };
 }
 
 /** Every node of the trie, root first (depth first). */

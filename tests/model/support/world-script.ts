@@ -40,6 +40,7 @@ export const notesBody = 'notes of call';
 function workerScript(action: AgentAction, planFile: string | null): string[] {
   const lines: string[] = [];
   if (action.notes === null || action.notes === undefined) lines.push('rm -f .loop/notes.md');
+  else if (action.notesText !== undefined) lines.push(`printf '%s' ${shq(action.notesText)} > .loop/notes.md`);
   else lines.push(`printf '%s\\n%s %s\\n' ${shq(action.notes)} ${shq(notesBody)} "$YOKE_CALL" > .loop/notes.md`);
   // spec 1.1: the worker overwrites spec files; yoke restores them before the next iteration
   lines.push(`printf 'scribbled by %s\\n' "$YOKE_CALL" > .loop/protocol.md`);
@@ -129,6 +130,7 @@ export function prepareStep(world: ModelWorld, step: WorldStep, planFile: string
     case 'clock':
     case 'effect':
     case 'external':
+    case 'prd-edit':
     case 'resume':
       return;
   }

@@ -16,7 +16,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const summary = { run: '01BENCHRVN0000000000000000', status: 'unfinished' } as RunSummary;
+const summary = { run: '01BENCHRVN0000000000000000', status: 'unfinished', unit: 'iteration', progress: null } as RunSummary;
 const resumed = (pid: number) => ({ type: 'run.resumed' as const, run: summary.run, machine: 'loop', mv: 1, payload: { pid } });
 
 /** A journal of `n` records and a view saved for its head. */
@@ -76,6 +76,10 @@ describe('readTrustedStatusView', () => {
     expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
     // a view saved by a yoke that did not count tool rulings yet
     writeFileSync(garbled.viewPath, JSON.stringify({ ...garbled.view, rulings: undefined }));
+    expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
+    // a summary saved by a yoke that said `stories` and had no unit
+    const { unit: _unit, progress: _progress, ...older } = summary;
+    writeFileSync(garbled.viewPath, JSON.stringify({ ...garbled.view, summary: { ...older, stories: null } }));
     expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();
     rmSync(garbled.viewPath);
     expect(readTrustedStatusView(garbled.viewPath, await garbled.head())).toBeNull();

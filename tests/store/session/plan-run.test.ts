@@ -1,6 +1,10 @@
 // store/session/plan-run.ts: what `yoke run` journals before it drives, decided from records alone.
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { parseConfig } from '../../../config/parse-config.js';
 import { LOOP_MACHINE_VERSION } from '../../../machines/lifecycles/loop.js';
+import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
+import { STORIES_MACHINE_VERSION, storiesLifecycle } from '../../../machines/lifecycles/stories.js';
 import { startOf } from '../../../store/fold/journal-runs.js';
 import { GENESIS_HASH } from '../../../store/journal/journal-head.js';
 import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from '../../../store/journal/record.js';
@@ -21,7 +25,7 @@ const started = (max = 5): RecordDraft => ({ ...loop, type: 'run.started', paylo
 const finished: RecordDraft = { ...loop, type: 'run.finished', payload: { state: 'done', exitCode: 0, reason: 'done' } };
 const abandoned: RecordDraft = { ...loop, type: 'run.abandoned', payload: { reason: 'yoke run --fresh' } };
 const newRun = (max = 3): NewRun => ({ lifecycle: { name: 'loop', version: LOOP_MACHINE_VERSION }, input: memoryLoopInput([`max-iterations ${max}`]), argv: ['run'] });
-const request = (over: Partial<RunRequest> = {}): RunRequest => ({ fresh: false, start: newRun(), runId: NEW, pid: 4242, ...over });
+const request = (over: Partial<RunRequest> = {}): RunRequest => ({ fresh: false, start: newRun(), runId: NEW, pid: 4242, readLoopFile: () => null, ...over });
 
 describe('planRun', () => {
   it('issue 20 item 3: refuses to start after a run.finished that today\'s machine never reaches, naming the seq; --fresh leaves it behind', () => {
@@ -88,6 +92,64 @@ describe('planRun', () => {
     planRun(records, request({ fresh: true }));
     planRun(records, request({ start: null, maxIterations: 2 }));
     expect(records).toEqual(copy);
+  });
+});
+
+// ---- a stories run, resumed after the user touched prd.yaml or gave another --parallel ----------
+const PRD = 'stories:\n  - id: S1\n    title: First\n    acceptance: [it works]\n    passes: true\n';
+const reader = (files: Record<string, string>) => (name: string): string | null => files[name] ?? null;
+function storiesStarted(lines: readonly string[] = []): RecordDraft {
+  const { config } = parseConfig(`${['mode stories', 'agent cmd ./agent.sh', 'tool-control off', ...lines].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
+  if (config === null) throw new Error('the stories config does not parse');
+  const input = storiesLifecycle.input(config, (path) => `<${path}>`, '/project/.loop', reader({ 'prd.yaml': PRD }));
+  return { run: OLD, machine: 'stories', mv: STORIES_MACHINE_VERSION, type: 'run.started', payload: { mode: 'stories', input, argv: ['run'] } };
+}
+const events = (plan: ReturnType<typeof planRun>) => plan.drafts.map((draft) => (draft.type === 'event' ? draft.payload.event.type : draft.type));
+
+describe('planRun on a resumed stories run', () => {
+  it('journals nothing when prd.yaml is as the run left it', () => {
+    const plan = planRun(journal([storiesStarted()]), request({ start: null, readLoopFile: reader({ 'prd.yaml': PRD }) }));
+    expect(plan).toMatchObject({ kind: 'resume', writes: {}, blobs: [], notices: [] });
+    expect(events(plan)).toEqual(['run.resumed']);
+  });
+
+  it('refuses an invalid prd.yaml with its file:line before journaling anything (exit 2)', () => {
+    const broken = `${PRD}  - id: S1\n    title: Again\n    acceptance: [x]\n`;
+    const refuse = () => planRun(journal([storiesStarted()]), request({ start: null, readLoopFile: reader({ 'prd.yaml': broken }) }));
+    expect(refuse).toThrow(YokeError);
+    expect(refuse).toThrow(/^\.loop\/prd\.yaml:6:\d+: error: story id `S1` is used twice/);
+  });
+
+  it('a story added: STORIES_CHANGED after run.resumed, naming the new prd.yaml by the blob it keeps', () => {
+    const text = `${PRD}  - id: S2\n    title: Second\n    acceptance: [it works too]\n`;
+    const plan = planRun(journal([storiesStarted()]), request({ start: null, maxIterations: 9, readLoopFile: reader({ 'prd.yaml': text }) }));
+    if (plan.kind !== 'resume') throw new Error('expected a resume');
+    expect(events(plan)).toEqual(['run.resumed', 'SET_MAX_ITERATIONS', 'STORIES_CHANGED']);
+    expect(plan.drafts[2]).toMatchObject({ run: OLD, machine: 'stories', payload: { cause: null, event: { added: ['S2'], reopened: [], prdBlob: createHash('sha256').update(text).digest('hex') } } });
+    expect(plan).toMatchObject({ writes: {}, blobs: [text], notices: [{ level: 'progress', text: 'prd.yaml changed: added S2' }] });
+  });
+
+  it('a passed story whose criteria changed is reopened: prd.yaml is rewritten with passes: false first, and the user warned', () => {
+    const text = PRD.replace('acceptance: [it works]', 'acceptance:\n      - it works, fast');
+    const plan = planRun(journal([storiesStarted()]), request({ start: null, readLoopFile: reader({ 'prd.yaml': text }) }));
+    if (plan.kind !== 'resume') throw new Error('expected a resume');
+    const written = text.replace('passes: true', 'passes: false');
+    expect(plan.writes).toEqual({ 'prd.yaml': written });
+    expect(plan.blobs).toEqual([written]);
+    expect(plan.drafts[1]).toMatchObject({ payload: { event: { type: 'STORIES_CHANGED', edited: ['S1'], reopened: ['S1'], prdBlob: createHash('sha256').update(written).digest('hex') } } });
+    expect(plan.notices).toEqual([
+      { level: 'warn', text: 'story S1 passed before, but its acceptance criteria changed: it is not passed any more' },
+      { level: 'progress', text: 'prd.yaml changed: edited S1' },
+    ]);
+  });
+
+  it('--parallel N on a resumed parallel run journals SET_PARALLEL last, only when N changes', () => {
+    const records = journal([storiesStarted(['parallel 2'])]);
+    const changed = planRun(records, request({ start: null, parallel: 3, readLoopFile: reader({ 'prd.yaml': `${PRD}  - id: S2\n    title: Second\n    acceptance: [x]\n` }) }));
+    expect(events(changed)).toEqual(['run.resumed', 'STORIES_CHANGED', 'SET_PARALLEL']);
+    expect(changed.drafts[2]).toMatchObject({ payload: { event: { type: 'SET_PARALLEL', parallel: 3 } } });
+    expect(changed.kind === 'resume' && changed.notices.at(-1)).toEqual({ level: 'progress', text: 'parallel changed to 3 (--parallel)' });
+    expect(events(planRun(records, request({ start: null, parallel: 2, readLoopFile: reader({ 'prd.yaml': PRD }) })))).toEqual(['run.resumed']);
   });
 });
 
