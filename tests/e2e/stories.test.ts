@@ -3,6 +3,7 @@
 // Stop-the-Line before any agent call, and prd.yaml validation before anything runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../support/journal-records.js';
+import { seqOf } from '../support/journal-points.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
@@ -217,6 +218,31 @@ printf 'STATUS: DONE\\n' > .loop/notes.md
     expect((await ws.gitLog())[0]?.subject).toBe('feat(S3): Greeting');
     const finished = (await readJournal(ws)).find((record) => record.type === 'run.finished');
     expect(finished?.payload).toMatchObject({ exitCode: 1, reason: 'stories-blocked' });
+  }, TIMEOUT);
+
+  it('a run killed right after an agent deleted prd.yaml resumes with the version the run holds put back, not refused as missing', async () => {
+    const agent = `#!/bin/sh
+echo S1 >> "$SIDE/calls"
+rm -f .loop/prd.yaml
+echo "work for S1" > out-S1.txt
+printf 'STATUS: DONE\\n' > .loop/notes.md
+`;
+    const prd = 'stories:\n  - id: S1\n    title: First\n    acceptance:\n      - text: out file exists\n        check: test -f out-S1.txt\n';
+    const reference = await storiesWorkspace(prd, {}, agent);
+    expect((await runYoke(reference, ['run', '--quiet'])).exitCode).toBe(0);
+    // after the worker's call is journaled, before the spec restore that follows it completes
+    const afterCall = seqOf(await readJournal(reference), 'effect.completed agent.spawn:worker');
+    const ws = await storiesWorkspace(prd, {}, agent);
+    const crashed = await runYoke(ws, ['run', '--quiet'], { env: { YOKE_FAILPOINT: `crash-after:${afterCall}` } });
+    expect(crashed.signal).toBe('SIGKILL');
+    expect(await ws.exists('.loop/prd.yaml')).toBe(false);
+    const resumed = await runYoke(ws, ['run']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/^yoke: warning: \.loop\/prd\.yaml was missing when the run resumed; yoke put back the version the run holds/m);
+    expect(resumed.stderr).toMatch(/story S1 passed, committed/);
+    expect(await ws.read('.loop/prd.yaml')).toBe(`${prd}    passes: true\n`);
+    expect(await ws.sideLines('calls')).toEqual(['S1']);
+    expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
   }, TIMEOUT);
 
   it('refuses a malformed prd.yaml with file:line:column and exit 2, changing nothing', async () => {
