@@ -65,6 +65,7 @@ const OPTIONS: WorkLoopOptions = {
     }));
   },
   storyOf: (context) => context.prd?.current ?? null,
+  editsOnResume: true,
 };
 
 /** `{ spec }` for `story.pass`: prd.yaml's backup, onto which the flag is written; absent in runs that do not restore after calls (as journaled). */
@@ -122,11 +123,14 @@ export const storiesMachine = workSetup.createMachine({
     SET_PARALLEL: {
       actions: assign(({ context, event }) => event.type !== 'SET_PARALLEL' ? {} : { config: { ...context.config, parallel: event.parallel } }),
     },
-    // The user edited prd.yaml between runs: the new list, restored from now on.
+    // The user edited prd.yaml between runs: the new list, restored from now on. In runs that restore
+    // after calls, a spec restore outstanding as the run resumed (decided before the edit, it puts
+    // the old file back) is followed by one more (`restoreAgain`).
     STORIES_CHANGED: {
       actions: assign(({ context, event }) => event.type !== 'STORIES_CHANGED' ? {} : {
         prd: applyStoriesChange(prdOf(context), event.stories, event),
         chunkSpecFiles: event.prdBlob === null ? context.chunkSpecFiles : { ...context.chunkSpecFiles, 'prd.yaml': event.prdBlob },
+        ...(event.prdBlob !== null && restoresAfterCalls(context) ? { restoreAgain: true } : {}),
       }),
     },
   },

@@ -16,29 +16,39 @@ export interface AfterRestore {
   next: string;
   /** the protect scan to go to first in runs that protect every call (the judge's, the scoper's) */
   protect?: string;
+  /** this state's own name, when a spec edit journaled while its restore was outstanding (stories: STORIES_CHANGED) restores again */
+  again?: string;
 }
 
 function specFilesOf(context: WorkContext, scope: RestoreScope): Record<string, string | null> {
   return scope === 'held' ? heldSpecFiles(context) : context.baseline?.specFiles ?? {};
 }
 
-/** SPEC_RESTORED's transitions: the protect scan when the run protects every call, else `next`. */
-function afterRestoreTransitions(then: AfterRestore) {
-  if (then.protect === undefined) return then.next;
+/**
+ * SPEC_RESTORED's transitions: once more (re-entered) when a spec edit was journaled while the
+ * restore was outstanding (its request was decided before the edit: it put the old file back),
+ * else the protect scan when the run protects every call, else `next`.
+ */
+export function afterRestoreTransitions(then: AfterRestore) {
+  if (then.again === undefined && then.protect === undefined) return then.next;
   return [
-    { guard: ({ context }: { context: WorkContext }) => protectsEveryCall(context), target: then.protect },
+    ...(then.again !== undefined ? [{ guard: 'restoreAgain' as const, target: then.again, reenter: true }] : []),
+    ...(then.protect !== undefined ? [{ guard: ({ context }: { context: WorkContext }) => protectsEveryCall(context), target: then.protect }] : []),
     { target: then.next },
   ];
 }
 
 /**
  * The state between an agent call's normal exit and what follows it: one `spec.restore`, then
- * `then.next` (or the protect scan first; see afterRestoreTransitions).
+ * `then.next` (or the protect scan first, or the restore again; see afterRestoreTransitions).
  * @example afterCallRestore({ next: 'readingNotes' }, 'held') // the worker's exit, before its notes are read
  */
 export function afterCallRestore(then: AfterRestore, scope: RestoreScope) {
   return workSetup.createStateConfig({
-    entry: { type: 'request', params: ({ context }) => request('spec.restore', { specFiles: specFilesOf(context, scope) }) },
+    entry: then.again === undefined
+      ? { type: 'request', params: ({ context }) => request('spec.restore', { specFiles: specFilesOf(context, scope) }) }
+      // a restore decided now asks for the files as the run holds them (see afterRestoreTransitions)
+      : [{ type: 'request', params: ({ context }) => request('spec.restore', { specFiles: specFilesOf(context, scope) }) }, 'clearRestoreAgain'],
     on: { SPEC_RESTORED: afterRestoreTransitions(then) },
   });
 }

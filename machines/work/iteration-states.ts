@@ -7,7 +7,7 @@ import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { protectViolations } from '../protect/protect-violations.js';
 import { request, type EffectResult } from '../effects.js';
-import { afterCallRestore } from './after-call-restore.js';
+import { afterCallRestore, afterRestoreTransitions } from './after-call-restore.js';
 import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
@@ -68,16 +68,21 @@ export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: 
 /** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
 export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
+  const restoreRequest = {
+    type: 'request',
+    // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
+    params: ({ context }: { context: WorkContext }) => request('spec.restore', { specFiles: heldSpecFiles(context) }),
+  } as const;
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
   const scanned = scannedBy(o, rule.goal);
   return {
-    restoring: S({
-      entry: {
-        type: 'request',
-        // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
-        params: ({ context }) => request('spec.restore', { specFiles: heldSpecFiles(context) }),
-      },
+    restoring: S(o.editsOnResume === true ? {
+      // stories: an edit of prd.yaml journaled while this restore was outstanding restores again
+      entry: [restoreRequest, 'clearRestoreAgain'],
+      on: { SPEC_RESTORED: afterRestoreTransitions({ next: 'workerGate', again: 'restoring' }) },
+    } : {
+      entry: restoreRequest,
       on: { SPEC_RESTORED: 'workerGate' },
     }),
     ...gateStates('worker', 'working', true),
@@ -120,7 +125,7 @@ export function turnStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('worker', 'restoring'),
-    restoringAfterWorker: afterCallRestore({ next: 'readingNotes' }, 'held'),
+    restoringAfterWorker: afterCallRestore({ next: 'readingNotes', ...(o.editsOnResume === true ? { again: 'restoringAfterWorker' } : {}) }, 'held'),
     readingNotes: S({
       entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },

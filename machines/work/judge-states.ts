@@ -69,7 +69,7 @@ export function judgeStates(o: WorkLoopOptions) {
       },
     }),
     ...setbackStates('judge', 'judgeGate'),
-    restoringAfterJudge: afterCallRestore({ next: 'readingVerdict', protect: 'judgeProtecting' }, 'held'),
+    restoringAfterJudge: afterCallRestore({ next: 'readingVerdict', protect: 'judgeProtecting', ...(o.editsOnResume === true ? { again: 'restoringAfterJudge' } : {}) }, 'held'),
     ...callProtectStates('judge', 'readingVerdict'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },

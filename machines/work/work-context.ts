@@ -166,6 +166,12 @@ export interface WorkContext extends WorkInput {
   sagaLogBefore: string | null;
   /** saga: the current chunk's plan, backed up when the chunk starts and restored every iteration */
   chunkSpecFiles: Record<string, string | null>;
+  /**
+   * stories: prd.yaml was edited (STORIES_CHANGED) since the last spec restore was decided, so a
+   * restore still outstanding then puts the old file back and must be followed by another; cleared
+   * when a restore is decided. Set only in runs that restore after calls (absent in older snapshots).
+   */
+  restoreAgain?: boolean;
   /** saga: what the scoper left: saga-notes.md says DONE; sub-plan.md is blank */
   sagaDone: boolean;
   subPlanBlank: boolean;

@@ -206,7 +206,8 @@ export function fileProblems(world: ModelWorld, node: PlanNode, answered: Effect
         }
       }
       expect(read(world, 'protocol.md') === COMMON_FILES['.loop/protocol.md'], '.loop/protocol.md still holds what the worker scribbled');
-      if (answered?.kind === 'spec.restore' && 'prd.yaml' in answered.params.specFiles) problems.push(...passesProblems(world, node.snapshot, null));
+      // a restore decided before an edit of prd.yaml (restoreAgain) put the old file back: the next one puts the edit back
+      if (answered?.kind === 'spec.restore' && 'prd.yaml' in answered.params.specFiles && context.restoreAgain !== true) problems.push(...passesProblems(world, node.snapshot, null));
       break;
     case 'NOTES_RESET': {
       const notes = read(world, 'notes.md') ?? '';

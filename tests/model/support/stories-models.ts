@@ -132,6 +132,9 @@ function edited(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
+/** ONE_STORY as the user edits it while the judge's restore is outstanding: S1 gets a second criterion (text only). */
+const ONE_STORY_MORE = `${ONE_STORY}      - reads fast\n`;
+
 /** The project's context layer: PROJECT.md only (DECISIONS.md is yoke's to start). */
 const PROJECT_MD = '# Project\n\nA parser and a printer for the widget format.\n';
 
@@ -176,6 +179,7 @@ const EDITS = {
   'prd.yaml edited(S1 criteria, S2 added)': prdEdit(VAGUE_FIXED, { added: ['S2'], removed: [], edited: ['S1'], reopened: [] }, (state) => state.includes('stoppedLine')),
   // explored only where the models' `allow` says (the one-step extensions try it everywhere it fits)
   'prd.yaml edited(S1 reopened)': prdEdit(PAIR_REOPENED, { added: [], removed: [], edited: ['S1'], reopened: ['S1'] }),
+  'prd.yaml edited(S1 criterion added)': prdEdit(ONE_STORY_MORE, { added: [], removed: [], edited: ['S1'], reopened: [] }),
 };
 
 /** The named samples (throws on a name no sample has). */
@@ -259,10 +263,15 @@ export const STORIES_MODELS: Record<string, ExecutionModel> = {
     ['max-iterations 3', 'max-story-attempts 5'],
     ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(fail)', 'CHECK_FINISHED(fail, other)']],
   ),
-  /** `review on`: the judge before every pass (PASS, FAIL, a verdict it did not write); a FAIL resets the notes; the judge interrupted */
+  /**
+   * `review on`: the judge before every pass (PASS, FAIL, a verdict it did not write); a FAIL resets
+   * the notes; the judge interrupted; prd.yaml edited while the restore after the first judge's call
+   * is outstanding (that restore puts the old file back; the run restores again with the edit)
+   */
   review: model(
     ['max-iterations 2', 'max-story-attempts 2', 'review on'],
-    ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)'], JUDGE, ['VERDICT(missing)', 'AGENT_INTERRUPTED'], PASS],
+    ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)'], JUDGE, ['VERDICT(missing)', 'AGENT_INTERRUPTED'], PASS, ['prd.yaml edited(S1 criterion added)']],
+    { allow: (snapshot, event) => event.type !== 'STORIES_CHANGED' || judgeRestorePoint(snapshot) },
   ),
   /**
    * the worker's and the judge's calls hit a rate limit or cannot authenticate; each retries its own
@@ -312,12 +321,17 @@ export const STORIES_MODELS: Record<string, ExecutionModel> = {
 
 /**
  * Where the reopening edit is explored (the paths go on after it): S1 passed, and S2's worker is
- * about to run. Not while a `spec.restore` is outstanding: that restore was decided before the edit
- * and puts the old prd.yaml back (S1 `passes: true`, the old criterion) until a later restore puts
- * the edit back. A known gap of today's machine: explore `"restoring"` here too once STORIES_CHANGED
- * during a restore restores again.
+ * about to run, or its spec restore before or after the call is outstanding. Such a restore was
+ * decided before the edit and puts the old prd.yaml back (S1 `passes: true`, the old criterion);
+ * the run then restores again, with the edit, before anything else.
  */
 function reopenPoint(snapshot: AnyMachineSnapshot): boolean {
   const prd = (snapshot.context as WorkContext).prd;
-  return prd?.progress.S1?.passed === true && prd.current === 'S2' && JSON.stringify(snapshot.value) === '"working"';
+  return prd?.progress.S1?.passed === true && prd.current === 'S2' && ['"working"', '"restoring"', '"restoringAfterWorker"'].includes(JSON.stringify(snapshot.value));
+}
+
+/** Where the review model's edit is explored: the first judge's call is over and its restore outstanding, S1 as the user first wrote it. */
+function judgeRestorePoint(snapshot: AnyMachineSnapshot): boolean {
+  const context = snapshot.context as WorkContext;
+  return context.iteration === 1 && context.prd?.stories[0]?.acceptance?.length === 1 && JSON.stringify(snapshot.value) === '"restoringAfterJudge"';
 }
