@@ -8,7 +8,7 @@ import { loopFileReader } from './loop-file-reader.js';
 
 /** prd.yaml's stories; a `usage` error (exit 2) listing every problem when it is invalid or missing. */
 export function readPrdStories(paths: WorkspacePaths): Story[] {
-  const { stories, issues } = parsePrd(loopFileReader(paths)('prd.yaml') ?? '', '.loop/prd.yaml');
+  const { stories, issues } = parsePrd(loopFileReader(paths)('prd.yaml'), '.loop/prd.yaml');
   const errors = issues.filter((issue) => issue.severity === 'error');
   const [first, ...rest] = errors;
   if (stories === null || first) {

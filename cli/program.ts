@@ -201,8 +201,9 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('convert a Ralph prd.json, or a YAML/JSON list of { id, title, priority, acceptance, passes }, into .loop/prd.yaml')
     .argument('<file>', 'the file to convert (.json, .yaml or .yml)')
     .option('--force', 'overwrite an existing .loop/prd.yaml', false)
+    .option('--agent <name>', 'when the import creates the stories workspace: the built-in agent to write (default: the first one on PATH, as yoke init)')
     .option('--json', 'print what was written as JSON', false)
-    .action(async (file: string, flags: { force: boolean; json: boolean }) => {
+    .action(async (file: string, flags: { force: boolean; json: boolean; agent?: string }) => {
       const { storiesImportCommand } = await import('./commands/stories-import.js');
       done(await storiesImportCommand(file, flags));
     });

@@ -7,8 +7,8 @@ import type { RunFold } from '../store/fold/run-fold.js';
 import { stateText } from '../store/fold/state-text.js';
 import { itemProgressText } from './status-text.js';
 
-/** What the lines are worded with, from the run's lifecycle: its unit (`iteration`, `attempt`), its final lines, its item progress. */
-export type ProgressWording = Pick<LifecycleDescriptor, 'unit' | 'finished' | 'progress'>;
+/** What the lines are worded with, from the run's lifecycle: its unit (`iteration`, `attempt`), its final lines, its item progress, what a judge's FAIL counts toward. */
+export type ProgressWording = Pick<LifecycleDescriptor, 'unit' | 'finished' | 'progress' | 'judgeFail'>;
 
 /** One line for a record worth telling a human about, or null, worded by the run's lifecycle. */
 export function describeProgress(record: JournalRecord, fold: RunFold, wording: ProgressWording): string | null {
@@ -68,10 +68,12 @@ export function describeProgress(record: JournalRecord, fold: RunFold, wording: 
         return `${where} boundary violated (${paths}); guards skipped`;
       }
       if (record.payload.event.type === 'STORY_PASSED') {
-        const story = passedStory(fold, record.payload.cause);
+        const passed = passedStory(fold, record.payload.cause);
         const sha = (record.payload.event as { result?: { sha?: string | null } }).result?.sha ?? null;
         const items = wording.progress?.(context) ?? null;
-        return `${where} story ${story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''}${items ? ` (${itemProgressText(items)})` : ''}`;
+        // the fold has moved on to the next iteration already: name the story's own
+        const at = `${unit} ${passed?.iteration ?? context.iteration ?? '?'}/${context.maxIterations ?? '?'}:`;
+        return `${at} story ${passed?.story ?? '?'} passed${sha ? `, committed ${sha.slice(0, 10)}` : ''}${items ? ` (${itemProgressText(items)})` : ''}`;
       }
       if (record.payload.event.type === 'NOTES_READ') return `${where} notes say ${context.notesFirstLine ?? '(nothing)'}`;
       if (record.payload.event.type === 'FILE_INSPECTED' && inspected(fold, record.payload.cause) === 'verdict.md' && context.verdict
@@ -81,7 +83,8 @@ export function describeProgress(record: JournalRecord, fold: RunFold, wording: 
         const judgedAt = lastJudgeIteration(fold) ?? context.iteration ?? '?';
         const trigger = context.judgeTrigger ?? 'cadence';
         const problem = context.verdictProblem ? ` (${context.verdictProblem})` : '';
-        const count = context.verdict === 'FAIL' && trigger === 'done' ? `, ${context.consecutiveFailures} of ${context.config?.maxJudgeFailures ?? '?'} consecutive` : '';
+        const count = context.verdict === 'FAIL' && trigger === 'done'
+          ? `, ${wording.judgeFail?.(context) ?? `${context.consecutiveFailures ?? '?'} of ${context.config?.maxJudgeFailures ?? '?'} consecutive`}` : '';
         const head = `${context.chunk ? `chunk ${context.chunk} ` : ''}${unit} ${judgedAt}/${context.maxIterations ?? '?'}:`;
         return `${head} judge says ${context.verdict}${problem}${trigger === 'cadence' ? ' (feedback)' : count}`;
       }
@@ -97,10 +100,10 @@ export function describeProgress(record: JournalRecord, fold: RunFold, wording: 
   }
 }
 
-/** The story a `story.pass` effect passed. */
-function passedStory(fold: RunFold, cause: string | null): string | null {
+/** The story a `story.pass` effect passed, and in which iteration. */
+function passedStory(fold: RunFold, cause: string | null): { story: string; iteration: number } | null {
   const request = cause === null ? undefined : fold.effects.get(cause)?.request.request;
-  return request?.kind === 'story.pass' ? request.params.story : null;
+  return request?.kind === 'story.pass' ? { story: request.params.story, iteration: request.params.iteration } : null;
 }
 
 /** Which file a `file.inspect` effect looked at. */

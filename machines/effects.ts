@@ -296,6 +296,11 @@ export const effectSchemas = {
       decision: z.string(),
       commit: z.boolean(),
       head: headSchema.optional(),
+      /**
+       * the blob of prd.yaml as the run holds it (its spec backup): the flag is written onto that
+       * text, never onto whatever the agent left; absent in runs journaled before (the working file then)
+       */
+      spec: z.string().optional(),
     }),
     result: z.object({
       sha: z.string().nullable(),

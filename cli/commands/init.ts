@@ -45,7 +45,18 @@ export function initCommand(modeArgument: string, flags: InitFlags): number {
     process.stdout.write(`Initialized ${lifecycle.name} mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
     for (const file of written) process.stdout.write(`  ${file}\n`);
     process.stdout.write(`${agent.message}\n`);
-    process.stdout.write('Next: describe the work in .loop/plan.md, set the guards in .loop/yoke.conf, then `yoke run`.\n');
+    process.stdout.write(`${nextStep(lifecycle)}\n`);
   }
   return 0;
+}
+
+/**
+ * What to do after `yoke init`: write the plan the worker works from when it is a spec file the
+ * user writes (plan.md, goal.md, prd.yaml), else fill in the mode's spec files (saga: the scoper
+ * writes the plan from specification.md).
+ */
+function nextStep(lifecycle: { planFile: string; init: { spec: readonly string[] } }): string {
+  const own = lifecycle.init.spec.filter((name) => name !== 'yoke.conf').map((name) => `.loop/${name}`);
+  const what = lifecycle.init.spec.includes(lifecycle.planFile) ? `describe the work in .loop/${lifecycle.planFile}` : `fill in ${own.join(', ')}`;
+  return `Next: ${what}, set the guards in .loop/yoke.conf, then \`yoke run\`.`;
 }

@@ -12,7 +12,7 @@ import { openJournalStore } from '../../store/session/open-store.js';
 import type { WorkspacePaths } from '../../store/session/workspace-paths.js';
 import { lifecycleTemplates } from '../canon.js';
 import { findProject } from '../find-project.js';
-import { chooseInitAgent } from '../init-agent-choice.js';
+import { chooseInitAgent, type InitAgentChoice } from '../init-agent-choice.js';
 import { checkConfig } from '../load-config.js';
 import { templateWithAgent } from '../template-agent.js';
 import { warn } from '../terminal.js';
@@ -21,6 +21,8 @@ import { warn } from '../terminal.js';
 export interface StoriesImportFlags {
   force: boolean;
   json: boolean;
+  /** `--agent <name>`: the built-in agent written into a workspace the import creates (as `yoke init --agent`) */
+  agent?: string | undefined;
 }
 
 /**
@@ -47,6 +49,11 @@ export async function storiesImportCommand(file: string, flags: StoriesImportFla
   const target = join(paths.loopDir, 'prd.yaml');
   const shownTarget = relative(process.cwd(), target) || target;
   const hasWorkspace = existsSync(paths.conf);
+  if (hasWorkspace && flags.agent !== undefined) {
+    throw new YokeError('usage', `--agent applies only when the import creates the stories workspace, and ${relative(process.cwd(), paths.conf) || paths.conf} exists; change its \`agent\` line instead. Nothing was written.`);
+  }
+  // Chosen (and a bad --agent refused) before anything is written.
+  const agent = hasWorkspace ? null : chooseInitAgent(flags.agent, process.env.PATH ?? '');
   if (hasWorkspace) refuseOtherMode(paths);
   if (existsSync(target) && !flags.force) {
     throw new YokeError('usage', `${shownTarget} already exists; nothing was written. Use \`yoke stories import ${file} --force\` to replace it (git keeps the old one if it is committed).`);
@@ -64,18 +71,21 @@ export async function storiesImportCommand(file: string, flags: StoriesImportFla
     } finally {
       await store.close();
     }
-  } else {
-    created = createWorkspace(paths);
+  } else if (agent !== null) {
+    created = createWorkspace(paths, agent);
     writeFileSync(target, result.yaml);
   }
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ file: '.loop/prd.yaml', from: shownSource, format: result.format, stories: result.stories, passed: result.passed, created, ignored: result.ignored })}\n`);
+    const chosen = agent === null ? null : { line: agent.lines.agent, how: agent.how, path: agent.path };
+    process.stdout.write(`${JSON.stringify({ file: '.loop/prd.yaml', from: shownSource, format: result.format, stories: result.stories, passed: result.passed, created, agent: chosen, ignored: result.ignored })}\n`);
     return 0;
   }
   for (const line of ignoredLines(result.ignored, shownSource)) process.stderr.write(`${line}\n`);
-  if (created.length > 0) {
-    process.stdout.write(`Initialized stories mode in ${relative(process.cwd(), paths.loopDir) || '.loop'}:\n`);
+  if (created.length > 0 && agent !== null) {
+    // why the workspace appeared, and which agent it runs (as `yoke init stories` says it)
+    process.stdout.write(`Initialized stories mode in ${relative(process.cwd(), paths.loopDir) || '.loop'} (there was no .loop/yoke.conf; \`yoke init stories\` would write the same):\n`);
     for (const name of created) process.stdout.write(`  ${name}\n`);
+    process.stdout.write(`${agent.message}\n`);
   }
   const from = result.format === 'ralph' ? `Ralph's ${shownSource}` : shownSource;
   process.stdout.write(`Imported ${result.stories} ${result.stories === 1 ? 'story' : 'stories'} from ${from} into ${shownTarget} (${result.passed} already passed). Next: \`yoke stories\`, then \`yoke run\`.\n`);
@@ -91,10 +101,9 @@ function refuseOtherMode(paths: WorkspacePaths): void {
   }
 }
 
-/** Write stories mode's templates (as `yoke init stories` does, prd.yaml aside), never over an existing file; the files written. */
-function createWorkspace(paths: WorkspacePaths): string[] {
+/** Write stories mode's templates with `agent` (as `yoke init stories` does, prd.yaml aside), never over an existing file; the files written. */
+function createWorkspace(paths: WorkspacePaths, agent: InitAgentChoice): string[] {
   const templates = lifecycleTemplates(storiesLifecycle);
-  const agent = chooseInitAgent(undefined, process.env.PATH ?? '');
   mkdirSync(paths.loopDir, { recursive: true });
   const written: string[] = [];
   for (const [name, content] of Object.entries(templates.files)) {

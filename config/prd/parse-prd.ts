@@ -14,11 +14,15 @@ const HINT = 'see docs/stories.md for the prd.yaml format';
 type Locate = (node: { range?: [number, number, number] | null } | null | undefined) => { line: number; col: number };
 
 /**
- * The stories, or null with every issue (file:line:column).
+ * The stories, or null with every issue (file:line:column). `text` null: the file does not exist.
  * @example parsePrd('stories:\n  - id: S1\n    title: Hello\n    acceptance: [says hello]\n', '.loop/prd.yaml').stories?.[0]?.id // 'S1'
  */
-export function parsePrd(text: string, file: string): { stories: Story[] | null; issues: ConfigIssue[] } {
+export function parsePrd(text: string | null, file: string): { stories: Story[] | null; issues: ConfigIssue[] } {
   const issues = createIssueCollector(file);
+  if (text === null) {
+    issues.error(1, 1, 'prd.yaml is missing', 'write the story list there or convert one with `yoke stories import <file>`; `yoke init stories` writes a template');
+    return { stories: null, issues: issues.sorted() };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const locate: Locate = (node) => lineCounter.linePos(node?.range?.[0] ?? 0);

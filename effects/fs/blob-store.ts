@@ -1,7 +1,7 @@
 // Content-addressed blobs under `.loop/.journal/blobs/<sha256>`: spec backups and displaced content,
 // mirrored under `.git/yoke/blobs/` so an agent that removes `.loop/` does not take the backups with it.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { environmentFault } from '../../errors/environment-fault.js';
@@ -88,11 +88,7 @@ export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
       await putOnce(journalEntry(loopDir, 'blobs'), hash, mirrored);
       return mirrored;
     }
-    throw new YokeError(
-      'workspace',
-      `blob ${hash} is missing from ${journalEntry(loopDir, 'blobs')} and from .git/yoke/blobs/: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
-      [], { cause: error },
-    );
+    throw missingBlob(loopDir, hash, error);
   }
   if (sha256(content) !== hash) {
     const mirrored = await mirroredBlob(loopDir, hash);
@@ -100,7 +96,44 @@ export async function getBlob(loopDir: string, hash: string): Promise<Buffer> {
       await writeFileAtomic(path, mirrored, 0o444);
       return mirrored;
     }
-    throw new YokeError('workspace', `blob ${path} is corrupt: its content does not match its name; the run cannot trust its spec backups — start a new run with \`yoke run --fresh\`.`);
+    throw corruptBlob(path);
   }
   return content;
+}
+
+/**
+ * The content of a stored blob, read synchronously (a plan's reader): the copy in `.journal/blobs/`,
+ * else the mirror's, refused as getBlob refuses. Nothing is repaired here; getBlob does that when
+ * the run reads the blob again.
+ */
+export function getBlobSync(loopDir: string, hash: string): Buffer {
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`"${hash}" is not a blob hash (expected 64 hex digits)`);
+  const path = blobPath(loopDir, hash);
+  const mirror = blobMirrorDir(loopDir);
+  const content = readBlobFileSync(path);
+  if (content !== null && sha256(content) === hash) return content;
+  const mirrored = mirror === null ? null : readBlobFileSync(join(mirror, hash));
+  if (mirrored !== null && sha256(mirrored) === hash) return mirrored;
+  throw content === null ? missingBlob(loopDir, hash) : corruptBlob(path);
+}
+
+function readBlobFileSync(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw environmentFault(error, path) ?? error;
+  }
+}
+
+function missingBlob(loopDir: string, hash: string, cause?: unknown): YokeError {
+  return new YokeError(
+    'workspace',
+    `blob ${hash} is missing from ${journalEntry(loopDir, 'blobs')} and from .git/yoke/blobs/: the run's backups of its spec files were removed, so it cannot go on; start a new run with \`yoke run --fresh\` (if .loop/yoke.conf is gone too, recreate the files first with \`yoke init <mode>\`).`,
+    [], cause === undefined ? undefined : { cause },
+  );
+}
+
+function corruptBlob(path: string): YokeError {
+  return new YokeError('workspace', `blob ${path} is corrupt: its content does not match its name; the run cannot trust its spec backups — start a new run with \`yoke run --fresh\`.`);
 }

@@ -11,10 +11,11 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 /**
  * Make each spec file equal its blob (remove it when the backup says absent). Content that differs is
  * first stored as a blob and reported in `displaced`, so nothing is lost; `restored` lists (sorted)
- * the files that changed. An existing file keeps its permission bits. A missing `.loop/.gitignore`
- * (an agent ran `rm -rf .loop`) is written back as `yoke init` writes it and listed too: without it
- * the next commit would record its deletion, and a `git add -A` would take the journal. Idempotent:
- * a second run changes nothing.
+ * the files that changed, and the terminal is told which spec files (an agent's edit never counts).
+ * An existing file keeps its permission bits. A missing `.loop/.gitignore` (an agent ran `rm -rf
+ * .loop`) is written back as `yoke init` writes it and listed too: without it the next commit would
+ * record its deletion, and a `git add -A` would take the journal. Idempotent: a second run changes
+ * nothing.
  */
 export const restoreSpec: EffectHandler<'spec.restore'> = {
   policy: 'retry',
@@ -36,10 +37,22 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
       }
       restored.push(name);
     }
+    restored.sort();
+    if (restored.length > 0) ctx.warn(restoredSpecWarning(restored, displaced, params.lane));
+    // not a spec file (nothing of the user's to tell about), but the journal's shield
     if (await restoreLoopGitignore(ctx)) restored.push('.gitignore');
     return { restored: restored.sort(), displaced };
   },
 };
+
+/** The terminal line for spec files put back: which, where, and where what they held is kept. */
+export function restoredSpecWarning(restored: readonly string[], displaced: Readonly<Record<string, string>>, lane?: string): string {
+  const names = restored.map((name) => `.loop/${name}`).join(', ');
+  const where = lane === undefined ? '' : ` in story ${lane}'s worktree`;
+  const kept = restored.filter((name) => displaced[name] !== undefined).map((name) => `${name} as blob ${displaced[name]?.slice(0, 12) ?? ''}`);
+  const keptText = kept.length === 0 ? '' : `; what was there is kept in .loop/.journal/blobs/ (${kept.join(', ')})`;
+  return `spec file(s) ${names}${where} changed during the run; put back as the run holds them (an agent's edit never counts; change spec files after the run ends, or start over with \`yoke run --fresh\`)${keptText}.`;
+}
 
 /**
  * Write `.loop/.gitignore` when it is missing; true when it was. A lane's worktree (DESIGN §10) is

@@ -1,78 +1,81 @@
 // `story.pass`: a story passed, materialized in one commit: `passes: true` in prd.yaml, its DECISIONS.md entry and the work.
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
 import { setStoryPasses } from '../../config/prd/set-story-passes.js';
 import type { EffectContext, EffectHandler } from '../handler.js';
-import { putBlob } from '../fs/blob-store.js';
+import { appendPendingDecision, settleDecision } from '../context/decision-ledger.js';
+import { getBlob, putBlob } from '../fs/blob-store.js';
 import { loopPath } from '../fs/loop-path.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { appendDecision } from '../../machines/context/decision-entry.js';
 import type { EffectParams } from '../../machines/effects.js';
 import { commitProject, reconcileCommit } from './commit-create.js';
-
-/** Where the context layer's decision ledger lives, relative to the project root (DESIGN §9). */
-const CONTEXT_DIR = join('.yoke', 'context');
 
 /**
  * Write `passes: true` for the story into `.loop/prd.yaml`, append the decision entry to
  * `.yoke/context/DECISIONS.md` when `.yoke/context/` exists (never creating it), then commit
- * everything with the trailers Yoke-Run, Yoke-Effect and Yoke-Story. Each step is idempotent, so a
- * retry after a crash between them ends with one commit: the flag is set once, the entry is not
- * appended again when the ledger already ends with it, and `reconcile` finds a commit that carries
- * this effect's trailer instead of committing twice. If the commit fails, the ledger is put back:
- * no entry is left without its commit.
+ * everything with the trailers Yoke-Run, Yoke-Effect and Yoke-Story.
+ *
+ * The flag goes onto prd.yaml as the run holds it (`spec`, its backup blob), so nothing an agent
+ * did to the file (another story's flag, a deleted file) is committed or counted; runs journaled
+ * without `spec` set it on the working file, as they did.
+ *
+ * Each step is idempotent, so a retry after a crash between them ends with one commit: the flag is
+ * set from the same text, the entry is appended to the ledger as it was before the first try (kept
+ * under `.loop/.journal/decisions/`), and `reconcile` finds a commit that carries this effect's
+ * trailer instead of committing twice. If the commit fails, prd.yaml and the ledger are put back:
+ * no flag or entry is left without its commit.
  */
 export const passStory: EffectHandler<'story.pass'> = {
   policy: 'reconcile',
   async execute(params, ctx) {
-    const prdBlob = await materializePasses(params.story, ctx);
-    const ledger = await appendEntry(ctx.root, params.decision);
-    if (!params.commit) return { sha: null, prdBlob };
+    const path = loopPath(ctx.loopDir, 'prd.yaml');
+    const before = await readOptionalFile(path);
+    const prdBlob = await materializePasses(params, ctx);
+    const pending = await appendPendingDecision(ctx.root, ctx.loopDir, ctx.key, params.decision);
+    if (!params.commit) {
+      await pending?.settle();
+      return { sha: null, prdBlob };
+    }
+    let result: Awaited<ReturnType<typeof commitProject>>;
     try {
-      return { ...(await commitProject(params, ctx, [`Yoke-Story: ${params.story}`])), prdBlob };
+      result = await commitProject(params, ctx, [`Yoke-Story: ${params.story}`]);
     } catch (error) {
-      if (ledger !== null) await writeFileAtomic(ledger.path, ledger.before);
+      await pending?.undo();
+      if (before === null) await rm(path, { force: true });
+      else await writeFileAtomic(path, before);
       throw error;
     }
+    await pending?.settle();
+    return { ...result, prdBlob };
   },
   async reconcile(params, ctx) {
     if (!params.commit) return null;
     const found = await reconcileCommit(params, ctx);
     if (found === null) return null;
+    await settleDecision(ctx.loopDir, ctx.key);
     // The commit holds prd.yaml with the flag set: the spec backup is that content.
-    return { ...found, prdBlob: await materializePasses(params.story, ctx) };
+    return { ...found, prdBlob: await materializePasses(params, ctx) };
   },
 };
 
-/** Set the story's flag in prd.yaml (a no-op when it is already set) and store the result as the spec blob. */
-async function materializePasses(story: string, ctx: EffectContext): Promise<string> {
+/**
+ * Set the story's flag on prd.yaml as the run holds it (`spec`; the working file in runs journaled
+ * without it), write that into `.loop/prd.yaml` when it differs, and store it as the new spec blob.
+ */
+async function materializePasses(params: EffectParams<'story.pass'>, ctx: EffectContext): Promise<string> {
+  const { story } = params;
   const path = loopPath(ctx.loopDir, 'prd.yaml');
   const current = await readOptionalFile(path);
-  if (current === null) throw new YokeError('workspace', `.loop/prd.yaml is missing while story ${story} passes; restore it (\`git checkout -- .loop/prd.yaml\`) and run \`yoke run\` again.`);
-  const text = current.toString('utf8');
+  const base = params.spec === undefined ? current : await getBlob(ctx.loopDir, params.spec);
+  if (base === null) throw new YokeError('workspace', `.loop/prd.yaml is missing while story ${story} passes; restore it (\`git checkout -- .loop/prd.yaml\`) and run \`yoke run\` again.`);
+  const text = base.toString('utf8');
   const next = setStoryPasses(text, story, true);
   if (next === null) throw new YokeError('workspace', `.loop/prd.yaml has no story ${story} any more, so yoke cannot mark it passed; put it back and run \`yoke run\` again.`);
-  if (next !== text) {
-    const mode = (await stat(path)).mode & 0o7777;
-    await writeFileAtomic(path, Buffer.from(next), mode);
+  const content = Buffer.from(next);
+  if (current === null || !current.equals(content)) {
+    const mode = current === null ? undefined : (await stat(path)).mode & 0o7777;
+    await writeFileAtomic(path, content, mode);
   }
-  return putBlob(ctx.loopDir, Buffer.from(next));
-}
-
-/** Append `entry` to DECISIONS.md when `.yoke/context/` exists and the ledger does not already end with it; the text before, for undoing. */
-async function appendEntry(root: string, entry: EffectParams<'story.pass'>['decision']): Promise<{ path: string; before: Buffer } | null> {
-  const dir = join(root, CONTEXT_DIR);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
-  if (!isDir) return null;
-  const path = join(dir, 'DECISIONS.md');
-  const before = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return Buffer.alloc(0);
-    throw error;
-  });
-  const text = before.toString('utf8');
-  if (text.endsWith(entry)) return null;
-  await writeFileAtomic(path, Buffer.from(appendDecision(text, entry)));
-  return { path, before };
+  return putBlob(ctx.loopDir, content);
 }

@@ -53,8 +53,28 @@ export interface LifecycleDescriptor extends Lifecycle, LifecycleTraits {
    * the edit is data, `yoke run` applies it (files, blobs) before journaling the event.
    */
   readonly resumeEdit?: (context: WorkContext, readLoopFile: LoopFileReader) => ResumeEdit | null;
+  /**
+   * Its own files its unfinished run holds that are missing as it resumes (stories: a prd.yaml an
+   * agent removed before the run could restore it), put back before `validate` reads them: name →
+   * content as the run holds it, and what to tell the user; null when none is missing. Pure: the
+   * blobs are read through `readBlob`, `yoke run` writes the files.
+   */
+  readonly resumeRestore?: (context: WorkContext, readLoopFile: LoopFileReader, readBlob: BlobReader) => ResumeRestore | null;
+  /**
+   * What a new run of it journals first because the user changed its own files since its last run
+   * ended (stories: prd.yaml against that run's final story list; a story it passed whose criteria
+   * changed is reopened), or null. `last` is that run's final context; called after `validate` found
+   * no error. Pure, like `resumeEdit`; the event names no blob (the new run backs its files up as it starts).
+   */
+  readonly sinceLastRun?: (last: WorkContext, readLoopFile: LoopFileReader) => ResumeEdit | null;
   /** The line `yoke run` prints when a run of it ends for `reason`, or null for the generic `finished: <reason>`. */
   finished(reason: string, context: Partial<WorkContext>): string | null;
+  /**
+   * What a judge's DONE-triggered FAIL counts toward, for the progress line (stories: `attempt 2 of
+   * 3 on story S2`, its `max-story-attempts`); absent or null = the consecutive FAILs of
+   * `max-judge-failures`.
+   */
+  readonly judgeFail?: (context: Partial<WorkContext>) => string | null;
   /** How many of its work items passed (stories: its stories), for status and the live status line; absent or null = it counts none. */
   readonly progress?: (context: Partial<WorkContext>) => ItemProgress | null;
   /** The sentence for a run held by something of its own (stories: Stop-the-Line), with what to do; null = not one of its holds. */
@@ -70,15 +90,22 @@ export interface ItemProgress {
   readonly items: string;
 }
 
-/** An unfinished run's own files changed while it was stopped: the event that tells its machine, and what to write first. */
+/** A run's own files changed since it last saw them (while it was stopped, or since the last run): the event that tells its machine, and what to write first. */
 export interface ResumeEdit {
-  /** journaled as the run resumes */
+  /** journaled as the run resumes (or right after a new run's run.started) */
   readonly event: MachineEvent;
   /** files under .loop/ to rewrite first (name → content) */
   readonly writes: Readonly<Record<string, string>>;
   /** contents to keep as blobs first, which `event` names by their sha256 */
   readonly blobs: readonly string[];
   /** what to tell the user, in order */
+  readonly notices: readonly Notice[];
+}
+
+/** Its own files put back as a run resumes: what to write, and what to tell the user. */
+export interface ResumeRestore {
+  /** files under .loop/ to write (name → content) */
+  readonly writes: Readonly<Record<string, string>>;
   readonly notices: readonly Notice[];
 }
 
@@ -90,3 +117,6 @@ export interface Notice {
 
 /** Reads a file under .loop/ by its name there, null when absent (the caller's I/O). */
 export type LoopFileReader = (name: string) => string | null;
+
+/** Reads a stored blob's text by its sha256 (the caller's I/O); a missing or corrupt blob refuses the workspace. */
+export type BlobReader = (sha: string) => string;

@@ -12,6 +12,8 @@ import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
 import { callLimits, freshIteration, notesSayDone, protectionOutput, protectsEveryCall, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
+import { afterCallRestore } from '../work/after-call-restore.js';
+import type { MachineEvent } from '../effect-events.js';
 import { callProtectStates } from '../work/call-protect-states.js';
 import { gateStates } from '../work/gate-states.js';
 import { protectionNote } from '../protect/protection-note.js';
@@ -27,6 +29,11 @@ export const SAGA_MACHINE_VERSION = 1;
 
 /** What the chunks' loop and the descriptor share: the name, the unit of work and the chunk's plan. */
 const SAGA = { name: 'saga', unit: 'iteration', planFile: 'sub-plan.md' } as const;
+
+/** A scoper call that did its work: its usage spent. */
+function scoperCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  return event.type === 'AGENT_EXITED' ? { spent: spendCall(context, event.result) } : {};
+}
 
 function sagaEnd(outcome: (context: WorkContext) => RunOutput, hook: 'done' | 'bailout') {
   return workSetup.createStateConfig({
@@ -76,19 +83,20 @@ export const sagaMachine = workSetup.createMachine({
         }),
       },
       on: {
-        AGENT_EXITED: [...setbackTransitions('scoper'), {
+        AGENT_EXITED: [
+          ...setbackTransitions('scoper'),
+          // spec 1.1: the run's own spec files are put back first (then the protect scan)
+          { guard: 'restoresAfterCalls', target: 'restoringAfterScoper', actions: [assign(scoperCallDone), 'clearRateLimits'] },
           // DESIGN §16: the scoper's changes to protected files are undone before the chunk starts.
-          guard: ({ context }) => protectsEveryCall(context),
-          target: 'scoperProtecting',
-          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
-        }, {
-          target: 'readingSagaNotes',
-          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
-        }],
+          { guard: ({ context }) => protectsEveryCall(context), target: 'scoperProtecting', actions: [assign(scoperCallDone), 'clearRateLimits'] },
+          { target: 'readingSagaNotes', actions: [assign(scoperCallDone), 'clearRateLimits'] },
+        ],
         AGENT_INTERRUPTED: { target: 'scoperRestoring', actions: assign(interrupted) },
       },
     },
     ...setbackStates('scoper', 'scoperRestoring'),
+    // The scoper's sub-plan is its output: only the run's own spec files are put back after it.
+    restoringAfterScoper: afterCallRestore({ next: 'readingSagaNotes', protect: 'scoperProtecting' }, 'run'),
     ...callProtectStates('scoper', 'readingSagaNotes'),
     // Spec 4.1: the saga ends on saga-notes.md, never on notes.md.
     readingSagaNotes: {

@@ -15,7 +15,8 @@ import { decisionEntry } from '../context/decision-entry.js';
 import { request } from '../effects.js';
 import { applyStoriesChange } from '../stories/stories-change.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
-import { prdResumeEdit } from '../stories/prd-resume-edit.js';
+import { prdResumeEdit, prdSinceLastRun } from '../stories/prd-resume-edit.js';
+import { prdResumeRestore } from '../stories/prd-resume-restore.js';
 import { currentStory, initialPrd, progressText, selectStory, storiesPassed, updateProgress, type PrdState } from '../stories/story-progress.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
@@ -24,7 +25,9 @@ import { NO_PROGRESS_REPEATS, turnStates } from '../work/iteration-states.js';
 import { judgeStates } from '../work/judge-states.js';
 import { preparingState } from '../work/start-run.js';
 import { coordinatorState } from '../parallel/coordinator-state.js';
-import { freshIteration, headParams, initialContext, notesSayDone, protectionOutput, workerDone, type RunOutput, type WorkContext } from '../work/work-context.js';
+import {
+  freshIteration, headParams, heldSpecFiles, initialContext, notesSayDone, protectionOutput, restoresAfterCalls, workerDone, type RunOutput, type WorkContext,
+} from '../work/work-context.js';
 import type { WorkLoopOptions } from '../work/work-loop-options.js';
 import { externalInputs, workSetup } from '../work/work-setup.js';
 import type { LifecycleDescriptor, LoopFileReader } from './lifecycle-descriptor.js';
@@ -62,7 +65,14 @@ const OPTIONS: WorkLoopOptions = {
     }));
   },
   storyOf: (context) => context.prd?.current ?? null,
+  editsOnResume: true,
 };
+
+/** `{ spec }` for `story.pass`: prd.yaml's backup, onto which the flag is written; absent in runs that do not restore after calls (as journaled). */
+function prdSpecParam(context: WorkContext): { spec?: string } {
+  const spec = heldSpecFiles(context)['prd.yaml'];
+  return restoresAfterCalls(context) && typeof spec === 'string' ? { spec } : {};
+}
 
 /** The story passed every gate: the worker said DONE, every check passed, and (review on) the judge said PASS. */
 function storyPassed(context: WorkContext): boolean {
@@ -113,11 +123,14 @@ export const storiesMachine = workSetup.createMachine({
     SET_PARALLEL: {
       actions: assign(({ context, event }) => event.type !== 'SET_PARALLEL' ? {} : { config: { ...context.config, parallel: event.parallel } }),
     },
-    // The user edited prd.yaml between runs: the new list, restored from now on.
+    // The user edited prd.yaml between runs: the new list, restored from now on. In runs that restore
+    // after calls, a spec restore outstanding as the run resumed (decided before the edit, it puts
+    // the old file back) is followed by one more (`restoreAgain`).
     STORIES_CHANGED: {
       actions: assign(({ context, event }) => event.type !== 'STORIES_CHANGED' ? {} : {
         prd: applyStoriesChange(prdOf(context), event.stories, event),
         chunkSpecFiles: event.prdBlob === null ? context.chunkSpecFiles : { ...context.chunkSpecFiles, 'prd.yaml': event.prdBlob },
+        ...(event.prdBlob !== null && restoresAfterCalls(context) ? { restoreAgain: true } : {}),
       }),
     },
   },
@@ -206,6 +219,7 @@ export const storiesMachine = workSetup.createMachine({
             decision: decisionEntry({ now: context.now ?? 0, id: story.id, title: story.title, notes: prdOf(context).decisionNotes }),
             commit: context.config.commit !== 'off',
             ...headParams(context),
+            ...prdSpecParam(context),
           });
         },
       },
@@ -290,7 +304,7 @@ function blockedStories(c: Partial<WorkContext>): string {
 function storiesFinished(reason: string, c: Partial<WorkContext>): string | null {
   switch (reason) {
     case 'stories-done':
-      return `stories done after ${c.iteration ?? '?'} iteration(s): ${c.prd ? progressText(c.prd) : 'every story passed'}`;
+      return `stories done ${c.agentCalls === 0 ? 'with no iteration run (every story had passed already)' : `after ${c.iteration ?? '?'} iteration(s)`}: ${c.prd ? progressText(c.prd) : 'every story passed'}`;
     case 'story-blocked':
       return `stopped: ${blockedStories(c)}; ${c.prd ? progressText(c.prd) : ''}; see \`yoke stories\``;
     case 'stories-blocked':
@@ -300,14 +314,25 @@ function storiesFinished(reason: string, c: Partial<WorkContext>): string | null
   }
 }
 
+/** A judge's FAIL counts toward the story's attempts (`max-story-attempts`); `max-judge-failures` does not apply in this mode. */
+function storyJudgeFail(c: Partial<WorkContext>): string | null {
+  const story = c.prd?.current ?? null;
+  if (story === null) return null;
+  const attempt = (c.prd?.progress[story]?.attempts ?? 0) + 1;
+  return `attempt ${attempt} of ${c.config?.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS} on story ${story}`;
+}
+
 /** The stories lifecycle, as everything outside machines/ sees it: the judge is called only with `review on`; the run input carries prd.yaml's stories. */
 export const storiesLifecycle = {
   ...base,
   fleet: true,
   rolesCalled: (config: Parameters<typeof base.rolesCalled>[0]) => (config.review === true ? base.roles : base.roles.filter((role) => role === 'worker')),
-  validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml') ?? '', '.loop/prd.yaml').issues,
+  validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml'), '.loop/prd.yaml').issues,
   resumeEdit: prdResumeEdit,
+  resumeRestore: prdResumeRestore,
+  sinceLastRun: prdSinceLastRun,
   finished: storiesFinished,
+  judgeFail: storyJudgeFail,
   progress: (context: Partial<WorkContext>) => (context.prd ? { ...storiesPassed(context.prd), items: 'stories' } : null),
   // Stop-the-Line: a story with no acceptance criteria holds the run until prd.yaml gives it some.
   held: (run: string, context: WorkContext) => (context.heldFor?.startsWith('story:') === true
@@ -315,7 +340,7 @@ export const storiesLifecycle = {
     : null),
   input: (config: Parameters<typeof base.input>[0], canon: Parameters<typeof base.input>[1], loopDir: string, readLoopFile?: LoopFileReader) => ({
     ...base.input(config, canon, loopDir),
-    stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],
+    stories: parsePrd(readLoopFile?.('prd.yaml') ?? null, '.loop/prd.yaml').stories ?? [],
     laneGates: true as const,
     laneSetbacks: true as const,
   }),

@@ -40,6 +40,8 @@ function workInput(spec: WorkLifecycleSpec, config: Config, canon: CanonReader, 
     ...(scoper !== undefined ? { scoperPrompt: template(scoper) } : {}),
     loopDir,
     specFiles: [...spec.init.spec],
+    // spec 1.1: new runs restore the spec files after every agent call too (journaled: old runs fold as they did)
+    restoresAfterCalls: true,
     ...(spec.acceptanceEngine !== undefined ? { acceptanceEngine: spec.acceptanceEngine } : {}),
   };
 }

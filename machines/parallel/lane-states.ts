@@ -2,7 +2,7 @@
 // that works one story in its worktree, turn by turn, until its candidate is committed and integrated.
 //
 // idle → creating (worktree) → restoring → admitting (budgets) → [readingContext] → working (worker; a
-// rate limit waits in rateLimited, an authentication failure holds in agentHold) → readingNotes → scanning (boundary) →
+// rate limit waits in rateLimited, an authentication failure holds in agentHold) → [restoringAfterWorker] → readingNotes → scanning (boundary) →
 // checking (guards, story checks) → reporting (guard-results.md) → deciding: a passing turn reads
 // the notes and commits the candidate, then waits in `queued` for the integration lane; a failing
 // turn becomes the story's feedback and the lane goes again (or parks when the story is blocked or
@@ -13,6 +13,7 @@ import { assign } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
 import { withContextBlock } from '../context/context-block.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
+import type { MachineEvent } from '../effect-events.js';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
@@ -22,7 +23,9 @@ import { holdForAgent, noteRateLimit } from '../work/agent-setbacks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
-import { budgetBreached, callLimits, injectsContext, notesSayDone, spendCall, type WorkContext } from '../work/work-context.js';
+import {
+  budgetBreached, callLimits, heldSpecFiles, injectsContext, notesSayDone, restoresAfterCalls, spendCall, type WorkContext,
+} from '../work/work-context.js';
 import { redactNames } from '../redact-names.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
@@ -70,6 +73,12 @@ function setbackOf(context: WorkContext, event: { type: string; result?: { class
   return classification === 'rate-limited' || classification === 'auth-error' ? classification : null;
 }
 
+/** A lane's worker call that did its work: one more completed call, its usage spent, the rate-limit streak over (in runs that journal setbacks). */
+function laneCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  if (event.type !== 'AGENT_EXITED') return {};
+  return { agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result), ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}) };
+}
+
 /** An admitted lane call spends one attempt of the run's budget. */
 const admitted = ({ context }: { context: WorkContext }): Partial<WorkContext> => ({ spent: { ...context.spent, attempts: context.spent.attempts + 1 } });
 
@@ -105,7 +114,7 @@ export function laneStates(i: number) {
       restoring: S({
         entry: {
           type: 'request',
-          params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
+          params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: heldSpecFiles(context) }),
         },
         on: { SPEC_RESTORED: { guard: mine, target: 'admitting' } },
       }),
@@ -183,15 +192,9 @@ export function laneStates(i: number) {
                 return { ...held, holdDetail: `story ${lane(context).story}: ${held.holdDetail ?? ''}` };
               }),
             },
-            {
-              guard: mine,
-              target: 'readingNotes',
-              actions: assign(({ context, event }) => ({
-                agentCalls: context.agentCalls + 1,
-                spent: spendCall(context, event.result),
-                ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}),
-              })),
-            },
+            // spec 1.1 in the lane: in runs that restore after calls, the worker's edit of a spec file never reaches the candidate
+            { guard: ({ context, event }) => mine({ context, event }) && restoresAfterCalls(context), target: 'restoringAfterWorker', actions: assign(laneCallDone) },
+            { guard: mine, target: 'readingNotes', actions: assign(laneCallDone) },
           ],
           // Cut short by a crash or a signal: restore the spec and call the worker again for the same turn.
           AGENT_INTERRUPTED: { guard: mine, target: 'restoring', actions: assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
@@ -211,6 +214,10 @@ export function laneStates(i: number) {
       agentHold: S({
         tags: ['paused'],
         on: { AGENT_RETRY: { target: 'restoring', actions: assign({ heldFor: null, holdDetail: null }) } },
+      }),
+      restoringAfterWorker: S({
+        entry: { type: 'request', params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: heldSpecFiles(context) }) },
+        on: { SPEC_RESTORED: { guard: mine, target: 'readingNotes' } },
       }),
       readingNotes: S({
         entry: { type: 'request', params: ({ context }) => request('notes.read', { lane: lane(context).story, file: 'notes.md' }) },

@@ -1,4 +1,4 @@
-// One iteration of a work loop: restore → worker → notes → boundary → checks → report → deciding,
+// One iteration of a work loop: restore → worker → (new runs: restore again) → notes → boundary → checks → report → deciding,
 // then (after the judge, when judged) settling → commit → advancing to the next iteration or an end.
 import { assign, enqueueActions } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
@@ -7,6 +7,7 @@ import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { protectViolations } from '../protect/protect-violations.js';
 import { request, type EffectResult } from '../effects.js';
+import { afterCallRestore, afterRestoreTransitions } from './after-call-restore.js';
 import { decisionParams, decisionStates } from './decision-states.js';
 import { enqueueHooks } from './enqueue-hooks.js';
 import { failureFingerprint } from './failure-fingerprint.js';
@@ -19,7 +20,7 @@ import { workerChoice } from '../routing/escalation-ladder.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
-  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, ignoredParams, iterationPassed, spendCall, succeeded, workerDone,
+  callLimits, expectedHead, freshIteration, hasContextLayer, headParams, heldSpecFiles, ignoredParams, iterationPassed, spendCall, succeeded, workerDone,
   type SuccessRule, type WorkContext,
 } from './work-context.js';
 import { redactNames } from '../redact-names.js';
@@ -53,6 +54,11 @@ function scannedBy(o: WorkLoopOptions, goal: boolean) {
   };
 }
 
+/** A worker call that did its work: one more completed call, and its usage spent. */
+function workerCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  return event.type === 'AGENT_EXITED' ? { agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result) } : {};
+}
+
 /** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
 export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: string } {
   const story = o.storyOf?.(context) ?? null;
@@ -62,16 +68,21 @@ export function storyParam(o: WorkLoopOptions, context: WorkContext): { story?: 
 /** The worker's turn: restore the spec, admit and call the worker, read its notes, scan the boundary, run the checks, report, decide. */
 export function turnStates(o: WorkLoopOptions) {
   const S = workSetup.createStateConfig;
+  const restoreRequest = {
+    type: 'request',
+    // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
+    params: ({ context }: { context: WorkContext }) => request('spec.restore', { specFiles: heldSpecFiles(context) }),
+  } as const;
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
   const scanned = scannedBy(o, rule.goal);
   return {
-    restoring: S({
-      entry: {
-        type: 'request',
-        // Saga: the chunk's sub-plan is restored too (spec 1.1 inside a chunk).
-        params: ({ context }) => request('spec.restore', { specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
-      },
+    restoring: S(o.editsOnResume === true ? {
+      // stories: an edit of prd.yaml journaled while this restore was outstanding restores again
+      entry: [restoreRequest, 'clearRestoreAgain'],
+      on: { SPEC_RESTORED: afterRestoreTransitions({ next: 'workerGate', again: 'restoring' }) },
+    } : {
+      entry: restoreRequest,
       on: { SPEC_RESTORED: 'workerGate' },
     }),
     ...gateStates('worker', 'working', true),
@@ -103,19 +114,18 @@ export function turnStates(o: WorkLoopOptions) {
         }),
       },
       on: {
-        AGENT_EXITED: [...setbackTransitions('worker'), {
-          target: 'readingNotes',
-          actions: [assign(({ context, event }) => ({
-            agentCalls: context.agentCalls + 1,
-            spent: spendCall(context, event.result),
-          })), 'clearRateLimits'],
-        }],
+        AGENT_EXITED: [
+          ...setbackTransitions('worker'),
+          { guard: 'restoresAfterCalls', target: 'restoringAfterWorker', actions: [assign(workerCallDone), 'clearRateLimits'] },
+          { target: 'readingNotes', actions: [assign(workerCallDone), 'clearRateLimits'] },
+        ],
         // The call was cut short (crash or signal): restore the spec and call the worker again
         // for the same iteration. The interrupted call's usage stays unknown in the journal.
         AGENT_INTERRUPTED: { target: 'restoring', actions: assign(interrupted) },
       },
     }),
     ...setbackStates('worker', 'restoring'),
+    restoringAfterWorker: afterCallRestore({ next: 'readingNotes', ...(o.editsOnResume === true ? { again: 'restoringAfterWorker' } : {}) }, 'held'),
     readingNotes: S({
       entry: { type: 'request', params: () => request('notes.read', { file: 'notes.md' }) },
       on: { NOTES_READ: { target: 'scanning', actions: assign({ notesFirstLine: ({ event }) => event.result.firstLine }) } },

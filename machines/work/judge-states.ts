@@ -1,16 +1,18 @@
 // The judge's turn in a judged loop (brute, each saga chunk, stories with `review on`): admission →
-// stamp verdict.md → judge → (with protection) scan the protected files → read the verdict → count
-// a DONE-triggered FAIL and reset the notes' status line.
+// stamp verdict.md → judge → (new runs) restore the spec files → (with protection) scan the
+// protected files → read the verdict → count a DONE-triggered FAIL and reset the notes' status line.
 import { assign } from 'xstate';
 import { request, type EffectResult } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
+import { afterCallRestore } from './after-call-restore.js';
+import type { MachineEvent } from '../effect-events.js';
 import { callProtectStates } from './call-protect-states.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { storyParam } from './iteration-states.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
-import { callLimits, protectsEveryCall, spendCall } from './work-context.js';
+import { callLimits, protectsEveryCall, spendCall, type WorkContext } from './work-context.js';
 import type { WorkLoopOptions } from './work-loop-options.js';
 import { workSetup } from './work-setup.js';
 
@@ -22,6 +24,11 @@ export function parseVerdict(result: EffectResult<'file.inspect'>, stampBefore: 
   const match = /^VERDICT:\s*(PASS|FAIL)\s*$/.exec((result.firstLine ?? '').trim());
   if (!match) return { verdict: 'FAIL', problem: `the first line of .loop/verdict.md is not \`VERDICT: PASS\` or \`VERDICT: FAIL\` (it is ${JSON.stringify(result.firstLine ?? '')})` };
   return { verdict: match[1] as 'PASS' | 'FAIL', problem: null };
+}
+
+/** A judge call that did its work: its usage spent. */
+function judgeCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  return event.type === 'AGENT_EXITED' ? { spent: spendCall(context, event.result) } : {};
 }
 
 /** The judge states of a judged loop; none when the loop is not judged. Each leads back to `settling`. */
@@ -49,20 +56,20 @@ export function judgeStates(o: WorkLoopOptions) {
         }),
       },
       on: {
-        AGENT_EXITED: [...setbackTransitions('judge'), {
+        AGENT_EXITED: [
+          ...setbackTransitions('judge'),
+          // spec 1.1: the judge's edit of a spec file is undone before its verdict is read (then the protect scan)
+          { guard: 'restoresAfterCalls', target: 'restoringAfterJudge', actions: [assign(judgeCallDone), 'clearRateLimits'] },
           // DESIGN §16: the judge's changes to protected files are looked for (and undone) before its verdict is read.
-          guard: ({ context }) => protectsEveryCall(context),
-          target: 'judgeProtecting',
-          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
-        }, {
-          target: 'readingVerdict',
-          actions: [assign(({ context, event }) => ({ spent: spendCall(context, event.result) })), 'clearRateLimits'],
-        }],
+          { guard: ({ context }) => protectsEveryCall(context), target: 'judgeProtecting', actions: [assign(judgeCallDone), 'clearRateLimits'] },
+          { target: 'readingVerdict', actions: [assign(judgeCallDone), 'clearRateLimits'] },
+        ],
         // A judge cut short is asked again, fresh: a verdict from a partial judgment is never read.
         AGENT_INTERRUPTED: { target: 'judgeGate', actions: assign(interrupted) },
       },
     }),
     ...setbackStates('judge', 'judgeGate'),
+    restoringAfterJudge: afterCallRestore({ next: 'readingVerdict', protect: 'judgeProtecting', ...(o.editsOnResume === true ? { again: 'restoringAfterJudge' } : {}) }, 'held'),
     ...callProtectStates('judge', 'readingVerdict'),
     readingVerdict: S({
       entry: { type: 'request', params: () => request('file.inspect', { file: 'verdict.md' }) },

@@ -63,6 +63,14 @@ export interface WorkInput {
    * exit, fold as they did.
    */
   laneSetbacks?: true;
+  /**
+   * Set by runs started since the spec files are restored right after every agent call as well
+   * (worker, judge, scoper, lane worker), so an agent's edit of a spec file never reaches the gates,
+   * the judge, a commit or the end of the run (spec 1.1), and a story's `passes: true` is written
+   * onto the backed-up prd.yaml. Runs journaled before that restored only before each iteration,
+   * and fold as they did.
+   */
+  restoresAfterCalls?: true;
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /**
@@ -158,6 +166,12 @@ export interface WorkContext extends WorkInput {
   sagaLogBefore: string | null;
   /** saga: the current chunk's plan, backed up when the chunk starts and restored every iteration */
   chunkSpecFiles: Record<string, string | null>;
+  /**
+   * stories: prd.yaml was edited (STORIES_CHANGED) since the last spec restore was decided, so a
+   * restore still outstanding then puts the old file back and must be followed by another; cleared
+   * when a restore is decided. Set only in runs that restore after calls (absent in older snapshots).
+   */
+  restoreAgain?: boolean;
   /** saga: what the scoper left: saga-notes.md says DONE; sub-plan.md is blank */
   sagaDone: boolean;
   subPlanBlank: boolean;
@@ -285,6 +299,16 @@ export function succeeded(context: WorkContext, rule: SuccessRule): boolean {
 /** Did `.yoke/context/` exist when the run started (a journaled fact of its input)? */
 export function hasContextLayer(context: Pick<WorkInput, 'contextLayer'>): boolean {
   return context.contextLayer !== undefined;
+}
+
+/** Are the spec files restored right after every agent call of this run (a journaled fact of its input)? */
+export function restoresAfterCalls(context: Pick<WorkInput, 'restoresAfterCalls'>): boolean {
+  return context.restoresAfterCalls === true;
+}
+
+/** The spec files as the run holds them now: the run's backup, with the chunk's (saga) and prd.yaml's (stories) newer versions. */
+export function heldSpecFiles(context: Pick<WorkContext, 'baseline' | 'chunkSpecFiles'>): Record<string, string | null> {
+  return { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles };
 }
 
 /** Does every agent prompt of this run open with the "Project context" block (journaled with the layer)? */

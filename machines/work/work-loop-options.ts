@@ -22,4 +22,9 @@ export interface WorkLoopOptions {
   extraChecks?: (context: WorkContext) => PlannedCheck[];
   /** stories: the story an agent call works on, journaled with the call */
   storyOf?: (context: WorkContext) => string | null;
+  /**
+   * stories: the user's edits of a spec file are journaled as the run resumes (STORIES_CHANGED), so a
+   * spec restore outstanding then restores once more (in runs that restore after calls)
+   */
+  editsOnResume?: true;
 }

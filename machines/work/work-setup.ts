@@ -3,7 +3,7 @@ import { assign, setup } from 'xstate';
 import type { MachineEvent } from '../effect-events.js';
 import { holdForAgent, holdForTool, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
 import type { EffectRequest } from '../effects.js';
-import { budgetBreached, initialContext, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
+import { budgetBreached, initialContext, restoresAfterCalls, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
 
 export const workSetup = setup({
   types: {
@@ -35,6 +35,8 @@ export const workSetup = setup({
     /** `yoke protect refresh` while the run was unfinished: protect the refreshed baseline from now on. */
     refreshProtection: assign(({ context, event }) => ({ protection: event.type === 'PROTECTION_REFRESHED' ? event.protection : context.protection })),
     setMaxIterations: assign(({ context, event }) => ({ maxIterations: event.type === 'SET_MAX_ITERATIONS' ? event.max : context.maxIterations })),
+    /** A spec restore decided now asks for the files as the run holds them: an earlier edit needs no restore of its own any more. */
+    clearRestoreAgain: assign(({ context }) => (context.restoreAgain === true ? { restoreAgain: false } : {})),
   },
   guards: {
     /** spec 1.4: the boundary scan found a path outside the boundary */
@@ -48,6 +50,10 @@ export const workSetup = setup({
     agentAuthFailed: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'auth-error',
     agentToolHeld: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'tool-held',
     overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
+    /** spec 1.1: the run restores the spec files right after every agent call (journaled in its input; absent in older runs) */
+    restoresAfterCalls: ({ context }) => restoresAfterCalls(context),
+    /** stories: prd.yaml was edited (STORIES_CHANGED) while the restore that just ended was outstanding: it put the old file back */
+    restoreAgain: ({ context }) => context.restoreAgain === true,
   },
 });
 

@@ -53,19 +53,20 @@ export function foldCheckedRun(records: readonly JournalRecord[], started: Start
 /**
  * Check the last run of `records` when `yoke run` is about to start a new one after it (it finished
  * or was abandoned): a forged ending would otherwise be built on silently. A run recorded by a
- * machine version this yoke lacks is not checked (a new run does not fold it).
+ * machine version this yoke lacks is not checked (a new run does not fold it). The checked fold,
+ * or null when there was nothing to check.
  */
-export function checkLastRun(records: readonly JournalRecord[], locate: LocateRecord): void {
+export function checkLastRun(records: readonly JournalRecord[], locate: LocateRecord): RunFold | null {
   let last: StartedRecord | null = null;
   for (const record of records) if (record.type === 'run.started') last = record;
-  if (last === null) return;
+  if (last === null) return null;
   try {
     lifecycleOf(last);
   } catch (error) {
-    if (error instanceof YokeError) return;
+    if (error instanceof YokeError) return null;
     throw error;
   }
-  foldCheckedRun(records, last, locate);
+  return foldCheckedRun(records, last, locate);
 }
 
 function forged(divergence: Divergence, started: StartedRecord, locate: LocateRecord, foldMessage?: string): YokeError {

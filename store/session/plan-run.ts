@@ -1,14 +1,15 @@
 // What `yoke run` journals before driving: resume the unfinished run, or start a new one (abandoning
 // the old with --fresh), and what changed since for the resumed one (--max-iterations, --parallel,
-// the protection baseline, its lifecycle's own files). Pure: records (and the lifecycle's files, read
-// through the caller's reader) in, records to stage and files to write out.
+// the protection baseline, its lifecycle's own files) or, for a new one, in its lifecycle's own
+// files since its last run. Pure: records (and the lifecycle's files and blobs, read through the
+// caller's readers) in, records to stage and files to write out.
 import { formatIssue } from '../../config/format-issue.js';
 import type { Config, ConfigIssue } from '../../config/types.js';
-import type { LoopFileReader, Notice } from '../../machines/lifecycles/lifecycle-descriptor.js';
+import type { BlobReader, LifecycleDescriptor, LoopFileReader, Notice, ResumeEdit } from '../../machines/lifecycles/lifecycle-descriptor.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
 import type { Protection } from '../../machines/protect/protection.js';
 import type { WorkContext, WorkInput } from '../../machines/work/work-context.js';
-import { lifecycleOf, startOf, unfinishedRun } from '../fold/journal-runs.js';
+import { foldRun, lifecycleOf, runStarts, startOf, unfinishedRun } from '../fold/journal-runs.js';
 import type { FoldCheckpoint } from '../fold/fold-checkpoint.js';
 import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
@@ -19,7 +20,8 @@ import { YokeError } from '../../errors/yoke-error.js';
 
 /** A run to start: its lifecycle and the machine's input (parsed config, prompts, spec files). */
 export interface NewRun {
-  lifecycle: Pick<Lifecycle, 'name' | 'version'>;
+  /** (its `sinceLastRun`: what the new run journals first about its own files' edits since the last one) */
+  lifecycle: Pick<Lifecycle, 'name' | 'version'> & Pick<LifecycleDescriptor, 'sinceLastRun'>;
   input: WorkInput;
   /** how it was started (`run`, `--fresh`, …) */
   argv: string[];
@@ -35,8 +37,10 @@ export interface RunRequest {
   maxIterations?: number;
   /** `--parallel`: a resumed parallel run given another N journals it (`SET_PARALLEL`); a new run has it in its config already */
   parallel?: number;
-  /** reads `.loop/` files (the caller's I/O): a resumed run's lifecycle checks its own files and journals the user's edits to them */
+  /** reads `.loop/` files (the caller's I/O): a resumed run's lifecycle checks its own files and journals the user's edits to them (a new run's, since its last run) */
   readLoopFile: LoopFileReader;
+  /** reads blobs (the caller's I/O): a resumed run's lifecycle puts back its own files that are missing from the versions the run holds; without it, none are */
+  readBlob?: BlobReader;
   /** what a new run starts with; null when the caller expects to resume (it read no config) */
   start: NewRun | null;
   /** the id a new run gets */
@@ -77,6 +81,11 @@ export type RunPlan =
     abandoned: string | null;
     maxIterations: number;
     drafts: RecordDraft[];
+    /** `.loop/` files to rewrite first (name → content): its lifecycle's own files as changed since its last run (a reopened story's flag set back) */
+    writes: Readonly<Record<string, string>>;
+    blobs: readonly string[];
+    /** what to tell the user about the changes journaled, in order */
+    notices: Notice[];
   };
 
 /**
@@ -104,10 +113,13 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     if (request.maxIterations !== undefined && context.maxIterations !== request.maxIterations) drafts.push(event({ type: 'SET_MAX_ITERATIONS', max: request.maxIterations }));
     const protection = request.protection ?? null;
     if (protection !== null && context.protection !== undefined && context.protection.digest !== protection.digest) drafts.push(event({ type: 'PROTECTION_REFRESHED', protection }));
+    // Its own files that an agent removed before the run could restore them are put back first, as the run holds them.
+    const restore = request.readBlob === undefined ? null : lifecycle.resumeRestore?.(context, request.readLoopFile, request.readBlob) ?? null;
+    const read: LoopFileReader = restore === null ? request.readLoopFile : (name) => restore.writes[name] ?? request.readLoopFile(name);
     // The lifecycle's own files are re-read on every resume (stories: prd.yaml), so a fix made while the run was held is picked up.
-    checkOwnFiles(lifecycle.validate?.(request.readLoopFile) ?? []);
-    const edit = lifecycle.resumeEdit?.(context, request.readLoopFile) ?? null;
-    const notices: Notice[] = [...(edit?.notices ?? [])];
+    checkOwnFiles(lifecycle.validate?.(read) ?? []);
+    const edit = lifecycle.resumeEdit?.(context, read) ?? null;
+    const notices: Notice[] = [...(restore?.notices ?? []), ...(edit?.notices ?? [])];
     if (edit !== null) drafts.push(event(edit.event));
     if (request.parallel !== undefined && context.config.parallel !== undefined && context.config.parallel !== request.parallel) {
       drafts.push(event({ type: 'SET_PARALLEL', parallel: request.parallel }));
@@ -115,13 +127,13 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     }
     return {
       kind: 'resume', run: open, started, fold, iteration: context.iteration, state: stateText(fold.snapshot.value), drafts,
-      writes: edit?.writes ?? {}, blobs: edit?.blobs ?? [], notices,
+      writes: { ...restore?.writes, ...edit?.writes }, blobs: edit?.blobs ?? [], notices,
     };
   }
   const start = request.start;
   if (!start) throw new Error('a new run needs its lifecycle and input');
   // `--fresh` leaves the last run behind deliberately; otherwise a new run must not follow a forged ending
-  if (!request.fresh) checkLastRun(records, locate);
+  const checked = request.fresh ? null : checkLastRun(records, locate);
   const drafts: RecordDraft[] = [];
   if (open !== null) {
     const old = startOf(records, open);
@@ -145,7 +157,36 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,
     payload: { mode: config.mode, input, argv: start.argv },
   });
-  return { kind: 'start', run: request.runId, mode: config.mode, abandoned: open, maxIterations: config.maxIterations, drafts };
+  // DESIGN §8: the user's edits to its own files since its last run (stories: a reopened story), journaled first.
+  const since = editSinceLastRun(records, start.lifecycle, request.readLoopFile, checked);
+  if (since !== null) {
+    drafts.push({ type: 'event', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version, payload: { cause: null, event: since.event } });
+  }
+  return {
+    kind: 'start', run: request.runId, mode: config.mode, abandoned: open, maxIterations: config.maxIterations, drafts,
+    writes: since?.writes ?? {}, blobs: since?.blobs ?? [], notices: [...(since?.notices ?? [])],
+  };
+}
+
+/**
+ * The edit a new run of `lifecycle` journals for its own files as they changed since the last run
+ * of the same lifecycle ended (finished or abandoned), or null: none, no such run, or one this yoke
+ * cannot fold (a machine version it lacks; that run is not compared). `checked`: the last run's
+ * fold when checkLastRun made one (reused when it is that run).
+ */
+function editSinceLastRun(records: readonly JournalRecord[], lifecycle: NewRun['lifecycle'], readLoopFile: LoopFileReader, checked: RunFold | null): ResumeEdit | null {
+  const { sinceLastRun } = lifecycle;
+  if (sinceLastRun === undefined) return null;
+  const last = runStarts(records).filter((record) => record.machine === lifecycle.name).at(-1);
+  if (last === undefined) return null;
+  let context: WorkContext;
+  try {
+    context = (checked !== null && checked.run === last.run ? checked : foldRun(records, last)).snapshot.context as WorkContext;
+  } catch (error) {
+    if (error instanceof YokeError && error.code === 'workspace') return null;
+    throw error;
+  }
+  return sinceLastRun(context, readLoopFile);
 }
 
 /** A `usage` error listing every error the lifecycle finds in its own files (prd.yaml) as a run resumes: nothing is journaled. */

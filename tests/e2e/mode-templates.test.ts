@@ -56,6 +56,18 @@ describe('yoke init <mode>', () => {
   }, 30_000);
 });
 
+describe('yoke init says what to write next', () => {
+  it('names the file the work is described in: plan.md, goal.md, prd.yaml; saga\'s spec files (its plan is the scoper\'s)', async () => {
+    const ws = await workspace();
+    const env = { PATH: pathWith(['claude']) };
+    const next = async (mode: string): Promise<string> => /^Next: .*$/m.exec((await yokeOk(ws, ['init', mode, '--force'], 0, env)).stdout)?.[0] ?? '(no next step)';
+    expect(await next('loop')).toBe('Next: describe the work in .loop/plan.md, set the guards in .loop/yoke.conf, then `yoke run`.');
+    expect(await next('goal')).toBe('Next: describe the work in .loop/goal.md, set the guards in .loop/yoke.conf, then `yoke run`.');
+    expect(await next('stories')).toBe('Next: describe the work in .loop/prd.yaml, set the guards in .loop/yoke.conf, then `yoke run`.');
+    expect(await next('saga')).toBe('Next: fill in .loop/protocol.md, .loop/specification.md, .loop/judge.md, set the guards in .loop/yoke.conf, then `yoke run`.');
+  }, 30_000);
+});
+
 describe('yoke init picks the agent', () => {
   it('writes the first built-in CLI installed (claude, codex, gemini, opencode, qwen) and says which and why', async () => {
     const ws = await workspace();

@@ -64,7 +64,8 @@ describe('parallel stories', () => {
     // the timeline shows each lane's own step (the regions that changed), never all nine regions at once
     const replay = await runYoke(ws, ['replay']);
     expect(replay.exitCode, replay.stderr).toBe(0);
-    for (const lane of ['lane1', 'lane2', 'lane3', 'lane4']) expect(replay.stdout).toMatch(new RegExp(`^ +\\d+ +\\+[\\d.]+s  ${lane} working → readingNotes +AGENT_EXITED`, 'm'));
+    // (each worker's exit goes through the spec restore first)
+    for (const lane of ['lane1', 'lane2', 'lane3', 'lane4']) expect(replay.stdout).toMatch(new RegExp(`^ +\\d+ +\\+[\\d.]+s  ${lane} working → restoringAfterWorker +AGENT_EXITED`, 'm'));
     expect(replay.stdout).toMatch(/integration rebasing → checking|integration checking → /);
     expect(replay.stdout).not.toMatch(/lane5\.idle/);
   }, TIMEOUT);

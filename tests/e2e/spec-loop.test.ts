@@ -71,6 +71,26 @@ describe('spec §1: the loop', () => {
     expect(await ws.read('.loop/yoke.conf')).toBe(originalConf);
   }, TIMEOUT);
 
+  it('1.1 loop: plan.md rewritten in the DONE iteration is not in the commit and is restored', async () => {
+    const plan = '# Widget plan\n\nORIGINAL PLAN: build a widget.\n';
+    const { ws, env } = await setup({
+      conf: [...confHead(5), 'commit done'],
+      plan,
+      files: { '.yoke/context/DECISIONS.md': '# Decisions\n' },
+      script: { steps: { '1': { write: { '.loop/plan.md': '# Hacked\n\nI did it all.\n', 'widget.txt': 'a widget\n' }, notes: 'DONE' } } },
+    });
+    const result = await runYoke(ws, ['run'], { env });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('spec file(s) .loop/plan.md changed during the run; put back as the run holds them');
+    const files = (await ws.git(['show', '--name-only', '--format=', 'HEAD'])).split('\n').filter(Boolean);
+    expect(files).toContain('widget.txt');
+    expect(files).not.toContain('.loop/plan.md');
+    expect(await ws.read('.loop/plan.md')).toBe(plan);
+    expect(await ws.git(['status', '--porcelain', '--', '.loop/plan.md'])).toBe('');
+    // the done commit's decision entry is named after the user's plan, not the agent's
+    expect(await ws.read('.yoke/context/DECISIONS.md')).toMatch(/— [0-9A-Z]{8}: Widget plan\n/);
+  }, TIMEOUT);
+
   it('1.2 termination requires both signals', async () => {
     // it 1: DONE, guard fails → continue; it 2: guard passes, not DONE → continue; it 3: both → exit 0
     const script: LoopSetup['script'] = {

@@ -161,6 +161,10 @@ describe('yoke stories import', () => {
     const result = await runYoke(ws, ['stories', 'import', 'prd.json']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Imported 2 stories from Ralph's prd\.json into \.loop\/prd\.yaml \(1 already passed\)/);
+    // it says why the workspace appeared and which agent its yoke.conf runs, as yoke init does
+    expect(result.stdout).toMatch(/^Initialized stories mode in \.loop \(there was no \.loop\/yoke\.conf; `yoke init stories` would write the same\):$/m);
+    expect(result.stdout).toMatch(/^Agent: \S+, .*$/m);
+    expect(await ws.read('.loop/yoke.conf')).toMatch(new RegExp(`^agent ${/^Agent: (\S+),/m.exec(result.stdout)?.[1] ?? '?'}$`, 'm'));
     expect(result.stderr).toMatch(/prd\.json:3: branchName `ralph\/greeter` is ignored/);
     for (const file of ['yoke.conf', 'protocol.md', 'judge.md', 'notes.md', 'prd.yaml']) expect(await ws.exists(`.loop/${file}`)).toBe(true);
     expect(await ws.read('.loop/yoke.conf')).toMatch(/^mode stories$/m);
@@ -194,9 +198,13 @@ describe('yoke stories import', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/\.loop\/prd\.yaml already exists; nothing was written\. Use `yoke stories import list\.yaml --force`/);
     expect(await ws.read('.loop/prd.yaml')).toBe(PRD);
+    const agentToo = await runYoke(ws, ['stories', 'import', 'list.yaml', '--force', '--agent', 'codex']);
+    expect(agentToo.exitCode).toBe(2);
+    expect(agentToo.stderr).toMatch(/--agent applies only when the import creates the stories workspace, and \.loop\/yoke\.conf exists; change its `agent` line instead\. Nothing was written\./);
+    expect(await ws.read('.loop/prd.yaml')).toBe(PRD);
     const forced = await runYoke(ws, ['stories', 'import', 'list.yaml', '--force', '--json']);
     expect(forced.exitCode, forced.stderr).toBe(0);
-    expect(JSON.parse(forced.stdout)).toMatchObject({ file: '.loop/prd.yaml', format: 'list', stories: 2, passed: 0, created: [] });
+    expect(JSON.parse(forced.stdout)).toMatchObject({ file: '.loop/prd.yaml', format: 'list', stories: 2, passed: 0, created: [], agent: null });
     const listed = JSON.parse((await runYoke(ws, ['stories', '--json'])).stdout) as StoriesJson;
     expect(listed.stories.map((row) => row.id)).toEqual(['A1', 'B2']);
     expect(await ws.read('.loop/prd.yaml')).toMatch(/- text: alpha works\n\s+check: "true"/);

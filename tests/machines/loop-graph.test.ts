@@ -259,6 +259,10 @@ interface Ledger {
   /** the context layer's run id from the input (null without the layer), and the last file read's content */
   contextRun: string | null;
   lastRead: string | null;
+  /** spec 1.1 in runs that restore after calls: a worker exited and no spec.restore followed yet; notes read before that */
+  restoresAfterCalls: boolean;
+  restoreOwed: boolean;
+  readUnrestored: boolean;
 }
 
 type Invariant = (ledger: Ledger, emitted: readonly EffectRequest[]) => string | null;
@@ -362,6 +366,8 @@ const INVARIANTS: Record<string, Invariant> = {
     const expected = `## ${utcDate(l.book.clock ?? -1)} — ${l.contextRun.slice(0, 8)}: Greeting endpoint\n${l.lastRead?.includes('Decision:') ? 'answer in plain text' : 'Greeting endpoint'}\n`;
     return entry === expected ? null : `entry ${JSON.stringify(entry)}, expected ${JSON.stringify(expected)}`;
   },
+  'spec 1.1 (runs that restore after calls): after the worker exits, the spec is restored before its notes are read': (l) =>
+    l.readUnrestored ? 'notes.read requested after the worker exited with no spec.restore in between' : null,
   '1.3 an ended run wrote guard-results.md once per iteration': (l) => {
     if (l.snapshot.status !== 'done') return null;
     return l.reports === l.snapshot.output.iterations ? null : `${l.reports} reports for ${l.snapshot.output.iterations} iterations`;
@@ -383,6 +389,8 @@ function take(ledger: Ledger, emitted: readonly EffectRequest[]): void {
   }
   ledger.book = bookRequests(ledger.book, emitted);
   for (const r of emitted) {
+    if (r.kind === 'spec.restore') ledger.restoreOwed = false;
+    if (r.kind === 'notes.read' && ledger.restoreOwed) ledger.readUnrestored = true;
     if (COMPLETION_EVENT[r.kind] !== null) ledger.awaited.push(r);
     if (r.kind === 'agent.spawn' && r.params.iteration !== ledger.iteration) {
       if (ledger.iteration > 0 && iterationSucceeded(ledger)) ledger.continuedAfterSuccess = true;
@@ -409,6 +417,7 @@ function answer(ledger: Ledger, event: MachineEvent): string | null {
   switch (event.type) {
     case 'AGENT_EXITED':
       ledger.lastAgentExit = event.result.classification ?? 'ok';
+      if (ledger.restoresAfterCalls && !['rate-limited', ...HOLDING_EXITS].includes(ledger.lastAgentExit)) ledger.restoreOwed = true;
       break;
     case 'NOTES_READ':
       ledger.lastNotes = event.result.firstLine;
@@ -442,6 +451,7 @@ function startLedger(machine: LoopMachine, input: LoopInput, failures: string[])
     violation: false, checks: [], violatedIterations: new Set(), continuedAfterSuccess: false,
     book: openBook(input.config), bookBefore: openBook(input.config), admission: null, lastEvent: null, wasPaused: false,
     lastAgentExit: null, contextRun: input.contextLayer?.run ?? null, lastRead: null,
+    restoresAfterCalls: input.restoresAfterCalls === true, restoreOwed: false, readUnrestored: false,
   };
   const emitted = requestsOf(actions);
   take(ledger, emitted);
@@ -482,7 +492,8 @@ describe('loop machine graph', () => {
   const modelInput = makeInput(makeConfig(MODEL_CONF));
   const guardlessInput = makeInput(makeConfig(GUARDLESS_CONF));
   const budgetInput = makeInput(makeConfig(BUDGET_CONF));
-  const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN, inject: true } });
+  // the context config is also a run that restores the spec after every agent call (new runs do)
+  const contextInput = makeInput(makeConfig(CONTEXT_CONF), { contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true });
   const protectedInput = makeInput(makeConfig(PROTECTED_CONF), { protection: makeProtection(['tests/'], [PROTECTED_FILE]) });
   let protectedPaths: TransitionPaths;
   let protectedCoverage: Coverage;
@@ -529,10 +540,10 @@ describe('loop machine graph', () => {
     console.info(`coverage: ${seenNodes.size}/${nodes.length} state nodes, ${seenTypes.size}/${types.length} (node, event type) transitions`);
     expect(missing(nodes, seenNodes), 'state nodes no path reaches').toEqual([]);
     expect(missing(types, seenTypes), 'transitions no path takes').toEqual([]);
-    expect(nodes).toHaveLength(26);
+    expect(nodes).toHaveLength(27);
     // the budget states are what the budget config is for; the context read and the decision states what the
     // context config is for, the protection states the protected config's
-    expect(missing(nodes, modelCoverage.nodes).sort()).toEqual(['loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan', 'loop.protecting', 'loop.unprotecting', 'loop.workerClock', 'loop.workerContext', 'loop.workerHold']);
+    expect(missing(nodes, modelCoverage.nodes).sort()).toEqual(['loop.decisionClock', 'loop.decisionNotes', 'loop.decisionPlan', 'loop.protecting', 'loop.restoringAfterWorker', 'loop.unprotecting', 'loop.workerClock', 'loop.workerContext', 'loop.workerHold']);
   });
 
   it('(a) every guarded alternative of every transition is taken by some path (model ∪ guardless ∪ budget ∪ context config)', () => {
@@ -544,7 +555,7 @@ describe('loop machine graph', () => {
     // iteration plans at least one check; without budgets, admission never reads the clock or holds
     const blindSpots = missing(candidates, modelCoverage.candidates);
     expect(blindSpots).toContain('loop.routingChecks always #1 [inline guard] → loop.reporting');
-    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting/.test(key))).toEqual([]);
+    expect(blindSpots.filter((key) => !/BUDGET_RAISED|workerClock|workerHold|workerContext|routingChecks always #1 |decision|settling always #0 |PROTECT|protecting|restoringAfterWorker/.test(key))).toEqual([]);
     expect(blindSpots.filter((key) => /workerGate always/.test(key))).toHaveLength(3);
   });
 

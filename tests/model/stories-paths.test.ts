@@ -8,10 +8,10 @@ import { STORIES_MODELS } from './support/stories-models.js';
 describeExecutedPaths({
   machine: 'stories',
   models: STORIES_MODELS,
-  // The worker scribbles protocol.md only. One that also overwrites prd.yaml (restored only before
-  // the next iteration) makes today's story.pass fail to find its story ("no story S1 any more"):
-  // set 'prd.yaml' here once the spec is restored before story.pass.
-  planFile: null,
+  // The worker scribbles protocol.md and prd.yaml: the restore right after its call puts prd.yaml
+  // back before story.pass writes the flag (the model of an older run, which restores only before
+  // the next iteration, sets its own planFile null).
+  planFile: 'prd.yaml',
   unreachable: {
     'stories.judged always #2 → stories.settling': 'the judge runs only after a DONE here (no `judge-every` cadence in this mode), so a verdict is a DONE-triggered FAIL or a PASS',
   },

@@ -2,8 +2,8 @@
 // shell agent, asserting on the prompt the agent received (its stdin, recorded by the agent).
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeJudgedWorkspace } from '../support/judged-workspace.js';
-import type { ShellScript } from '../support/shell-agent.js';
-import { type Workspace, runYoke } from '../support/workspace.js';
+import { installShellAgent, type ShellScript } from '../support/shell-agent.js';
+import { type Workspace, makeWorkspace, runYoke } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
 const workspaces: Workspace[] = [];
@@ -33,6 +33,50 @@ describe.concurrent('DESIGN §9: every agent prompt opens with the Project conte
     expect(withProject).toBe(`# Project context\n\n## .yoke/context/PROJECT.md\n\n# North star\n\nShip a tiny widget.\n\n---\n\n${bare}`);
     const verify = await runYoke(ws, ['replay', '--verify'], { env });
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
+  it('the judge (brute), the scoper (saga), the goal worker and the stories worker and judge open with the block too, and are byte-identical without the folder', async () => {
+    const project = '# North star\n\nShip a tiny widget.\n';
+    const block = `# Project context\n\n## .yoke/context/PROJECT.md\n\n${project}\n---\n\n`;
+    const verdictFail = { write: { '.loop/verdict.md': 'VERDICT: FAIL\nnot yet\n' } };
+    /** Run the mode twice (without the folder, then with PROJECT.md); each role's second prompt must be the block and its first. */
+    const twice = async (ws: Workspace, roles: string[], exitCode: number): Promise<void> => {
+      expect((await runYoke(ws, ['run'])).exitCode).toBe(exitCode);
+      await ws.write('.yoke/context/PROJECT.md', project);
+      expect((await runYoke(ws, ['run'])).exitCode).toBe(exitCode);
+      for (const role of roles) {
+        const [bare, withProject] = [await ws.sideText(`prompts/${role}-1.md`), await ws.sideText(`prompts/${role}-2.md`)];
+        expect(bare, role).not.toBeNull();
+        expect(bare, role).not.toContain('# Project context');
+        expect(withProject, role).toBe(`${block}${bare ?? ''}`);
+      }
+    };
+    const brute = await makeJudgedWorkspace({ mode: 'brute', conf: ['max-iterations 1', 'commit off'], script: { after: { worker: { notes: 'DONE' }, judge: verdictFail } } });
+    const saga = await makeJudgedWorkspace({ mode: 'saga', conf: ['commit off'], script: { after: { scoper: { write: { '.loop/saga-notes.md': 'STATUS: DONE\n' } } } } });
+    workspaces.push(brute.ws, saga.ws);
+    const own = async (mode: string, conf: string[], files: Record<string, string>, script: ShellScript): Promise<Workspace> => {
+      const ws = await makeWorkspace((paths) => ({
+        '.loop/yoke.conf': [`mode ${mode}`, `agent cmd sh ${paths.side('agent.sh')}`, ...conf, ''].join('\n'),
+        '.loop/protocol.md': '# Protocol\n',
+        '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+        '.loop/.gitignore': '.journal/\n.stash/\n',
+        ...files,
+      }));
+      workspaces.push(ws);
+      await installShellAgent(ws.sideDir, script);
+      return ws;
+    };
+    const goal = await own('goal', ['accept tests false', 'max-iterations 1'], { '.loop/goal.md': '# Goal\n\nA widget.\n' }, { after: { worker: { notes: 'IN_PROGRESS' } } });
+    const stories = await own('stories', ['review on', 'max-iterations 1'], {
+      '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: Widget\n    acceptance: [a widget]\n',
+      '.loop/judge.md': '# Judge\n',
+    }, { after: { worker: { notes: 'DONE' }, judge: verdictFail } });
+    await Promise.all([
+      twice(brute.ws, ['judge'], 1),
+      twice(saga.ws, ['scoper'], 0),
+      twice(goal, ['worker'], 1),
+      twice(stories, ['worker', 'judge'], 1),
+    ]);
   }, TIMEOUT);
 
   it('an agent’s change to PROJECT.md and DECISIONS.md is put back and reported; its KNOWLEDGE.md change stays and is no boundary violation', async () => {

@@ -87,7 +87,7 @@ describe('a lifecycle added with its own files and one registry line', () => {
   it('builds its run input from its own prompts and spec files', () => {
     const config = sprintConfig(['agent claude']);
     const input = sprintLifecycle.input(config, (path) => `<${path}>`, '/project/.loop');
-    expect(input).toEqual({ config, workerPrompt: '<prompts/worker.md>', judgePrompt: '<prompts/judge.md>', loopDir: '/project/.loop', specFiles: ['backlog.md', 'yoke.conf'] });
+    expect(input).toEqual({ config, workerPrompt: '<prompts/worker.md>', judgePrompt: '<prompts/judge.md>', loopDir: '/project/.loop', specFiles: ['backlog.md', 'yoke.conf'], restoresAfterCalls: true });
   });
 
   it('has its roles checked for agent availability', () => {
@@ -102,6 +102,7 @@ describe('a lifecycle added with its own files and one registry line', () => {
     run.complete({ restored: [], displaced: {} });
     expect(run.startNext()).toBe('round 1/4: worker started');
     run.complete({ outcome: 'exited', exitCode: 0, signal: null, durationMs: 1_000, usage: null, transcript: 'worker.log' }, 'round 1/4: worker exited 0 after 1.0s (transcript .loop/worker.log)');
+    run.complete({ restored: [], displaced: {} });
     run.complete({ firstLine: 'STATUS: IN_PROGRESS' });
     run.complete({ changed: [] });
     run.complete({ outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, excerpt: '' }, 'round 1/4: guard tests: pass (0.0s)');

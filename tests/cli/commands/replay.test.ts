@@ -28,7 +28,7 @@ describe('yoke replay in a workspace', () => {
     const latest = await runYoke(ws, ['replay']);
     expect(latest.exitCode, latest.stderr).toBe(0);
     expect(latest.stdout).toMatch(new RegExp(`^run ${run} \\(loop, machine loop v\\d+\\)`));
-    expect(latest.stdout).toMatch(/working → readingNotes +AGENT_EXITED +agent\.spawn worker #2 → exit 0/);
+    expect(latest.stdout).toMatch(/working → restoringAfterWorker +AGENT_EXITED +agent\.spawn worker #2 → exit 0/);
     expect(latest.stdout).toMatch(/^outcome: finished in done: done \(exit 0\)/m);
     const byPrefix = await runYoke(ws, ['replay', run.slice(0, 6).toLowerCase()]);
     expect(byPrefix.stdout).toBe(latest.stdout);

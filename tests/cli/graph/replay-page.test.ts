@@ -126,7 +126,9 @@ describe('yoke replay --html of a parallel stories run', () => {
     const html = readFileSync(lanesPage, 'utf8');
     expect(html).toMatch(/<h2>Lanes<\/h2>\n<table id="lanes"><thead><tr><th class="num">seq<\/th><th class="num">time<\/th><th>event<\/th><th>lane1<\/th><th>lane2<\/th><th>integration<\/th><\/tr><\/thead>/);
     const timeline = html.slice(html.indexOf('<table id="timeline">'));
-    expect(timeline).toMatch(/<td>lane1 working → readingNotes<\/td><td><code>AGENT_EXITED<\/code>/);
+    // the worker's exit goes through the spec restore (new runs restore after every agent call)
+    expect(timeline).toMatch(/<td>lane1 working → restoringAfterWorker<\/td><td><code>AGENT_EXITED<\/code>/);
+    expect(timeline).toMatch(/<td>lane1 restoringAfterWorker → readingNotes<\/td><td><code>SPEC_RESTORED<\/code>/);
     expect(timeline).toMatch(/<td>lane\d committing → queued; integration idle → rebasing<\/td>/);
     expect(timeline).not.toMatch(/lane\d\.idle|integration\.idle/);
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
@@ -157,8 +159,9 @@ describe('yoke replay --html of a parallel stories run', () => {
     await openOffline(lanesPage, async (tab) => {
       await tab.locator('#diagram svg').waitFor({ state: 'visible' });
       const taken = (id: string) => tab.locator(`#diagram g.edge[id="${id}"] path[stroke="#2563eb"]`).count();
-      expect(await taken(edgeId('parallel.lane1.working', 'AGENT_EXITED', 'parallel.lane1.readingNotes'))).toBe(1);
-      expect(await taken(edgeId('parallel.lane2.working', 'AGENT_EXITED', 'parallel.lane2.readingNotes'))).toBe(1);
+      expect(await taken(edgeId('parallel.lane1.working', 'AGENT_EXITED', 'parallel.lane1.restoringAfterWorker'))).toBe(1);
+      expect(await taken(edgeId('parallel.lane2.working', 'AGENT_EXITED', 'parallel.lane2.restoringAfterWorker'))).toBe(1);
+      expect(await taken(edgeId('parallel.lane1.working', 'AGENT_EXITED', 'parallel.lane1.readingNotes'))).toBe(0);
       expect(await taken(edgeId('parallel.integration.clock', 'CLOCK_READ', 'parallel.integration.landing'))).toBe(1);
       const filled = (id: string) => tab.locator(`[id="state:${id}"] path[fill="#dbeafe"], [id="state:${id}"] polygon[fill="#dbeafe"]`).count();
       expect(await filled('stories.parallel.lane1.working')).toBe(1);

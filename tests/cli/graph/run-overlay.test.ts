@@ -101,7 +101,9 @@ describe('runOverlay of a parallel stories run (three stories on two lanes)', ()
 
   it('marks the arrows taken inside the lanes', () => {
     const lanes = ['lane1', 'lane2'];
-    const exited = lanes.map((lane) => timesTaken(`parallel.${lane}.working`, 'AGENT_EXITED', `parallel.${lane}.readingNotes`));
+    // a new run's worker exit goes through the spec restore
+    const exited = lanes.map((lane) => timesTaken(`parallel.${lane}.working`, 'AGENT_EXITED', `parallel.${lane}.restoringAfterWorker`));
+    expect(lanes.map((lane) => timesTaken(`parallel.${lane}.restoringAfterWorker`, 'SPEC_RESTORED', `parallel.${lane}.readingNotes`))).toEqual(exited);
     expect(Math.min(...exited)).toBeGreaterThanOrEqual(1);
     expect(exited[0]! + exited[1]!).toBe(3);
     expect(lanes.map((lane) => timesTaken(`parallel.${lane}.idle`, null, `parallel.${lane}.creating`))).toEqual(exited);

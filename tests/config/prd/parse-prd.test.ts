@@ -35,6 +35,8 @@ describe('parsePrd', () => {
     expect(errors('stories:\n  - id: [\n')[0]).toMatch(/^\.loop\/prd\.yaml:\d+:\d+: error: prd\.yaml is not valid YAML/);
     expect(errors('stories: []\n')).toEqual(['.loop/prd.yaml:1:10: error: the story list is empty (write at least one story as `- id: S1` with a `title` and `acceptance` below it; see docs/stories.md for the prd.yaml format)']);
     expect(errors('')[0]).toMatch(/^\.loop\/prd\.yaml:1:1: error: prd\.yaml is empty/);
+    // a file that is not there is named as missing, not as empty
+    expect(parsePrd(null, '.loop/prd.yaml').issues.map(formatIssue)).toEqual(['.loop/prd.yaml:1:1: error: prd.yaml is missing (write the story list there or convert one with `yoke stories import <file>`; `yoke init stories` writes a template)']);
     expect(errors('items: []\n')[0]).toMatch(/prd\.yaml has no `stories:` list/);
   });
 

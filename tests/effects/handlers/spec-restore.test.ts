@@ -24,7 +24,7 @@ describe('spec.restore', () => {
     const conf = await putBlob(p.loopDir, Buffer.from('mode loop\n'));
     await writeFile(join(p.loopDir, 'plan.md'), 'agent rewrote the plan\n');
     await writeFile(join(p.loopDir, 'judge.md'), 'agent created this\n');
-    const { ctx } = makeContext(p.root, p.loopDir);
+    const { ctx, warnings } = makeContext(p.root, p.loopDir);
     const result = await restoreSpec.execute(
       { specFiles: { 'plan.md': plan, 'protocol.md': protocol, 'yoke.conf': conf, 'judge.md': null } },
       ctx,
@@ -36,15 +36,20 @@ describe('spec.restore', () => {
     expect(await text('plan.md')).toBe('plan v1\n');
     expect(await text('yoke.conf')).toBe('mode loop\n');
     await expect(stat(join(p.loopDir, 'judge.md'))).rejects.toThrow(/ENOENT/);
+    // the terminal is told which files were put back, and where what they held is kept
+    expect(warnings).toEqual([
+      `spec file(s) .loop/judge.md, .loop/plan.md, .loop/yoke.conf changed during the run; put back as the run holds them (an agent's edit never counts; change spec files after the run ends, or start over with \`yoke run --fresh\`); what was there is kept in .loop/.journal/blobs/ (judge.md as blob ${result.displaced['judge.md']?.slice(0, 12) ?? ''}, plan.md as blob ${result.displaced['plan.md']?.slice(0, 12) ?? ''}).`,
+    ]);
   });
 
   it('changes nothing when the files already match (idempotent retry)', async () => {
     const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
     await unlink(join(p.loopDir, 'protocol.md'));
-    const { ctx } = makeContext(p.root, p.loopDir);
+    const { ctx, warnings } = makeContext(p.root, p.loopDir);
     const before = await stat(join(p.loopDir, 'plan.md'));
     const result = await restoreSpec.execute({ specFiles: { 'plan.md': plan, 'protocol.md': null } }, ctx);
     expect(result).toEqual({ restored: [], displaced: {} });
+    expect(warnings).toEqual([]);
     expect((await stat(join(p.loopDir, 'plan.md'))).ino).toBe(before.ino);
     expect(restoreSpec.policy).toBe('retry');
   });

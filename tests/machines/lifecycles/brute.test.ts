@@ -51,14 +51,21 @@ const PROTECTED: GraphModel = {
   samples: { ...ITERATION_SAMPLES, ...VERDICT_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
-/** The context layer: a passing run's commit carries its DECISIONS.md entry (DESIGN §9). */
+/** The context layer: a passing run's commit carries its DECISIONS.md entry (DESIGN §9); the spec is restored after every call. */
 const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_FAIL } = VERDICT_SAMPLES;
 const CONTEXT: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'guard tests npm test', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true } },
+  // also a run that restores the spec after every agent call, as new runs do
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 2', 'max-judge-failures 2', 'guard tests npm test', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
   samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
+/** A protected run as new runs start (protectAll and restoresAfterCalls): the judge's call is followed by the spec restore, then its protect scan. */
+const PROTECTED_RESTORING: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 1', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true, restoresAfterCalls: true },
+  samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...PROTECT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES, ...CONTEXT_SAMPLES });
 
 describe('brute machine graph', () => {

@@ -164,9 +164,9 @@ const MODELS: Record<string, GraphModel> = {
     parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'budget attempts 1'], TWO),
     lanes(['S1'], [...HAPPY, 'NOTES_READ(IN_PROGRESS)']), lanes(['S2']), { 'BUDGET_RAISED(attempts 3)': { event: { type: 'BUDGET_RAISED', dimension: 'attempts', value: 3 } } },
   ),
-  /** the context layer: each lane reads `.yoke/context/` in its worktree before its worker call */
+  /** the context layer: each lane reads `.yoke/context/` in its worktree before its worker call; the spec restored after it, as in new runs */
   context: model(
-    { ...parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO), contextLayer: { run: CONTEXT_RUN, inject: true } },
+    { ...parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
     lanes(['S1', 'S2'], [...HAPPY, 'CONTEXT_READ']),
   ),
   /** a run journaled before lanes were gated: no admission, no context read */

@@ -52,11 +52,17 @@ const PROTECTED: GraphModel = {
 };
 /** The context layer: each passing chunk's commit carries its DECISIONS.md entry (DESIGN §9). */
 const CONTEXT: GraphModel = {
-  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true } },
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 1', 'max-judge-failures 1', 'commit done'])), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...CONTEXT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED };
+/** A protected saga as new runs start (protectAll and restoresAfterCalls): the scoper's and the judge's calls are followed by the spec restore, then the protect scan. */
+const PROTECTED_RESTORING: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 1', 'max-iterations 1', 'max-judge-failures 1', 'commit off', 'protect tests/'])), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true, restoresAfterCalls: true },
+  samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples, ...CONTEXT_SAMPLES });
 
 describe('saga machine graph', () => {

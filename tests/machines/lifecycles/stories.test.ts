@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePrd } from '../../../config/prd/parse-prd.js';
 import { storiesMachine } from '../../../machines/lifecycles/stories.js';
-import type { WorkInput } from '../../../machines/work/work-context.js';
+import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
 import { makeCheckResult } from '../support/loop-driver.js';
 import { checkStoryPaths } from '../support/story-ledger.js';
 import { serializeStories, storiesInput } from '../support/stories-input.js';
@@ -94,6 +94,16 @@ const LINE_SAMPLES: Record<string, Sample> = {
   },
 };
 
+/** ONE_STORY as the user edits it while the run is stopped with a spec restore outstanding: S1 gets a second criterion. */
+const ONE_STORY_EDITED = parsePrd(ONE_STORY.replace('        check: npm test -- parser\n', '        check: npm test -- parser\n      - prints\n'), '.loop/prd.yaml').stories ?? [];
+const EDIT_SAMPLES: Record<string, Sample> = {
+  'STORIES_CHANGED(S1 edited, restore outstanding)': {
+    event: { type: 'STORIES_CHANGED', stories: ONE_STORY_EDITED, prdBlob: 'e'.repeat(64), added: [], removed: [], edited: ['S1'], reopened: [] },
+    // where a restore is outstanding: before the worker's call, after it, after the judge's (once: see editedWhileRestoring)
+    when: (state) => /^"restoring(AfterWorker|AfterJudge)?"$/.test(state),
+  },
+};
+
 const STORY_SETBACKS: Record<string, Sample> = Object.fromEntries(Object.entries(ITERATION_SAMPLES).filter(([name]) =>
   ['AGENT_INTERRUPTED', 'AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'AGENT_EXITED(tool-held)', 'WAITED', 'AGENT_RETRY'].includes(name)));
 const CHECK_FAIL = { 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample };
@@ -138,11 +148,22 @@ const MODELS: Record<string, GraphModel> = {
     { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'commit off', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]) },
     PLAIN_ITERATION_SAMPLES, CHECK_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
   ),
-  /** the context layer (DESIGN §9): `.yoke/context/` read before the worker's and the judge's call, the block opening their prompts */
+  /** the context layer (DESIGN §9): `.yoke/context/` read before the worker's and the judge's call, the block opening their prompts; the spec restored after each call, as in new runs */
   context: model(
-    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on'], ONE_STORY), contextLayer: { run: CONTEXT_RUN, inject: true } },
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 2', 'review on'], ONE_STORY), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
     PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, { 'CONTEXT_READ': CONTEXT_SAMPLES['CONTEXT_READ'] as Sample },
   ),
+  /** as new protected runs start (protectAll, restoresAfterCalls): the judge's call is followed by the spec restore, then its protect scan */
+  protectedRestoring: model(
+    { ...storiesInput(['max-iterations 1', 'review on', 'protect tests/'], ONE_STORY), protection: makeProtection(['tests/'], [PROTECTED_FILE]), protectAll: true, restoresAfterCalls: true },
+    PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, PROTECT_SAMPLES,
+  ),
+  /** prd.yaml edited while a spec restore was outstanding (before or after the worker's or the judge's call): the restore runs again, with the edit */
+  editedWhileRestoring: {
+    ...model({ ...storiesInput(['max-iterations 1', 'review on'], ONE_STORY), restoresAfterCalls: true }, PLAIN_ITERATION_SAMPLES, PASS_OR_FAIL, PASS_SAMPLES, EDIT_SAMPLES),
+    // the user edits once: S1 still has its one criterion
+    allow: (snapshot, event) => event.type !== 'STORIES_CHANGED' || (snapshot.context as WorkContext).prd?.stories[0]?.acceptance?.length === 1,
+  },
   /** every story passed already (an import carried `passes: true`): the run is done at once */
   allPassed: model(storiesInput(['max-iterations 1'], ONE_STORY.replace('check: npm test -- parser\n', 'check: npm test -- parser\n    passes: true\n')), PLAIN_ITERATION_SAMPLES),
 };
@@ -190,7 +211,7 @@ describe('stories machine graph', () => {
     }
   });
 
-  it('the invariants have teeth: they catch a machine that skips the story\'s checks, ignores priority, allows an attempt too many, or passes without the judge', () => {
+  it('the invariants have teeth: they catch a machine that skips the story\'s checks, ignores priority, allows an attempt too many, passes without the judge, or keeps an edit of prd.yaml a restore put back', () => {
     // each machine is given other rules than the user wrote (the oracle reads the user's)
     const caught = (m: GraphModel, change: (input: WorkInput) => WorkInput): string => {
       const input = change(m.input);
@@ -206,5 +227,8 @@ describe('stories machine graph', () => {
     const review = MODELS.review as GraphModel;
     const unjudged = (input: WorkInput): WorkInput => ({ ...input, config: { ...input.config, review: false } });
     expect(caught(review, unjudged)).toMatch(/^§8 story\.pass is requested only/);
+    // a machine that does not restore again after an edit (an older run's) while the oracle expects it
+    const { restoresAfterCalls: _flag, ...olderRun } = (MODELS.editedWhileRestoring as GraphModel).input;
+    expect(caught(MODELS.editedWhileRestoring as GraphModel, () => olderRun)).toMatch(/^§8\/spec 1\.1 an edit of prd\.yaml journaled while a spec restore was outstanding/);
   });
 });

@@ -22,11 +22,13 @@ export function storiesInput(lines: readonly string[], prd: string): WorkInput {
 
 /**
  * serializeWork plus what the stories guards read: each story's passed / attempts / blocked /
- * failure streak, the current story, and how many criteria each story has (a fixed prd.yaml is a new state).
+ * failure streak, the current story, how many criteria each story has (a fixed prd.yaml is a new state),
+ * and a spec restore owed again after an edit.
  */
 export function serializeStories(snapshot: AnyMachineSnapshot): string {
   const c = snapshot.context as WorkContext;
   const prd = c.prd;
   const stories = prd ? Object.entries(prd.progress).map(([id, p]) => [id, p.passed, p.attempts, p.blocked, p.fingerprintRepeats, p.lastFingerprint]) : [];
-  return JSON.stringify([serializeWork(snapshot), prd?.current ?? null, stories, prd?.stories.map((s) => [s.id, s.acceptance?.length ?? 0]) ?? []]);
+  // a restore owed again after an edit of prd.yaml (in runs that restore after calls) is a state of its own
+  return JSON.stringify([serializeWork(snapshot), prd?.current ?? null, stories, prd?.stories.map((s) => [s.id, s.acceptance?.length ?? 0]) ?? [], ...(c.restoreAgain === true ? ['restoreAgain'] : [])]);
 }

@@ -23,6 +23,7 @@ export const STORY_INVARIANT = {
   attempts: '§8 only DONE claims that fail a gate count; max-story-attempts of them, or the same failure three times in a row, block the story',
   blocked: '§8 a blocked story is never worked on again; with on-story-blocked stop the run ends at once (exit 1)',
   end: '§8 the run exits 0 exactly when every story passed, and ends only when it must (all passed, blocked, nothing ready, or the cap)',
+  respec: '§8/spec 1.1 an edit of prd.yaml journaled while a spec restore was outstanding (it puts the old file back) is followed by another restore, with the edit, before anything else (runs that restore after calls)',
 } as const;
 type Name = keyof typeof STORY_INVARIANT;
 
@@ -51,6 +52,8 @@ export interface StoryBook {
   /** the cap, as the user set it (yoke.conf, then `yoke run --max-iterations`) */
   max: number;
   ended: boolean;
+  /** the prd.yaml blob a restore must put back before anything else: an edit arrived while a restore was outstanding */
+  restoreOwed?: string | null;
 }
 
 /** The rules of the run the oracle reads from the input (what the user wrote), never from the machine. */
@@ -62,6 +65,8 @@ interface Rules {
   skip: boolean;
   maxAttempts: number;
   noModify: readonly string[];
+  /** spec files restored right after every agent call too (the run's input) */
+  restoresAfterCalls: boolean;
 }
 
 function rulesOf(input: WorkInput): Rules {
@@ -69,7 +74,7 @@ function rulesOf(input: WorkInput): Rules {
   return {
     protectedFiles: input.protection ? JSON.stringify(input.protection.files) : null,
     guards: c.guards.map((g) => g.name), review: c.review === true, skip: c.onStoryBlocked === 'skip',
-    maxAttempts: c.maxStoryAttempts ?? 3, noModify: c.noModify,
+    maxAttempts: c.maxStoryAttempts ?? 3, noModify: c.noModify, restoresAfterCalls: input.restoresAfterCalls === true,
   };
 }
 
@@ -121,6 +126,10 @@ class Ledger {
     const schema = effectSchemas[request.kind].params.safeParse(request.params);
     if (!schema.success) this.fail('schema', path, `${request.kind}: ${schema.error.message}`);
     if (book.ended) this.fail('await', path, `${request.kind} requested after the end`);
+    if (book.restoreOwed != null) {
+      if (request.kind === 'spec.restore' && request.params.specFiles['prd.yaml'] === book.restoreOwed) book.restoreOwed = null;
+      else if (request.kind !== 'spec.restore') this.fail('respec', path, `${request.kind} requested before prd.yaml ${book.restoreOwed.slice(0, 8)} was restored again`);
+    }
     switch (request.kind) {
       case 'agent.spawn': {
         const p = request.params;
@@ -188,6 +197,8 @@ class Ledger {
     if (event.type === 'STORIES_CHANGED') {
       // the user's edit of prd.yaml: the new list; a passed story whose criteria changed must pass again
       book.stories = event.stories;
+      const restoring = book.outstanding[0];
+      if (this.rules.restoresAfterCalls && event.prdBlob !== null && restoring?.kind === 'spec.restore' && restoring.params.specFiles['prd.yaml'] !== event.prdBlob) book.restoreOwed = event.prdBlob;
       book.passed = book.passed.filter((id) => !event.reopened.includes(id) && event.stories.some((s) => s.id === id));
       for (const story of event.stories) if (story.passes && !book.passed.includes(story.id)) book.passed.push(story.id);
     }

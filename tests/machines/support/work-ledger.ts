@@ -212,7 +212,9 @@ function scansEveryCall(l: WorkLedger): boolean {
 
 function takeRequest(l: WorkLedger, r: EffectRequest): void {
   if (COMPLETION_EVENT[r.kind] !== null) l.awaited.push(r);
-  if ((l.scanOwed === 'judge' || l.scanOwed === 'scoper') && r.kind !== 'protect.scan') flag(l, 'protect', `${r.kind} requested after the ${l.scanOwed}'s call, before its protect scan`);
+  // (a run that restores after calls puts the spec files back first: that reads and runs nothing)
+  const restoreFirst = r.kind === 'spec.restore' && l.input.restoresAfterCalls === true;
+  if ((l.scanOwed === 'judge' || l.scanOwed === 'scoper') && r.kind !== 'protect.scan' && !restoreFirst) flag(l, 'protect', `${r.kind} requested after the ${l.scanOwed}'s call, before its protect scan`);
   const parsed = effectSchemas[r.kind].params.safeParse(r.params);
   if (!parsed.success) flag(l, 'schema', `${r.kind} params ${JSON.stringify(r.params)}: ${parsed.error.message}`);
   switch (r.kind) {
@@ -229,8 +231,9 @@ function takeRequest(l: WorkLedger, r: EffectRequest): void {
       return;
     }
     case 'spec.restore':
-      // every iteration starts by restoring the spec: the reported one before it is over
-      closeIteration(l, 'the next iteration started');
+      // every iteration starts by restoring the spec: the reported one before it is over; a run that
+      // restores after calls (input.restoresAfterCalls) also restores right after the judge, before its verdict is read
+      if (!l.verdictOwed) closeIteration(l, 'the next iteration started');
       return;
     case 'notes.reset':
       if (r.params.file !== 'notes.md' || r.params.firstLine !== 'STATUS: IN_PROGRESS') flag(l, 'reset', `notes.reset ${JSON.stringify(r.params)}`);

@@ -55,8 +55,8 @@ const SETBACKS = ['AGENT_EXITED(rate-limited, retry 1 ms)', 'AGENT_EXITED(auth-e
 const SETBACK_PLUMBING = PLUMBING.filter((name) => name !== 'SET_MAX_ITERATIONS(1)');
 /** The context layer (DESIGN §9): the success's commit, with its decision entry dated by the clock and made from notes and plan. */
 const CONTEXT = ['CLOCK_READ(T0)', 'FILE_READ(decision)', 'CONTEXT_READ'];
-/** The input with `.yoke/context/` recorded as present when the run started. */
-const withContext = (input: WorkInput): WorkInput => ({ ...input, contextLayer: { run: CONTEXT_RUN } });
+/** The input with `.yoke/context/` recorded as present when the run started, and (as in every new run) the spec restored after every agent call. */
+const withContext = (input: WorkInput): WorkInput => ({ ...input, contextLayer: { run: CONTEXT_RUN }, restoresAfterCalls: true });
 /** A hook fired on entry of the first state, one on an iteration's transition, and one on entry of a final state (each is a real process). */
 const HOOKS = ['hook run-start echo', 'hook iteration-end echo', 'hook bailout echo'];
 

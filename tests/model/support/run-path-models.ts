@@ -18,9 +18,10 @@ import { AGENT_COMMAND, checkCommand } from './world-script.js';
 /**
  * A graph model to execute: its transition paths, and with `histories` its simple paths too;
  * `files` the model's own files in its template world (project-relative: its prd.yaml, a context
- * layer), `plan` what its outside inputs need (support/world-plan.ts).
+ * layer), `plan` what its outside inputs need (support/world-plan.ts), `planFile` the plan file its
+ * worker scribbles on when it is not the suite's (null: none besides protocol.md).
  */
-export type ExecutionModel = GraphModel & { histories?: boolean; files?: Record<string, string>; plan?: PlanOptions };
+export type ExecutionModel = GraphModel & { histories?: boolean; files?: Record<string, string>; plan?: PlanOptions; planFile?: string | null };
 
 /** What executing one model found. */
 export interface ModelResult {
@@ -77,7 +78,7 @@ export async function runPathModel(
   const names = new Map(Object.entries(model.samples).map(([name, sample]) => [sample.event, name]));
   const input = realInput(model.input, world.template.loopDir);
   const { root, planned } = planWorld(machine, input, paths, names, model.plan);
-  const report = await executePlan(root, { ...world, lifecycle, input });
+  const report = await executePlan(root, { ...world, ...(model.planFile !== undefined ? { planFile: model.planFile } : {}), lifecycle, input });
   const nodes = planNodes(root);
   return {
     paths: planned,

@@ -64,10 +64,12 @@ export function requestProblem(expected: EffectRequest | undefined, kind: string
   }
   // A commit's expected HEAD is the real repository's branch and commit: the samples cannot know it.
   // Its decision entry is made of the real notes.md and plan: the samples fix only that there is one.
-  // A story's pass commits too; its entry is made of notes the world wrote as the path read them (exactNotes).
+  // A story's pass commits too; its entry is made of notes the world wrote as the path read them (exactNotes),
+  // and the prd.yaml it sets the flag on (`spec`) is the world's backup blob (the samples' baseline names none;
+  // storyPassProblems checks the file it committed).
   // A worker's prompt may carry the last attempt's guard report (stories' feedback): its check durations are the world's.
-  const decided = kind === 'commit.create' ? entryAsPresence(withoutKey(params, 'head')) : kind === 'story.pass' ? withoutKey(params, 'head') : kind === 'agent.spawn' ? promptDurationFree(params) : params;
-  const wanted = kind === 'commit.create' ? entryAsPresence(expected.params) : kind === 'agent.spawn' ? promptDurationFree(expected.params) : expected.params;
+  const decided = kind === 'commit.create' ? entryAsPresence(withoutKey(params, 'head')) : kind === 'story.pass' ? withoutKey(withoutKey(params, 'head'), 'spec') : kind === 'agent.spawn' ? promptDurationFree(params) : params;
+  const wanted = kind === 'commit.create' ? entryAsPresence(expected.params) : kind === 'story.pass' ? withoutKey(expected.params, 'spec') : kind === 'agent.spawn' ? promptDurationFree(expected.params) : expected.params;
   if (canonical(wanted) !== canonical(decided)) return `${kind} params ${canonical(params)}, expected ${canonical(expected.params)}`;
   return null;
 }
@@ -204,7 +206,8 @@ export function fileProblems(world: ModelWorld, node: PlanNode, answered: Effect
         }
       }
       expect(read(world, 'protocol.md') === COMMON_FILES['.loop/protocol.md'], '.loop/protocol.md still holds what the worker scribbled');
-      if (answered?.kind === 'spec.restore' && 'prd.yaml' in answered.params.specFiles) problems.push(...passesProblems(world, node.snapshot, null));
+      // a restore decided before an edit of prd.yaml (restoreAgain) put the old file back: the next one puts the edit back
+      if (answered?.kind === 'spec.restore' && 'prd.yaml' in answered.params.specFiles && context.restoreAgain !== true) problems.push(...passesProblems(world, node.snapshot, null));
       break;
     case 'NOTES_RESET': {
       const notes = read(world, 'notes.md') ?? '';

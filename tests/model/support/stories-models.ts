@@ -132,6 +132,9 @@ function edited(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
+/** ONE_STORY as the user edits it while the judge's restore is outstanding: S1 gets a second criterion (text only). */
+const ONE_STORY_MORE = `${ONE_STORY}      - reads fast\n`;
+
 /** The project's context layer: PROJECT.md only (DECISIONS.md is yoke's to start). */
 const PROJECT_MD = '# Project\n\nA parser and a printer for the widget format.\n';
 
@@ -176,6 +179,7 @@ const EDITS = {
   'prd.yaml edited(S1 criteria, S2 added)': prdEdit(VAGUE_FIXED, { added: ['S2'], removed: [], edited: ['S1'], reopened: [] }, (state) => state.includes('stoppedLine')),
   // explored only where the models' `allow` says (the one-step extensions try it everywhere it fits)
   'prd.yaml edited(S1 reopened)': prdEdit(PAIR_REOPENED, { added: [], removed: [], edited: ['S1'], reopened: ['S1'] }),
+  'prd.yaml edited(S1 criterion added)': prdEdit(ONE_STORY_MORE, { added: [], removed: [], edited: ['S1'], reopened: [] }),
 };
 
 /** The named samples (throws on a name no sample has). */
@@ -197,13 +201,16 @@ const PASS = ['CLOCK_READ(T0)', 'FILE_READ(notes)', 'STORY_PASSED'];
 const JUDGE = ['VERDICT_STAMP', 'VERDICT(PASS)', 'VERDICT(FAIL)', 'NOTES_RESET'];
 const SETBACKS = ['AGENT_EXITED(rate-limited, retry 1 ms)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_RETRY'];
 
-/** The run input `yoke run` builds for `conf` (lines after `mode stories` and the agent) and prd.yaml's `prd`. */
-function storiesRun(conf: readonly string[], prd: string, extra: Partial<WorkInput> = {}): WorkInput {
+/**
+ * The run input `yoke run` builds for `conf` (lines after `mode stories` and the agent) and prd.yaml's
+ * `prd`; `older`: as a run journaled before the spec was restored after every agent call.
+ */
+function storiesRun(conf: readonly string[], prd: string, extra: Partial<WorkInput> = {}, older = false): WorkInput {
   const { config, issues } = parseConfig(`${['mode stories', 'agent cmd ./fake-agent.sh', ...conf].join('\n')}\n`, '.loop/yoke.conf', LIFECYCLE_REGISTRY);
   if (config === null || issues.length > 0) throw new Error(`stories model config does not parse: ${JSON.stringify(issues)}`);
-  const input = storiesLifecycle.input(config, readCanon, '/project/.loop', (name) => (name === 'prd.yaml' ? prd : null));
+  const { restoresAfterCalls, ...input } = storiesLifecycle.input(config, readCanon, '/project/.loop', (name) => (name === 'prd.yaml' ? prd : null));
   if ((input.stories ?? []).length === 0) throw new Error('the model prd.yaml has no stories');
-  return { ...input, ...extra };
+  return { ...input, ...(older || restoresAfterCalls === undefined ? {} : { restoresAfterCalls }), ...extra };
 }
 
 /** An edit fits where `yoke run` would journal exactly it: the same change against the run's story list (and not none). */
@@ -218,12 +225,12 @@ function editFits(before: AnyMachineSnapshot, event: MachineEvent): boolean {
 
 const PLAN: PlanOptions = { exactNotes: true, fits: editFits };
 
-function model(conf: readonly string[], prd: string, names: string[][], more: Partial<ExecutionModel> & { extra?: Partial<WorkInput> } = {}): ExecutionModel {
+function model(conf: readonly string[], prd: string, names: string[][], more: Partial<ExecutionModel> & { extra?: Partial<WorkInput>; older?: boolean } = {}): ExecutionModel {
   const samples = pick(...names.flat());
   const prdEdits = new Map(Object.values(samples).flatMap((s) => ('text' in s && typeof s.text === 'string' ? [[s.event, s.text] as const] : [])));
-  const { extra, files, ...rest } = more;
+  const { extra, files, older, ...rest } = more;
   return {
-    input: storiesRun(conf, prd, extra),
+    input: storiesRun(conf, prd, extra, older),
     samples,
     serialize: serializeStories,
     files: { '.loop/prd.yaml': prd, ...files },
@@ -256,15 +263,25 @@ export const STORIES_MODELS: Record<string, ExecutionModel> = {
     ['max-iterations 3', 'max-story-attempts 5'],
     ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(fail)', 'CHECK_FINISHED(fail, other)']],
   ),
-  /** `review on`: the judge before every pass (PASS, FAIL, a verdict it did not write); a FAIL resets the notes; the judge interrupted */
+  /**
+   * `review on`: the judge before every pass (PASS, FAIL, a verdict it did not write); a FAIL resets
+   * the notes; the judge interrupted; prd.yaml edited while the restore after the first judge's call
+   * is outstanding (that restore puts the old file back; the run restores again with the edit)
+   */
   review: model(
     ['max-iterations 2', 'max-story-attempts 2', 'review on'],
-    ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)'], JUDGE, ['VERDICT(missing)', 'AGENT_INTERRUPTED'], PASS],
+    ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)'], JUDGE, ['VERDICT(missing)', 'AGENT_INTERRUPTED'], PASS, ['prd.yaml edited(S1 criterion added)']],
+    { allow: (snapshot, event) => event.type !== 'STORIES_CHANGED' || judgeRestorePoint(snapshot) },
   ),
-  /** the worker's and the judge's calls hit a rate limit or cannot authenticate; each retries its own call */
+  /**
+   * the worker's and the judge's calls hit a rate limit or cannot authenticate; each retries its own
+   * call. As a run journaled before the spec was restored after every call (its worker leaves
+   * prd.yaml alone: such a run restores it only before the next iteration)
+   */
   setbacks: model(
     ['max-iterations 1', 'review on'],
     ONE_STORY, [PLUMBING, ['AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'VERDICT_STAMP', 'VERDICT(PASS)'], SETBACKS, PASS],
+    { older: true, planFile: null },
   ),
   /** admission before the worker and the judge: a clock two minutes on breaks wall-minutes until it is raised */
   budget: model(
@@ -304,12 +321,17 @@ export const STORIES_MODELS: Record<string, ExecutionModel> = {
 
 /**
  * Where the reopening edit is explored (the paths go on after it): S1 passed, and S2's worker is
- * about to run. Not while S2's `spec.restore` is outstanding: that restore was decided before the
- * edit and puts the old prd.yaml back (S1 `passes: true`, the old criterion), and the next
- * story.pass commits that text, so the user's edit is lost. A known bug of today's machine: explore
- * `"restoring"` here too once STORIES_CHANGED during a restore restores again.
+ * about to run, or its spec restore before or after the call is outstanding. Such a restore was
+ * decided before the edit and puts the old prd.yaml back (S1 `passes: true`, the old criterion);
+ * the run then restores again, with the edit, before anything else.
  */
 function reopenPoint(snapshot: AnyMachineSnapshot): boolean {
   const prd = (snapshot.context as WorkContext).prd;
-  return prd?.progress.S1?.passed === true && prd.current === 'S2' && JSON.stringify(snapshot.value) === '"working"';
+  return prd?.progress.S1?.passed === true && prd.current === 'S2' && ['"working"', '"restoring"', '"restoringAfterWorker"'].includes(JSON.stringify(snapshot.value));
+}
+
+/** Where the review model's edit is explored: the first judge's call is over and its restore outstanding, S1 as the user first wrote it. */
+function judgeRestorePoint(snapshot: AnyMachineSnapshot): boolean {
+  const context = snapshot.context as WorkContext;
+  return context.iteration === 1 && context.prd?.stories[0]?.acceptance?.length === 1 && JSON.stringify(snapshot.value) === '"restoringAfterJudge"';
 }

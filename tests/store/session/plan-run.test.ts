@@ -153,6 +153,29 @@ describe('planRun on a resumed stories run', () => {
   });
 });
 
+describe('planRun starting a stories run after another', () => {
+  const storiesNewRun = (prd: string): NewRun => {
+    const { config } = parseConfig('mode stories\nagent cmd ./agent.sh\ntool-control off\n', '.loop/yoke.conf', LIFECYCLE_REGISTRY);
+    if (config === null) throw new Error('the stories config does not parse');
+    return { lifecycle: storiesLifecycle, input: storiesLifecycle.input(config, (path) => `<${path}>`, '/project/.loop', reader({ 'prd.yaml': prd })), argv: ['run'] };
+  };
+  const ended: RecordDraft = { run: OLD, machine: 'stories', mv: STORIES_MACHINE_VERSION, type: 'run.abandoned', payload: { reason: 'yoke run --fresh' } };
+
+  it('a story the last run passed whose criteria changed since: STORIES_CHANGED right after run.started, the flag set back first, the user warned', () => {
+    const text = PRD.replace('acceptance: [it works]', 'acceptance: [it works, fast]');
+    const plan = planRun(journal([storiesStarted(), ended]), request({ start: storiesNewRun(text), readLoopFile: reader({ 'prd.yaml': text }) }));
+    expect(events(plan)).toEqual(['run.started', 'STORIES_CHANGED']);
+    expect(plan.drafts[1]).toMatchObject({ run: NEW, machine: 'stories', payload: { cause: null, event: { edited: ['S1'], reopened: ['S1'], prdBlob: null } } });
+    expect(plan).toMatchObject({ writes: { 'prd.yaml': text.replace('passes: true', 'passes: false') }, blobs: [] });
+    expect(plan.notices[0]).toEqual({ level: 'warn', text: 'story S1 passed before, but its acceptance criteria changed: it is not passed any more' });
+  });
+
+  it('journals nothing more when prd.yaml is as the last run left it, or the run before was of another mode', () => {
+    expect(events(planRun(journal([storiesStarted(), ended]), request({ start: storiesNewRun(PRD), readLoopFile: reader({ 'prd.yaml': PRD }) })))).toEqual(['run.started']);
+    expect(events(planRun(journal([started(), abandoned]), request({ start: storiesNewRun(PRD), readLoopFile: reader({ 'prd.yaml': PRD }) })))).toEqual(['run.started']);
+  });
+});
+
 describe('journaledConfig and startOf', () => {
   it('the unfinished run\'s journaled config, none when every run ended', () => {
     expect(journaledConfig(journal([started(7)]))?.maxIterations).toBe(7);
