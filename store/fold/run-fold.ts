@@ -1,6 +1,6 @@
 // Folds one run's journal records through its machine: the state, and which effects are owed.
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import { awaitsEvent, completionEvent, interruptionEvent, machineEventSchema, type MachineEvent } from '../../machines/effect-events.js';
+import { awaitsEvent, checkedCompletionEvent, interruptionEvent, machineEventSchema, type MachineEvent } from '../../machines/effect-events.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from '../../machines/effects.js';
 import { MachineStepper } from './machine-stepper.js';
 import type { JournalRecord, Payload } from '../journal/record.js';
@@ -267,7 +267,8 @@ const outcomeEvents = new WeakMap<object, MachineEvent | null>();
 
 /**
  * The event an effect's journaled outcome tells the machine (null: no outcome yet, or nothing to
- * tell). Remembered per outcome, so checking an event and then folding it builds it once.
+ * tell). Remembered per outcome, so checking an event and then folding it builds it once. A
+ * completed outcome's result is the one `apply` checked against its kind's schema.
  */
 export function outcomeEvent(status: EffectStatus): MachineEvent | null {
   const outcome = status.completed ?? status.interrupted;
@@ -275,7 +276,7 @@ export function outcomeEvent(status: EffectStatus): MachineEvent | null {
   const known = outcomeEvents.get(outcome);
   if (known !== undefined) return known;
   const event = status.completed
-    ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
+    ? checkedCompletionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
     : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
   outcomeEvents.set(outcome, event);
   return event;
