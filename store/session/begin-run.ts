@@ -20,8 +20,8 @@ export interface BegunRun {
  * Plan the run against the journal (a new run gets a fresh ULID; `run.resumed` names this
  * process), stage the plan's records and flush them together.
  */
-export async function beginRun(journal: JournalWriter, request: Omit<RunRequest, 'runId' | 'pid' | 'locate'>): Promise<BegunRun> {
-  const plan = planRun(journal.records, { ...request, runId: ulid(), pid: process.pid, locate: (seq) => journal.store.recordLocation(seq) });
+export async function beginRun(journal: JournalWriter, request: Omit<RunRequest, 'runId' | 'pid' | 'locate' | 'readFrom'>): Promise<BegunRun> {
+  const plan = planRun(journal.records, { ...request, runId: ulid(), pid: process.pid, locate: (seq) => journal.store.recordLocation(seq), readFrom: journal.base?.seq ?? null });
   const staged = plan.drafts.map((draft) => journal.stage(draft));
   await journal.flush();
   if (plan.kind === 'resume') {
