@@ -14,7 +14,6 @@ import type { WorkContext as LoopContext } from '../../machines/work/work-contex
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
-import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
 import { savedCheckpoint } from '../../store/session/checkpoint-file.js';
@@ -193,10 +192,19 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   }
 }
 
-/** The run's tool-call gate (DESIGN §13), unless `tool-control off`. */
+/**
+ * The run's tool-call gate (DESIGN §13), unless `tool-control off`. The runner opens it before the
+ * first agent call; its module (the classifier, the shell parser) loads only then, so a resume that
+ * calls no agent does not pay for it.
+ */
 function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
   if ((config.toolControl ?? 'on') === 'off') return {};
-  return { openToolGate: (host) => openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host) };
+  return {
+    openToolGate: async (host) => {
+      const { openRunToolGate } = await import('../../store/gate/run-tool-gate.js');
+      return openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host);
+    },
+  };
 }
 
 /** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */
