@@ -14,7 +14,7 @@ import { restoreFold, trustedCheckpoint, type FoldCheckpoint } from '../fold/fol
 import { indexAfter } from '../projections/checkpoint-ledger.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { JournalRecord, StartedRecord } from '../journal/record.js';
-import { checkRecord, type Divergence } from '../projections/verify-run.js';
+import { checkRecord, type Divergence } from '../projections/check-record.js';
 
 /** Where a record is, for messages (`/p/.loop/.journal/journal.jsonl:57`). */
 export type LocateRecord = (seq: number) => string;
