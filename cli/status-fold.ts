@@ -19,7 +19,7 @@ export async function foldStatusView(paths: WorkspacePaths): Promise<{ view: Sta
   const started = findRun(records);
   // Read from a checkpoint, the records before it are only those its ledger kept: its run is folded
   // on from it, and its sums start from its tallies (a later run is all after it).
-  const base = read.from !== null && read.from.checkpoint.started.run === started.run ? read.from.checkpoint : null;
+  const base = read.from !== null && read.from.checkpoint.started.seq === started.seq ? read.from.checkpoint : null;
   const summary = summarizeRun(base === null ? foldRun(records, started) : foldFrom(base, records), records);
   const usage = runUsage(records, summary.run, base);
   const phase = summary.status === 'unfinished' ? currentPhase(records, summary.run, base) : null;

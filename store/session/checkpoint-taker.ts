@@ -13,7 +13,7 @@ import { advanceLedger, indexAfter } from '../projections/checkpoint-ledger.js';
 import { lastLine, readInto, type ReadFrom } from './checkpoint-file.js';
 
 /** Records between two checkpoints of a run. */
-export const CHECKPOINT_EVERY = 5000;
+export const CHECKPOINT_EVERY = 1000;
 
 /**
  * Records between two checkpoints: `CHECKPOINT_EVERY`, or `YOKE_CHECKPOINT_EVERY` when it is a

@@ -1,5 +1,6 @@
 // What `yoke run` reads before it takes the lease (and, when nobody writes meanwhile, opens the journal on).
-import { unfinishedRun } from '../fold/journal-runs.js';
+import { trustedCheckpoint } from '../fold/fold-checkpoint.js';
+import { startOf, unfinishedRun } from '../fold/journal-runs.js';
 import { readWorkspace, readWorkspaceFrom, type WorkspaceRead } from './read-workspace.js';
 import type { WorkspacePaths } from './workspace-paths.js';
 
@@ -11,6 +12,9 @@ import type { WorkspacePaths } from './workspace-paths.js';
  */
 export async function readForRun(paths: WorkspacePaths, fresh: boolean): Promise<WorkspaceRead> {
   const read = fresh ? null : readWorkspaceFrom(paths, true);
-  if (read !== null && unfinishedRun(read.records) === read.from?.checkpoint.started.run) return read;
+  const checkpoint = read?.from?.checkpoint ?? null;
+  const run = read === null ? null : unfinishedRun(read.records);
+  // the run to resume is the checkpoint's, and the checkpoint is the one its fold may start from
+  if (read !== null && checkpoint !== null && run !== null && run === checkpoint.started.run && trustedCheckpoint(checkpoint, read.records, startOf(read.records, run)) !== null) return read;
   return readWorkspace(paths);
 }
