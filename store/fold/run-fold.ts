@@ -263,7 +263,13 @@ export class RunFold {
   }
 }
 
-const outcomeEvents = new WeakMap<object, MachineEvent | null>();
+/**
+ * Where an outcome keeps the event it tells the machine, once built: a symbol-keyed property, which
+ * JSON, `canonical` and `structuredClone` (checkpoints, views, comparisons) all leave out. A WeakMap
+ * did the same at a cost: one entry per effect of a long fold, and ephemeron work in every GC.
+ */
+const OUTCOME_EVENT = Symbol('outcome event');
+type Outcome = NonNullable<EffectStatus['completed'] | EffectStatus['interrupted']> & { [OUTCOME_EVENT]?: MachineEvent | null };
 
 /**
  * The event an effect's journaled outcome tells the machine (null: no outcome yet, or nothing to
@@ -271,14 +277,14 @@ const outcomeEvents = new WeakMap<object, MachineEvent | null>();
  * completed outcome's result is the one `apply` checked against its kind's schema.
  */
 export function outcomeEvent(status: EffectStatus): MachineEvent | null {
-  const outcome = status.completed ?? status.interrupted;
+  const outcome: Outcome | null = status.completed ?? status.interrupted;
   if (outcome === null) return null;
-  const known = outcomeEvents.get(outcome);
+  const known = outcome[OUTCOME_EVENT];
   if (known !== undefined) return known;
   const event = status.completed
     ? checkedCompletionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
     : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
-  outcomeEvents.set(outcome, event);
+  Object.defineProperty(outcome, OUTCOME_EVENT, { value: event, enumerable: false });
   return event;
 }
 
