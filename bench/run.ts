@@ -59,7 +59,7 @@ try {
   if (wanted('stash')) stashBench(work, yoke, quick, report);
   if (wanted('startup')) startupBench(work, yoke, quick, report);
   if (wanted('gate')) await gateBench(work, yoke, quick, report);
-  if (wanted('resume')) await resumeBench(work, quick, report);
+  if (wanted('resume')) await resumeBench(work, yoke, quick, report);
   if (wanted('verify')) await verifyBench(work, quick, report);
   if (wanted('parallel')) parallelBench(work, yoke, quick, report);
   if (wanted('rss')) await replayRssBench(work, yoke, quick, report);

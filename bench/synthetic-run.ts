@@ -7,7 +7,7 @@ import { LIFECYCLE_REGISTRY } from '../machines/lifecycles/registry.js';
 import { openFileJournal } from '../store/journal/file/open-file-journal.js';
 import type { JournalRecord, RecordDraft } from '../store/journal/record.js';
 import { RunFold } from '../store/fold/run-fold.js';
-import type { CheckpointTaker } from '../store/session/checkpoint-file.js';
+import { CheckpointTaker } from '../store/session/checkpoint-taker.js';
 
 const SHA = 'a'.repeat(64);
 
@@ -65,16 +65,20 @@ function resultFor(request: EffectRequest, context: LoopContext, doneAt: number)
 /**
  * Write a journal of one loop run that ends after `iterations` iterations; returns its record
  * count. With `finished: false` the closing `run.finished` is left out (a run `yoke run` resumes).
+ * `checkpoint`: save one to `sidecar` as the runner does, once `at` records are written.
+ * `loopDir`: the workspace's `.loop` the run's input names.
  */
 export async function writeSyntheticRun(
   path: string,
   iterations: number,
-  options: { finished?: boolean; checkpoint?: { at: number; taker: CheckpointTaker } } = {},
+  options: { finished?: boolean; checkpoint?: { at: number; sidecar: string }; loopDir?: string } = {},
 ): Promise<number> {
   const parsed = parseConfig(`mode loop\nagent cmd true\nmax-iterations ${iterations}\nguard unit true\ncommit each\n`, 'bench.conf', LIFECYCLE_REGISTRY);
   if (!parsed.config) throw new Error('bench config invalid');
-  const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
+  const input: LoopInput = { config: parsed.config, workerPrompt: 'Iteration {{iteration}} of {{maxIterations}}.', loopDir: options.loopDir ?? '/bench/.loop', specFiles: ['plan.md', 'protocol.md', 'yoke.conf'] };
   const journal = await openFileJournal(path);
+  const at = options.checkpoint;
+  let taker: CheckpointTaker | null = at === undefined ? null : new CheckpointTaker(path, at.sidecar, () => journal.records);
   const meta = { run: '01BENCHRVN0000000000000000', machine: 'loop', mv: LOOP_MACHINE_VERSION };
   const started = journal.stage({ ...meta, type: 'run.started', payload: { mode: 'loop', input, argv: ['bench'] } }) as Extract<JournalRecord, { type: 'run.started' }>;
   const fold = new RunFold(loopMachine, started);
@@ -93,15 +97,14 @@ export async function writeSyntheticRun(
       count += 1;
     }
     if (count % 5000 < 3) await journal.flush();
-    const checkpoint = options.checkpoint;
-    if (checkpoint && count >= checkpoint.at) {
+    if (taker !== null && at !== undefined && count >= at.at) {
       // As the runner does: right after a flush, save the fold and journal the record vouching for it.
       await journal.flush();
-      const digest = checkpoint.taker.take(fold, journal.durableHead);
+      const digest = taker.take(fold, journal.durableHead);
       if (digest === null) throw new Error('the bench checkpoint was not taken');
       stage({ type: 'checkpoint', payload: { upTo: journal.durableHead.seq, digest } });
       count += 1;
-      options.checkpoint = undefined;
+      taker = null;
     }
   }
   if (options.finished === false) {

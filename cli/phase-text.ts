@@ -1,4 +1,5 @@
 // What a run is doing right now, in a few words, from the effect it has in flight.
+import { effectInFlight, type LedgerBase } from '../store/projections/checkpoint-ledger.js';
 import type { JournalRecord } from '../store/journal/record.js';
 
 /** `worker agent`, `guard tests`, `committing`, … for an effect kind and its params. */
@@ -42,15 +43,11 @@ export function describePhase(kind: string, params: unknown): string {
   }
 }
 
-/** The phase of `run` at the end of `records`: its last effect still in flight, or null. */
-export function currentPhase(records: readonly JournalRecord[], run: string): string | null {
-  const ended = new Set<string>();
-  for (let index = records.length - 1; index >= 0; index -= 1) {
-    const record = records[index] as JournalRecord;
-    if (record.run !== run) continue;
-    if (record.type === 'run.started' || record.type === 'run.finished' || record.type === 'run.interrupted' || record.type === 'run.paused') return null;
-    if (record.type === 'effect.completed' || record.type === 'effect.interrupted' || record.type === 'effect.failed') ended.add(record.payload.key);
-    if (record.type === 'effect.started') return ended.has(record.payload.key) ? null : describePhase(record.payload.kind, record.payload.params);
-  }
-  return null;
+/**
+ * The phase of `run` at the end of `records`: its last effect still in flight, or null. `base`: the
+ * checkpoint `records` were read from (null: they are every record).
+ */
+export function currentPhase(records: readonly JournalRecord[], run: string, base: LedgerBase | null = null): string | null {
+  const effect = effectInFlight(records, run, base);
+  return effect === null ? null : describePhase(effect.kind, effect.params);
 }

@@ -11,9 +11,9 @@ import type { JournalRecord } from '../store/journal/record.js';
 import type { RunFold } from '../store/fold/run-fold.js';
 import { summarizeRun } from '../store/projections/run-summary.js';
 import { statusViewPath, viewKey, writeStatusView } from '../store/projections/status-view.js';
-import { countToolRulings } from '../store/projections/tool-ruling-counts.js';
+import { runRulings, runUsage, type LedgerBase } from '../store/projections/checkpoint-ledger.js';
 import { sameHead } from '../store/journal/journal-head.js';
-import { readLedger, totalUsage, type UsageTotals } from '../store/projections/usage-ledger.js';
+import type { UsageTotals } from '../store/projections/usage-ledger.js';
 import type { WorkspacePaths } from '../store/session/workspace-paths.js';
 import { describePhase } from './phase-text.js';
 import { statusLineText } from './status-line-text.js';
@@ -28,6 +28,8 @@ export interface RunMonitorOptions {
   fold: RunFold;
   /** may the status line use color? */
   color: boolean;
+  /** the checkpoint the journal was read from (null: `journal.records` are every record) */
+  base?: LedgerBase | null;
   now?: () => number;
 }
 
@@ -53,7 +55,7 @@ export class RunMonitor {
     this.now = options.now ?? Date.now;
     this.heartbeat = new HeartbeatKeeper(heartbeatPath(options.paths.journalDir), options.fold.run, this.now);
     this.agentRecords = options.journal.records.filter((record) => record.run === options.fold.run && isAgentRecord(record));
-    this.usage = totalUsage(readLedger(this.agentRecords));
+    this.usage = runUsage(this.agentRecords, options.fold.run, options.base ?? null);
     this.scheduleView();
   }
 
@@ -112,7 +114,7 @@ export class RunMonitor {
           if (this.call?.key === record.payload.key) this.call = null;
           this.heartbeat.callEnded(record.payload.key);
           this.agentRecords.push(record);
-          this.usage = totalUsage(readLedger(this.agentRecords));
+          this.usage = runUsage(this.agentRecords, this.options.fold.run, this.options.base ?? null);
         }
         break;
       default:
@@ -169,13 +171,13 @@ export class RunMonitor {
     this.lastViewAt = this.now();
     const { journal, fold, paths } = this.options;
     try {
-      if (journal.durableHead.seq !== journal.records.length) return;
+      if (journal.durableHead.seq !== journal.head.seq) return;
       const summary = summarizeRun(fold, journal.records);
       const usage = this.usage;
       const phase = this.phase?.text ?? null;
       const stored = await journal.store.head();
-      if (stored.torn || !sameHead(stored, journal.durableHead) || journal.durableHead.seq !== journal.records.length) return;
-      const rulings = countToolRulings(journal.records, (run) => run === summary.run);
+      if (stored.torn || !sameHead(stored, journal.durableHead) || journal.durableHead.seq !== journal.head.seq) return;
+      const rulings = runRulings(journal.records, summary.run, this.options.base ?? null);
       writeStatusView(statusViewPath(paths.journalDir), { v: 2, summary, usage, rulings, phase, journal: viewKey(stored) });
     } catch {
       // a cache: `yoke status` folds the journal instead

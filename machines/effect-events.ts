@@ -108,11 +108,23 @@ export function awaitsEvent(request: EffectRequest): boolean {
   return COMPLETION_EVENT[request.kind] !== null;
 }
 
-/** The event for a completed effect, or null for fire-and-forget kinds. */
+/** The event for a completed effect, or null for fire-and-forget kinds; `result` is validated on the way. */
 export function completionEvent(request: EffectRequest, result: EffectResult<EffectKind>): MachineEvent | null {
+  const event = checkedCompletionEvent(request, result);
+  return event === null ? null : machineEventSchema.parse(event);
+}
+
+/**
+ * `completionEvent` for a `result` its kind's result schema (`effectSchemas[kind].result`) has
+ * already returned: the event is built as `machineEventSchema` would return it, without parsing
+ * the result a second time (the event's `result` is that same schema, and its output parses to
+ * itself). The runner checks every result before journaling it and the fold every journaled one
+ * before it asks for the event, so they use this.
+ */
+export function checkedCompletionEvent(request: EffectRequest, result: EffectResult<EffectKind>): MachineEvent | null {
   const type = COMPLETION_EVENT[request.kind];
   if (type === null) return null;
-  return machineEventSchema.parse({ type, result, ...laneOf(request) });
+  return { type, result, ...laneOf(request) } as MachineEvent;
 }
 
 /** The event for an interrupted `surface` effect, or null when the machine need not know. */

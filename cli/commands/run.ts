@@ -14,14 +14,14 @@ import type { WorkContext as LoopContext } from '../../machines/work/work-contex
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
-import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
-import { workspaceCheckpoints } from '../../store/session/checkpoint-file.js';
+import { savedCheckpoint } from '../../store/session/checkpoint-file.js';
+import { runCheckpoints } from '../../store/session/checkpoint-taker.js';
 import { gateProtection } from '../../store/session/protection-gate.js';
 import { openWorkspace, type WorkspaceSession } from '../../store/session/open-workspace.js';
 import { journaledConfig, type NewRun, type RunPlan } from '../../store/session/plan-run.js';
-import { readWorkspace } from '../../store/session/read-workspace.js';
+import { readForRun } from '../../store/session/read-for-run.js';
 import { refuseLostHistory } from '../../store/session/lost-history.js';
 import { refuseStashedWorkspace, settleBeforeRun } from '../../store/session/settle-before-run.js';
 import { storeSecrets } from '../../store/session/store-secrets.js';
@@ -60,14 +60,15 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   if (flags.discardHistory === true && !flags.fresh) {
     throw new YokeError('usage', '--discard-history only goes with --fresh: run `yoke run --fresh --discard-history` to start over on an emptied journal.');
   }
-  let before = await readWorkspace(paths);
+  // Resuming the run a saved checkpoint is of, only the records after it are read (docs/performance.md).
+  let before = await readForRun(paths, flags.fresh);
   // An emptied journal is refused while transcripts, blobs or status.json say there was a history here.
   refuseLostHistory(paths, before.records, flags.discardHistory === true);
   // A stash command at work refuses; one cut short is finished first, so yoke.conf is back before it is read.
   const settledStash = await settleBeforeRun(paths, before.records, warn);
   if (settledStash) {
     for (const line of settleLines(settledStash)) warn(line);
-    before = await readWorkspace(paths);
+    before = await readForRun(paths, flags.fresh);
   }
   const resuming = !flags.fresh && unfinishedRun(before.records) !== null;
   // a conf that is missing because `yoke stash` took it says so, and how to bring it back
@@ -115,13 +116,14 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     if (session.settled) for (const line of settleLines(session.settled)) terminal.warn(line);
     for (const key of session.stoppedOrphans) progress(`stopped an agent left running by the interrupted run (effect ${key})`);
     // DESIGN §16: the first baseline is taken here; protected files the user changed since refuse the run.
-    const gate = await gateProtection(session.journal, paths, runConfig, resuming ? session.unfinished : null);
+    const readFrom = session.readFrom?.checkpoint ?? null;
+    const gate = await gateProtection(session.journal, paths, runConfig, resuming ? session.unfinished : null, readFrom);
     if (gate.took && gate.protection) progress(`took the protection baseline: ${gate.protection.files.length} protected file(s) (digest ${gate.protection.digest.slice(0, 12)})`);
     // A saved fold of the unfinished run spares folding it from the start, when the journal vouches for it.
-    const checkpoints = workspaceCheckpoints(session.journal.store, paths.loopDir);
+    const checkpoints = runCheckpoints(session.journal, paths.loopDir, session.readFrom);
     const { plan, lifecycle, fold, notices } = await beginRun(session.journal, {
       fresh: flags.fresh, maxIterations: flags.maxIterations, parallel: flags.parallel, start: config ? newRun(config, paths, argv) : null, protection: gate.protection,
-      checkpoint: checkpoints?.saved ?? null, readLoopFile: loopFileReader(paths), loopDir: paths.loopDir,
+      checkpoint: checkpoints === null ? null : readFrom ?? savedCheckpoint(paths.loopDir), readLoopFile: loopFileReader(paths), loopDir: paths.loopDir,
     });
     announce(plan, lifecycle.unit, flags, progress);
     for (const notice of notices) (notice.level === 'warn' ? terminal.warn : progress)(notice.text);
@@ -131,7 +133,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       live = await startLiveInspector(fold.machine, { port: flags.livePort, initial: fold.snapshot, warn: terminal.warn, notice: terminal.notice });
     }
     const streaming = live;
-    const watcher = new RunMonitor({ paths, journal: session.journal, fold, color: terminal.color });
+    const watcher = new RunMonitor({ paths, journal: session.journal, fold, color: terminal.color, base: readFrom });
     monitor = watcher;
     terminal.showStatus(() => watcher.statusLine());
     const result = await driveRun(fold, {
@@ -152,7 +154,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       },
       guardAgentCall: () => open.guardAgentCall(),
       guardLaneCall: () => open.guardLaneCall(),
-      ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
       ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
       secrets: storeSecrets(paths),
     });
@@ -173,10 +175,19 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   }
 }
 
-/** The run's tool-call gate (DESIGN §13), unless `tool-control off`. */
+/**
+ * The run's tool-call gate (DESIGN §13), unless `tool-control off`. The runner opens it before the
+ * first agent call; its module (the classifier, the shell parser) loads only then, so a resume that
+ * calls no agent does not pay for it.
+ */
 function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
   if ((config.toolControl ?? 'on') === 'off') return {};
-  return { openToolGate: (host) => openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host) };
+  return {
+    openToolGate: async (host) => {
+      const { openRunToolGate } = await import('../../store/gate/run-tool-gate.js');
+      return openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host);
+    },
+  };
 }
 
 /** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */

@@ -9,11 +9,10 @@
 import { join } from 'node:path';
 import { EffectAborted, type EffectContext } from '../../effects/handler.js';
 import { laneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
-import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
-import type { KeyedRequest, RunFold } from './run-fold.js';
+import { outcomeEvent, type KeyedRequest, type RunFold } from './run-fold.js';
 import { TAMPER_STOP, type RunnerOptions } from './runner.js';
 import { hasLane, laneOfRequest } from './request-lane.js';
 import { failureMessage } from './failure-message.js';
@@ -42,9 +41,8 @@ export class LaneDriver {
       if (this.inflight.has(next.key)) continue;
       const status = this.fold.effects.get(next.key);
       if (!status) continue;
-      const event = status.completed ? completionEvent(next.request, status.completed.result as never)
-        : status.interrupted ? interruptionEvent(next.request, status.interrupted.reason) : undefined;
-      if (event === undefined) continue;
+      if (!status.completed && !status.interrupted) continue;
+      const event = outcomeEvent(status);
       if (event !== null) this.stage({ type: 'event', payload: { cause: next.key, event } });
       return 'continue';
     }

@@ -1,6 +1,6 @@
 // Folds one run's journal records through its machine: the state, and which effects are owed.
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import { awaitsEvent, completionEvent, interruptionEvent, machineEventSchema, type MachineEvent } from '../../machines/effect-events.js';
+import { awaitsEvent, checkedCompletionEvent, interruptionEvent, machineEventSchema, type MachineEvent } from '../../machines/effect-events.js';
 import { effectSchemas, type EffectKind, type EffectRequest, type EffectResult } from '../../machines/effects.js';
 import { MachineStepper } from './machine-stepper.js';
 import type { JournalRecord, Payload } from '../journal/record.js';
@@ -263,21 +263,28 @@ export class RunFold {
   }
 }
 
-const outcomeEvents = new WeakMap<object, MachineEvent | null>();
+/**
+ * Where an outcome keeps the event it tells the machine, once built: a symbol-keyed property, which
+ * JSON, `canonical` and `structuredClone` (checkpoints, views, comparisons) all leave out. A WeakMap
+ * did the same at a cost: one entry per effect of a long fold, and ephemeron work in every GC.
+ */
+const OUTCOME_EVENT = Symbol('outcome event');
+type Outcome = NonNullable<EffectStatus['completed'] | EffectStatus['interrupted']> & { [OUTCOME_EVENT]?: MachineEvent | null };
 
 /**
  * The event an effect's journaled outcome tells the machine (null: no outcome yet, or nothing to
- * tell). Remembered per outcome, so checking an event and then folding it builds it once.
+ * tell). Remembered per outcome, so checking an event and then folding it builds it once. A
+ * completed outcome's result is the one `apply` checked against its kind's schema.
  */
 export function outcomeEvent(status: EffectStatus): MachineEvent | null {
-  const outcome = status.completed ?? status.interrupted;
+  const outcome: Outcome | null = status.completed ?? status.interrupted;
   if (outcome === null) return null;
-  const known = outcomeEvents.get(outcome);
+  const known = outcome[OUTCOME_EVENT];
   if (known !== undefined) return known;
   const event = status.completed
-    ? completionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
+    ? checkedCompletionEvent(status.request.request, status.completed.result as EffectResult<EffectKind>)
     : status.interrupted ? interruptionEvent(status.request.request, status.interrupted.reason) : null;
-  outcomeEvents.set(outcome, event);
+  Object.defineProperty(outcome, OUTCOME_EVENT, { value: event, enumerable: false });
   return event;
 }
 

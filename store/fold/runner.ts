@@ -7,13 +7,12 @@
 // so one durable append covers "completed + event + next started" and nothing executes un-journaled.
 import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink, type ToolGateLink } from '../../effects/handler.js';
 import type { SecretValue } from '../../effects/process/redact-secrets.js';
-import { completionEvent, interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
 import type { JournalHead } from '../journal/journal-head.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
-import type { KeyedRequest, RunFold } from './run-fold.js';
+import { outcomeEvent, type KeyedRequest, type RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
 import { LaneDriver } from './lane-driver.js';
 import { failureMessage } from './failure-message.js';
@@ -169,13 +168,9 @@ async function drive(
     const status = fold.effects.get(next.key);
     if (!status) throw new Error(`no status for ${next.key}`);
 
-    if (status.completed) {
-      const event = completionEvent(next.request, status.completed.result as never);
-      if (event) stage({ type: 'event', payload: { cause: next.key, event } });
-      continue;
-    }
-    if (status.interrupted) {
-      const event = interruptionEvent(next.request, status.interrupted.reason);
+    if (status.completed || status.interrupted) {
+      // built once: the fold checks the event against this same outcome when it is staged
+      const event = outcomeEvent(status);
       if (event) stage({ type: 'event', payload: { cause: next.key, event } });
       continue;
     }

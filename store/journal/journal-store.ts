@@ -153,9 +153,10 @@ export interface JournalStore extends JournalReader {
   /**
    * After `untouched()` said no: put the writer's own records back as the stored journal, keeping
    * the foreign version aside where the backend can. Resolves to where that version is kept (null:
-   * there was nothing to keep).
+   * there was nothing to keep). `before`: the stored journal's bytes before `own`'s first record,
+   * for a writer that read the journal from a checkpoint (the file backend; others never get it).
    */
-  rescue(own: readonly SealedRecord[]): Promise<{ keptAs: string | null }>;
+  rescue(own: readonly SealedRecord[], before?: Uint8Array): Promise<{ keptAs: string | null }>;
 
   /** Let go of what the store holds open (the lease is released on its own). */
   close(): Promise<void>;

@@ -4,7 +4,7 @@ import { monotonicFactory } from 'ulid';
 import { bufferedRandom } from './buffered-random.js';
 import { EMPTY_HEAD, sameHead, type JournalHead } from './journal-head.js';
 import type { JournalStore, SealedRecord, StoredHead } from './journal-store.js';
-import { readJournal, type JournalRead } from './read-journal.js';
+import { readJournal, type JournalBase, type JournalRead } from './read-journal.js';
 import { sealRecord } from './record-chain.js';
 import { SCHEMA_VERSION, type JournalRecord, type RecordDraft } from './record.js';
 
@@ -25,7 +25,8 @@ export interface WriterOptions {
  * The one writer of a workspace's journal (its caller holds the lease).
  *
  * Durability: `stage()` assigns seq, ULID, time and `prev` synchronously and keeps the record in
- * memory (`records` holds every record, staged ones included: the fold reads them at once);
+ * memory (`records` holds every record, staged ones included: the fold reads them at once; a
+ * writer opened on a read from a checkpoint holds, before `base`, only the records it kept);
  * `flush()` appends everything staged as one batch at the head the writer expects, so the store's
  * fence refuses it if anyone else wrote meanwhile. The runner flushes before executing any effect,
  * so `effect.started` is durable before the I/O it announces. Flushes run one after another; a
@@ -38,6 +39,7 @@ export class JournalWriter {
   private staged: SealedRecord[] = [];
   private readonly ulid = monotonicFactory(bufferedRandom());
   private lastHash: string;
+  private seq: number;
   private durable: JournalHead;
   /** the last flush: the next one starts after it */
   private flushing: Promise<void> = Promise.resolve();
@@ -47,12 +49,14 @@ export class JournalWriter {
 
   private constructor(
     readonly store: JournalStore,
-    /** every record, including staged ones */
+    /** every record, including staged ones (after a checkpoint's `base`: its kept records, then every record) */
     readonly records: JournalRecord[],
     head: JournalHead,
     listener: ((record: JournalRecord) => void) | null,
+    private readonly from: JournalBase | null,
   ) {
     this.lastHash = head.hash;
+    this.seq = head.seq;
     this.durable = head;
     this.listener = listener;
   }
@@ -66,7 +70,7 @@ export class JournalWriter {
     const known = options.known ?? null;
     const read = known !== null && (await stillAt(store, known)) ? known : await readJournal(store);
     const torn = await store.attach(read.head);
-    const writer = new JournalWriter(store, [...read.records], read.head, options.listener ?? null);
+    const writer = new JournalWriter(store, [...read.records], read.head, options.listener ?? null, read.base ?? null);
     if (torn) {
       options.warn(`${torn.where}: removed a torn last line (${torn.bytes} bytes) left by a crash mid-write.`);
       await writer.append({ type: 'journal.repaired', run: null, machine: null, mv: null, payload: { offset: torn.offset, droppedBytes: torn.bytes } });
@@ -76,7 +80,12 @@ export class JournalWriter {
 
   /** The head including staged records (what the next record's `prev` is). */
   get head(): JournalHead {
-    return { seq: this.records.length, hash: this.lastHash };
+    return { seq: this.seq, hash: this.lastHash };
+  }
+
+  /** The last record of which `records` holds only what a checkpoint kept (null: `records` holds every record). */
+  get base(): JournalHead | null {
+    return this.from?.head ?? null;
   }
 
   /** The head of what the store holds durably. */
@@ -88,7 +97,7 @@ export class JournalWriter {
   stage(draft: RecordDraft, now: number = Date.now()): JournalRecord {
     const record = {
       v: SCHEMA_VERSION,
-      seq: this.records.length + 1,
+      seq: this.seq + 1,
       id: this.ulid(now),
       ts: new Date(now).toISOString(),
       run: draft.run,
@@ -99,6 +108,7 @@ export class JournalWriter {
       prev: this.lastHash,
     } as JournalRecord;
     const sealed = sealRecord(record);
+    this.seq = record.seq;
     this.lastHash = sealed.hash;
     this.staged.push(sealed);
     this.records.push(record);
@@ -140,10 +150,12 @@ export class JournalWriter {
    */
   async rescue(): Promise<{ keptAs: string | null }> {
     await this.flushing.catch(() => undefined); // the rescue stands on its own
-    const own = this.records.slice(0, this.durable.seq).map(sealRecord);
-    const end = own[own.length - 1]?.hash ?? EMPTY_HEAD.hash;
+    const base = this.from;
+    const own = this.records.filter((record) => record.seq > (base?.head.seq ?? 0) && record.seq <= this.durable.seq).map(sealRecord);
+    const end = own[own.length - 1]?.hash ?? base?.head.hash ?? EMPTY_HEAD.hash;
     if (end !== this.durable.hash) throw new Error('the in-memory journal no longer matches its own hash chain');
-    return this.store.rescue(own);
+    if (base !== null && base.bytes === null) throw new Error('the journal before the checkpoint was read from was not kept, so it cannot be put back');
+    return this.store.rescue(own, base?.bytes ?? undefined);
   }
 
   /** Flush what is staged, then let go of the store. */

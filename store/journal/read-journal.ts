@@ -8,6 +8,16 @@ export interface JournalRead {
   records: JournalRecord[];
   head: JournalHead;
   torn: TornTail | null;
+  /** set when the read started after a checkpoint (store/fold/fold-checkpoint.ts): `records` hold every record after `base.head`, and before it only those the checkpoint kept */
+  base?: JournalBase;
+}
+
+/** Where a read that started after a checkpoint starts. */
+export interface JournalBase {
+  /** the last record the read did not parse, and its hash */
+  head: JournalHead;
+  /** the stored journal's bytes up to and including it, when the reader kept them (a writer puts them back after a foreign rewrite) */
+  bytes: Uint8Array | null;
 }
 
 /** Read `range` of `store` (every record checked) into one array. */

@@ -39,7 +39,7 @@ export const payloadSchemas = {
   /**
    * the run's fold after record `upTo` was saved as a checkpoint (`.journal/checkpoint.json`) whose
    * digest is this; a checkpoint is trusted only when the journal vouches for it with this record
-   * (docs/performance.md, "Resume from a checkpoint")
+   * (docs/performance.md, "Resume and status from a checkpoint")
    */
   checkpoint: z.object({ upTo: z.number().int().positive(), digest: z.string().regex(/^[0-9a-f]{64}$/) }),
   /**

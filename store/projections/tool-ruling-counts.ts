@@ -22,11 +22,12 @@ export function noRulings(): ToolRulingCounts {
 }
 
 /**
- * Counts the rulings of the runs `include` accepts (every run by default).
+ * Counts the rulings of the runs `include` accepts (every run by default), added to `from` (the
+ * counts of earlier records, e.g. a checkpoint's; not changed).
  * @example countToolRulings(records).refuse // 2
  */
-export function countToolRulings(records: readonly JournalRecord[], include: (run: string | null) => boolean = () => true): ToolRulingCounts {
-  const counts = noRulings();
+export function countToolRulings(records: readonly JournalRecord[], include: (run: string | null) => boolean = () => true, from: ToolRulingCounts = noRulings()): ToolRulingCounts {
+  const counts: ToolRulingCounts = { ...from, byClass: Object.fromEntries(Object.entries(from.byClass).map(([name, tally]) => [name, { ...tally }])) };
   for (const record of records) {
     if (record.type !== 'tool.ruled' || !include(record.run)) continue;
     const { ruling, class: toolClass, enforced } = record.payload;

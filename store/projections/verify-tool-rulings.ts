@@ -11,7 +11,7 @@ import type { ToolScope } from '../../policy/tool-scope.js';
 import type { JournalRecord } from '../journal/record.js';
 import { answerEvents } from '../gate/tool-records.js';
 import { firstDifference } from './first-difference.js';
-import type { Divergence } from './verify-run.js';
+import type { Divergence } from './check-record.js';
 
 type Requested = Extract<JournalRecord, { type: 'tool.requested' }>;
 type Ruled = Extract<JournalRecord, { type: 'tool.ruled' }>;

@@ -27,10 +27,10 @@ export interface BegunRun {
  * process; blobs are read from `.loop/`), write the `.loop/` files and blobs the plan's records
  * name, stage the records and flush them together.
  */
-export async function beginRun(journal: JournalWriter, request: Omit<RunRequest, 'runId' | 'pid' | 'locate' | 'readBlob'> & { loopDir: string }): Promise<BegunRun> {
+export async function beginRun(journal: JournalWriter, request: Omit<RunRequest, 'runId' | 'pid' | 'locate' | 'readBlob' | 'readFrom'> & { loopDir: string }): Promise<BegunRun> {
   const plan = planRun(journal.records, {
     ...request, runId: ulid(), pid: process.pid, locate: (seq) => journal.store.recordLocation(seq),
-    readBlob: (sha) => getBlobSync(request.loopDir, sha).toString('utf8'),
+    readBlob: (sha) => getBlobSync(request.loopDir, sha).toString('utf8'), readFrom: journal.base?.seq ?? null,
   });
   for (const [name, content] of Object.entries(plan.writes)) await writeFile(loopPath(request.loopDir, name), content);
   for (const content of plan.blobs) await putBlob(request.loopDir, Buffer.from(content));

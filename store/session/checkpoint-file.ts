@@ -1,19 +1,16 @@
-// The fold checkpoint next to a file journal (`.loop/.journal/checkpoint.json`): taking one while a
-// run goes, loading it, and resuming from it without reading the journal before it.
+// The fold checkpoint next to a file journal (`.loop/.journal/checkpoint.json`): loading it, and
+// reading the journal from it without parsing the records before it (taking one: checkpoint-taker.ts).
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
-import { checkpointOf, intactCheckpoint, restoreFold, vouchesFor, type FoldCheckpoint } from '../fold/fold-checkpoint.js';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { foldFrom, intactCheckpoint, vouchesFor, type FoldCheckpoint } from '../fold/fold-checkpoint.js';
 import type { RunFold } from '../fold/run-fold.js';
 import { JournalLineReader } from '../journal/file/journal-lines.js';
 import type { JournalHead } from '../journal/journal-head.js';
+import type { JournalBase, JournalRead } from '../journal/read-journal.js';
 import { JournalChain, recordHash } from '../journal/record-chain.js';
 import type { JournalRecord } from '../journal/record.js';
-import { FileJournalStore } from '../journal/file/file-journal-store.js';
-import type { JournalStore } from '../journal/journal-store.js';
+import { indexAfter } from '../projections/checkpoint-ledger.js';
 import { journalEntry } from '../../config/workspace-layout.js';
-
-/** Records between two checkpoints of a run. */
-export const CHECKPOINT_EVERY = 5000;
 
 /** The checkpoint saved at `path`, when it is one and its digest matches (whether a journal vouches for it is the reader's question). */
 export function loadCheckpoint(path: string): FoldCheckpoint | null {
@@ -26,99 +23,95 @@ export function loadCheckpoint(path: string): FoldCheckpoint | null {
   return intactCheckpoint(value) ? value : null;
 }
 
-/**
- * Takes checkpoints of a run whose journal is the file at `journal`, saved to `path`. The sha256 of
- * the journal's bytes is carried forward from one checkpoint to the next (only the bytes appended
- * since are read). Not durable on purpose: a checkpoint lost in a crash is a fold from the start.
- */
-export class CheckpointTaker {
-  private hashed = 0;
-  private readonly running: Hash = createHash('sha256');
-
-  constructor(readonly journal: string, readonly path: string) {}
-
-  /**
-   * Save `fold` (every record up to `head` applied, all of them stored) as the checkpoint; returns
-   * its digest for the `checkpoint` record that vouches for it, or null when the stored journal does
-   * not end at `head` (someone else's bytes: no checkpoint).
-   */
-  take(fold: RunFold, head: JournalHead): string | null {
-    const fd = openSync(this.journal, 'r');
-    let bytes: number;
-    let last: Buffer;
-    try {
-      bytes = fstatSync(fd).size;
-      if (bytes < this.hashed) return null;
-      const fresh = Buffer.allocUnsafe(bytes - this.hashed);
-      let read = 0;
-      while (read < fresh.length) {
-        const got = readSync(fd, fresh, read, fresh.length - read, this.hashed + read);
-        if (got === 0) return null;
-        read += got;
-      }
-      this.running.update(fresh);
-      this.hashed = bytes;
-      last = lastLine(fd, bytes);
-    } finally {
-      closeSync(fd);
-    }
-    if (recordHash(last.toString('utf8')) !== head.hash) return null;
-    const checkpoint = checkpointOf(fold, head, bytes, this.running.copy().digest('hex'));
-    const temporary = `${this.path}.${process.pid}`;
-    writeFileSync(temporary, JSON.stringify(checkpoint));
-    renameSync(temporary, this.path);
-    return checkpoint.digest;
-  }
+/** A read that starts after a checkpoint: the checkpoint, and the sha256 of the journal's bytes up to it (to carry on from). */
+export interface ReadFrom {
+  checkpoint: FoldCheckpoint;
+  /** sha256 of the journal's first `checkpoint.bytes` bytes, not yet digested */
+  hash: Hash;
 }
 
-/** What resuming from a checkpoint read: the fold brought to the journal's end, and the records after the checkpoint. */
-export interface ForwardRead {
-  fold: RunFold;
-  /** the records after the checkpoint, every one checked (schema, seq, chain) */
+/** What reading a file journal from a checkpoint read. */
+export interface ForwardRead extends JournalRead, ReadFrom {
+  /** the checkpoint's kept records, then every record after it (each checked: schema, seq, chain) */
   records: JournalRecord[];
-  head: JournalHead;
+  /** where the records before the checkpoint are only the kept ones; with `keepBytes`, the journal's bytes up to it */
+  base: JournalBase;
 }
 
 /**
- * Resume the checkpoint's run from the file journal at `journal` without parsing the records before
- * it: the journal's first `bytes` bytes must hash to the checkpoint's `prefix` and end with the
- * record whose hash it names; the records after it are read and chain-checked from there, and one
- * of them must vouch for it. Null when anything does not match (then read and fold everything).
+ * Read the file journal at `journal` from `checkpoint` on, without parsing the records before it:
+ * the journal's first `bytes` bytes must hash to the checkpoint's `prefix` and end with the record
+ * whose hash it names; the records after it are read and chain-checked from there (a torn tail is
+ * reported, as a full read reports it), and one of them must vouch for it. Null when anything does
+ * not match (then read every record). `keepBytes`: keep the bytes before the checkpoint in memory
+ * (a writer puts them back if someone else rewrites the journal).
  */
-export function resumeFromCheckpoint(journal: string, checkpoint: FoldCheckpoint): ForwardRead | null {
+export function readFromCheckpoint(journal: string, checkpoint: FoldCheckpoint, keepBytes = false): ForwardRead | null {
   let fd: number;
   try {
     fd = openSync(journal, 'r');
   } catch {
     return null;
   }
+  const hash = createHash('sha256');
+  let before: Buffer | null = null;
   try {
     if (fstatSync(fd).size < checkpoint.bytes) return null;
-    const hash = createHash('sha256');
-    const chunk = Buffer.allocUnsafe(1 << 22);
-    for (let position = 0; position < checkpoint.bytes;) {
-      const got = readSync(fd, chunk, 0, Math.min(chunk.length, checkpoint.bytes - position), position);
-      if (got === 0) return null;
-      hash.update(chunk.subarray(0, got));
-      position += got;
+    if (keepBytes) {
+      before = Buffer.allocUnsafe(checkpoint.bytes);
+      if (!readInto(fd, before, 0)) return null;
+      hash.update(before);
+    } else {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 22, checkpoint.bytes));
+      for (let position = 0; position < checkpoint.bytes; position += chunk.length) {
+        const part = chunk.subarray(0, Math.min(chunk.length, checkpoint.bytes - position));
+        if (!readInto(fd, part, position)) return null;
+        hash.update(part);
+      }
     }
-    if (hash.digest('hex') !== checkpoint.prefix) return null;
+    if (hash.copy().digest('hex') !== checkpoint.prefix) return null;
     if (recordHash(lastLine(fd, checkpoint.bytes).toString('utf8')) !== checkpoint.hash) return null;
   } finally {
     closeSync(fd);
   }
   const chain = new JournalChain((line) => `${journal}:${line}`, { seq: checkpoint.upTo, hash: checkpoint.hash });
   const lines = new JournalLineReader(journal, Number.POSITIVE_INFINITY, 1 << 20, checkpoint.bytes, checkpoint.upTo);
-  const records: JournalRecord[] = [];
-  for (const line of lines) records.push(chain.accept(line.text, line.number));
-  if (!records.some((record) => vouchesFor(record, checkpoint))) return null;
-  const fold = restoreFold(checkpoint);
-  for (const record of records) if (record.run === checkpoint.started.run) fold.apply(record);
-  return { fold, records, head: chain.head };
+  const records: JournalRecord[] = [...checkpoint.ledger.kept];
+  let vouched = false;
+  for (const line of lines) {
+    const record = chain.accept(line.text, line.number);
+    vouched ||= vouchesFor(record, checkpoint);
+    records.push(record);
+  }
+  if (!vouched) return null;
+  const torn = lines.torn === null ? null : { where: `${journal}:${lines.torn.line}`, offset: lines.validBytes, bytes: lines.torn.bytes };
+  const head = chain.head;
+  return { checkpoint, hash, records, head, torn, base: { head: { seq: checkpoint.upTo, hash: checkpoint.hash }, bytes: before } };
+}
+
+/**
+ * Resume the checkpoint's run from the file journal at `journal` (see `readFromCheckpoint`): the
+ * fold brought to the journal's end, and the records after the checkpoint. Null when the
+ * checkpoint does not check out.
+ */
+export function resumeFromCheckpoint(journal: string, checkpoint: FoldCheckpoint): { fold: RunFold; records: JournalRecord[]; head: JournalHead } | null {
+  const read = readFromCheckpoint(journal, checkpoint);
+  if (read === null) return null;
+  return { fold: foldFrom(checkpoint, read.records), records: read.records.slice(indexAfter(read.records, checkpoint.upTo)), head: read.head };
+}
+
+/** Fill `buffer` with the file's bytes from `position` on; false when the file ends first. */
+export function readInto(fd: number, buffer: Buffer, position: number): boolean {
+  for (let read = 0; read < buffer.length;) {
+    const got = readSync(fd, buffer, read, buffer.length - read, position + read);
+    if (got === 0) return false;
+    read += got;
+  }
+  return true;
 }
 
 /** The bytes of the line that ends with the newline at `end - 1` (without it). */
-function lastLine(fd: number, end: number): Buffer {
+export function lastLine(fd: number, end: number): Buffer {
   const parts: Buffer[] = [];
   for (let position = end - 1; position > 0;) {
     const size = Math.min(1 << 16, position);
@@ -135,16 +128,7 @@ function lastLine(fd: number, end: number): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A workspace's checkpoints: the one saved (null: none, or not intact) and what takes the next ones. */
-export interface WorkspaceCheckpoints {
-  saved: FoldCheckpoint | null;
-  runner: { every: number; take(fold: RunFold, head: JournalHead): string | null };
-}
-
-/** The checkpoints of a workspace whose journal is `store`; null for backends without a journal file (PostgreSQL). */
-export function workspaceCheckpoints(store: JournalStore, loopDir: string): WorkspaceCheckpoints | null {
-  if (!(store instanceof FileJournalStore)) return null;
-  const path = journalEntry(loopDir, 'checkpoint');
-  const taker = new CheckpointTaker(store.location, path);
-  return { saved: loadCheckpoint(path), runner: { every: CHECKPOINT_EVERY, take: (fold, head) => taker.take(fold, head) } };
+/** The checkpoint saved next to the file journal of the workspace at `loopDir` (null: none, or not intact). */
+export function savedCheckpoint(loopDir: string): FoldCheckpoint | null {
+  return loadCheckpoint(journalEntry(loopDir, 'checkpoint'));
 }

@@ -13,15 +13,20 @@ import type { JournalRecord } from '../journal/record.js';
 export async function cutShortLanding(records: readonly JournalRecord[], root: string): Promise<string | null> {
   const run = unfinishedRun(records);
   if (run === null) return null;
+  for (const landing of openLandings(records, run).values()) {
+    const sha = await cutShortFastForward(root, laneWorktreePath(root, landing.lane), landing, run);
+    if (sha !== null) return sha;
+  }
+  return null;
+}
+
+/** The `story.land` effects of `run` that started and neither completed nor failed, by effect key. */
+export function openLandings(records: readonly JournalRecord[], run: string): Map<string, { story: string; target: string; from: string; lane: string }> {
   const open = new Map<string, { story: string; target: string; from: string; lane: string }>();
   for (const record of records) {
     if (record.run !== run) continue;
     if (record.type === 'effect.started' && record.payload.kind === 'story.land') open.set(record.payload.key, record.payload.params as { story: string; target: string; from: string; lane: string });
     else if (record.type === 'effect.completed' || record.type === 'effect.failed') open.delete(record.payload.key);
   }
-  for (const landing of open.values()) {
-    const sha = await cutShortFastForward(root, laneWorktreePath(root, landing.lane), landing, run);
-    if (sha !== null) return sha;
-  }
-  return null;
+  return open;
 }

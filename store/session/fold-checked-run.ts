@@ -11,9 +11,10 @@
 import { YokeError } from '../../errors/yoke-error.js';
 import { lifecycleOf } from '../fold/journal-runs.js';
 import { restoreFold, trustedCheckpoint, type FoldCheckpoint } from '../fold/fold-checkpoint.js';
+import { indexAfter } from '../projections/checkpoint-ledger.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { JournalRecord, StartedRecord } from '../journal/record.js';
-import { checkRecord, type Divergence } from '../projections/verify-run.js';
+import { checkRecord, type Divergence } from '../projections/check-record.js';
 
 /** Where a record is, for messages (`/p/.loop/.journal/journal.jsonl:57`). */
 export type LocateRecord = (seq: number) => string;
@@ -26,14 +27,17 @@ export type LocateRecord = (seq: number) => string;
  *
  * With a `checkpoint` the journal vouches for (store/fold/fold-checkpoint.ts), the fold starts from
  * it and only the records after it are folded and checked (they were checked, as the journal's
- * records after the checkpoint, when it was taken); any other checkpoint is ignored.
+ * records after the checkpoint, when it was taken); any other checkpoint is ignored. `readFrom`:
+ * `records` were read from the checkpoint after that record (before it, only what it kept), so it
+ * must be the one used.
  */
-export function foldCheckedRun(records: readonly JournalRecord[], started: StartedRecord, locate: LocateRecord, checkpoint: FoldCheckpoint | null = null): RunFold {
+export function foldCheckedRun(records: readonly JournalRecord[], started: StartedRecord, locate: LocateRecord, checkpoint: FoldCheckpoint | null = null, readFrom: number | null = null): RunFold {
   const trusted = trustedCheckpoint(checkpoint, records, started);
+  if (readFrom !== null && trusted?.upTo !== readFrom) throw new Error(`the journal was read from the checkpoint after record ${readFrom}, but that checkpoint is not the run's to fold from`);
   const fold = trusted ? restoreFold(trusted) : new RunFold(lifecycleOf(started).machine, started);
   const startedKeys = new Set<string>();
   for (const status of trusted?.fold.open ?? []) if (status.attempts > 0) startedKeys.add(status.request.key);
-  const from = trusted ? trusted.upTo : 0;
+  const from = trusted ? indexAfter(records, trusted.upTo) : 0;
   for (let index = from; index < records.length; index += 1) {
     const record = records[index] as JournalRecord;
     if (record.seq <= started.seq || record.run !== started.run) continue;

@@ -5,6 +5,7 @@ import { readFailpoint } from '../journal/failpoint.js';
 import type { HeldLease, JournalStore, LeaseHolder } from '../journal/journal-store.js';
 import { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRead } from '../journal/read-journal.js';
+import type { ReadFrom } from './checkpoint-file.js';
 import type { JournalRecord } from '../journal/record.js';
 import { foldStashIndex, type StashIndex } from '../stash/stash-index.js';
 import type { StashContext } from '../stash/stash-operation.js';
@@ -24,8 +25,8 @@ export interface OpenWorkspaceOptions {
   onStale: (holder: LeaseHolder) => void;
   /** told about every record as it is staged (`yoke run --json`) */
   listener?: ((record: JournalRecord) => void) | null;
-  /** a read taken before the lease: reused when nobody wrote since */
-  known?: JournalRead | null;
+  /** a read taken before the lease: reused when nobody wrote since (a read from a checkpoint too: `from`) */
+  known?: (JournalRead & { from?: ReadFrom | null }) | null;
   /** stop agent process groups the unfinished run left running (`yoke run`, which resumes or abandons it) */
   stopOrphans?: boolean;
 }
@@ -42,6 +43,11 @@ export interface WorkspaceSession {
   unfinished: string | null;
   /** effect keys whose agent, left running by the unfinished run, was stopped */
   stoppedOrphans: string[];
+  /**
+   * The checkpoint the journal was read from (null: every record was read): `journal.records` then
+   * hold, before it, only the records its ledger kept, and sums over its run start from its tallies.
+   */
+  readFrom: ReadFrom | null;
   /** the stash index as the journal says now */
   stashIndex(): StashIndex;
   /** the tamper check around an agent call (store/session/tamper-check.ts) */
@@ -69,7 +75,9 @@ export async function openWorkspace(paths: WorkspacePaths, options: OpenWorkspac
     const settled = await settleStash(stash, foldStashIndex(journal.records, locate));
     const unfinished = unfinishedRun(journal.records);
     const stopped = options.stopOrphans === true && unfinished !== null ? await stopOrphans(journal.records, unfinished) : [];
-    return session(paths, store, lease, journal, stash, settled, unfinished, stopped);
+    const readFrom = journal.base === null ? null : options.known?.from ?? null;
+    if (journal.base !== null && readFrom === null) throw new Error('a journal read from a checkpoint came without the checkpoint');
+    return session(paths, store, lease, journal, stash, settled, unfinished, stopped, readFrom);
   } catch (error) {
     try {
       await journal?.close();
@@ -89,9 +97,10 @@ function session(
   settled: SettleReport | null,
   unfinished: string | null,
   stoppedOrphans: string[],
+  readFrom: ReadFrom | null,
 ): WorkspaceSession {
   return {
-    paths, journal, stash, settled, unfinished, stoppedOrphans,
+    paths, journal, stash, settled, unfinished, stoppedOrphans, readFrom,
     stashIndex: () => foldStashIndex(journal.records, stash.locate),
     guardAgentCall: () => watchForTampering(paths, journal, lease),
     guardLaneCall: () => watchForTampering(paths, journal, lease, { blobs: false }),

@@ -53,6 +53,8 @@ export interface RunRequest {
   locate?: LocateRecord;
   /** a saved fold of the unfinished run (`.journal/checkpoint.json`): used when the journal vouches for it */
   checkpoint?: FoldCheckpoint | null;
+  /** `records` were read from `checkpoint`, after this record (before it they hold only what it kept): only a resume of its run is planned on them */
+  readFrom?: number | null;
 }
 
 /** The decision, and the records that carry it out, in order. */
@@ -105,7 +107,7 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   if (open !== null && !request.fresh) {
     const started = startOf(records, open);
     const lifecycle = lifecycleOf(started);
-    const fold = foldCheckedRun(records, started, locate, request.checkpoint ?? null);
+    const fold = foldCheckedRun(records, started, locate, request.checkpoint ?? null, request.readFrom ?? null);
     const context = fold.snapshot.context as WorkContext;
     const meta = { run: open, machine: started.machine, mv: started.mv };
     const drafts: RecordDraft[] = [{ ...meta, type: 'run.resumed', payload: { pid: request.pid } }];
@@ -132,6 +134,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   }
   const start = request.start;
   if (!start) throw new Error('a new run needs its lifecycle and input');
+  // the routing decision and the check of the last run read every record
+  if ((request.readFrom ?? null) !== null) throw new Error('a new run is planned on every record of the journal, not on a read from a checkpoint');
   // `--fresh` leaves the last run behind deliberately; otherwise a new run must not follow a forged ending
   const checked = request.fresh ? null : checkLastRun(records, locate);
   const drafts: RecordDraft[] = [];

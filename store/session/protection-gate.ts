@@ -8,6 +8,7 @@ import { driftSummary } from '../../machines/protect/protection-drift.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord } from '../journal/record.js';
+import { scanPositions, type LedgerBase } from '../projections/checkpoint-ledger.js';
 import { describeChanges, inspectProtection, protectionChanged } from './inspect-protection.js';
 import type { WorkspacePaths } from './workspace-paths.js';
 
@@ -21,17 +22,12 @@ export interface ProtectionGate {
 /**
  * Did an agent of the unfinished `run` work after the run last looked at its protected files? Then
  * a difference on disk is the agent's, and the run's own scan finds, reports and restores it.
+ * `base`: the checkpoint `records` were read from (null: they are every record).
  */
-export function agentWorkedSinceScan(records: readonly JournalRecord[], run: string | null): boolean {
+export function agentWorkedSinceScan(records: readonly JournalRecord[], run: string | null, base: LedgerBase | null = null): boolean {
   if (run === null) return false;
-  let agent = 0;
-  let scan = 0;
-  for (const record of records) {
-    if (record.run !== run) continue;
-    if (record.type === 'effect.started' && record.payload.kind === 'agent.spawn') agent = record.seq;
-    if (record.type === 'effect.completed' && record.payload.kind === 'protect.scan') scan = record.seq;
-  }
-  return agent > scan;
+  const { agentStarted, scanCompleted } = scanPositions(records, run, base);
+  return agentStarted > scanCompleted;
 }
 
 /** A baseline whose record or blobs were altered refuses the workspace (exit 3): yoke cannot trust it to restore anything. */
@@ -52,9 +48,9 @@ export async function checkSound(paths: WorkspacePaths, protection: Protection, 
  * files' contents kept as blobs, one `protect.baseline` record). With a baseline, refuse (a
  * `blocked` error, exit 1) when the protected files or the patterns differ from it, listing each
  * change, unless an agent of the resumed run changed them (its scan restores them). Nothing is
- * ever refreshed here.
+ * ever refreshed here. `base`: the checkpoint the journal was read from (null: every record).
  */
-export async function gateProtection(journal: JournalWriter, paths: WorkspacePaths, config: Config | null, resumed: string | null): Promise<ProtectionGate> {
+export async function gateProtection(journal: JournalWriter, paths: WorkspacePaths, config: Config | null, resumed: string | null, base: LedgerBase | null = null): Promise<ProtectionGate> {
   const inspection = await inspectProtection(paths, config, journal.records);
   const { baseline, tampered } = inspection.history;
   if (baseline === null) {
@@ -65,7 +61,7 @@ export async function gateProtection(journal: JournalWriter, paths: WorkspacePat
     return { protection, took: true };
   }
   await checkSound(paths, baseline, tampered);
-  if (!protectionChanged(inspection) || agentWorkedSinceScan(journal.records, resumed)) {
+  if (!protectionChanged(inspection) || agentWorkedSinceScan(journal.records, resumed, base)) {
     return { protection: baseline, took: false };
   }
   const files = inspection.drift.length;

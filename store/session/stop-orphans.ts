@@ -9,15 +9,20 @@ import type { JournalRecord } from '../journal/record.js';
  * version. Returns the effect keys whose group was stopped.
  */
 export async function stopOrphans(records: readonly JournalRecord[], run: string): Promise<string[]> {
+  const stopped: string[] = [];
+  for (const [key, process] of orphanedProcesses(records, run)) {
+    if (await killProcessGroup(process.pid, process.startTime, 2000)) stopped.push(key);
+  }
+  return stopped;
+}
+
+/** The processes `run` journaled whose effect neither completed nor was marked interrupted, by effect key. */
+export function orphanedProcesses(records: readonly JournalRecord[], run: string): Map<string, { pid: number; startTime: string | null }> {
   const spawned = new Map<string, { pid: number; startTime: string | null }>();
   for (const record of records) {
     if (record.run !== run) continue;
     if (record.type === 'process.spawned') spawned.set(record.payload.key, { pid: record.payload.pid, startTime: record.payload.startTime });
     else if (record.type === 'effect.completed' || record.type === 'effect.interrupted') spawned.delete(record.payload.key);
   }
-  const stopped: string[] = [];
-  for (const [key, process] of spawned) {
-    if (await killProcessGroup(process.pid, process.startTime, 2000)) stopped.push(key);
-  }
-  return stopped;
+  return spawned;
 }

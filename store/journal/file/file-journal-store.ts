@@ -95,7 +95,7 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
     return attempt(() => this.unchanged(this.writable()), this.location);
   }
 
-  rescue(own: readonly SealedRecord[]): Promise<{ keptAs: string | null }> {
+  rescue(own: readonly SealedRecord[], before?: Uint8Array): Promise<{ keptAs: string | null }> {
     return attempt(() => {
       const file = this.writable();
       const path = this.location;
@@ -108,6 +108,7 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
       const temporary = `${path}.rescue-${process.pid}`;
       const fd = openSync(temporary, 'w');
       try {
+        if (before !== undefined) writeAll(fd, before);
         writeAll(fd, Buffer.from(own.map((sealed) => `${sealed.text}\n`).join(''), 'utf8'));
         fsyncSync(fd);
       } finally {
@@ -119,7 +120,7 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
       closeSync(file.fd);
       file.fd = openSync(path, 'a+');
       const last = own[own.length - 1];
-      file.head = last ? { seq: last.record.seq, hash: last.hash } : EMPTY_HEAD;
+      file.head = last ? { seq: last.record.seq, hash: last.hash } : before !== undefined ? readFileTail(path).head : EMPTY_HEAD;
       this.rememberFile(file);
       return { keptAs };
     }, this.location);
@@ -160,7 +161,7 @@ export class FileJournalStore extends FileJournalReader implements JournalStore 
   }
 }
 
-function writeAll(fd: number, data: Buffer): void {
+function writeAll(fd: number, data: Uint8Array): void {
   let written = 0;
   while (written < data.length) written += writeSync(fd, data, written, data.length - written);
 }

@@ -86,7 +86,9 @@ export class PostgresJournalStore extends PostgresJournalReader implements Journ
     return now.revision === attached.revision && sameHead(now.head, attached.head);
   }
 
-  async rescue(own: readonly SealedRecord[]): Promise<{ keptAs: string | null }> {
+  async rescue(own: readonly SealedRecord[], before?: Uint8Array): Promise<{ keptAs: string | null }> {
+    // a PostgreSQL journal is never read from a checkpoint (there is no journal file to hash)
+    if (before !== undefined) throw new Error(`${this.location}: a rescue with the bytes before a checkpoint is for file journals`);
     const attached = this.writable();
     const result = await inTransaction(this.url, async (client) => {
       await client.query('SELECT revision FROM yoke_workspace WHERE name = $1 FOR UPDATE', [this.workspace]);

@@ -14,7 +14,8 @@ import { driveRun } from '../../../store/fold/runner.js';
 import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import { readJournalFile } from '../../../store/journal/file/journal-file.js';
 import type { JournalRecord, StartedRecord } from '../../../store/journal/record.js';
-import { CheckpointTaker, loadCheckpoint, resumeFromCheckpoint } from '../../../store/session/checkpoint-file.js';
+import { loadCheckpoint, resumeFromCheckpoint } from '../../../store/session/checkpoint-file.js';
+import { CheckpointTaker } from '../../../store/session/checkpoint-taker.js';
 import { foldCheckedRun } from '../../../store/session/fold-checked-run.js';
 import { memoryLoopInput } from '../../support/memory-input.js';
 import { removeScratch, scratchDir } from '../../support/memory-process.js';
@@ -36,7 +37,7 @@ async function journaledRun(iterations: number, every: number): Promise<{ path: 
   const started = journal.stage({ run: '01CHECKPOINTRUN00000000000', machine: loop.name, mv: loop.version, type: 'run.started', payload: { mode: 'loop', input, argv: ['run'] } }) as StartedRecord;
   await journal.flush();
   const fold = new RunFold(loop.machine, started);
-  const taker = new CheckpointTaker(path, sidecar);
+  const taker = new CheckpointTaker(path, sidecar, () => journal.records);
   const taken: FoldCheckpoint[] = [];
   const world = new MemoryWorld();
   const result = await driveRun(fold, {
