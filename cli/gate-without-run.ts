@@ -9,7 +9,7 @@ import { gateScope } from '../policy/gate/gate-scope.js';
 import { readHookRequest } from '../policy/gate/hook-request.js';
 import { ruleHookCall, unreadableRefusal } from '../policy/gate/rule-hook-call.js';
 import { NO_ANSWERS, type StandingAnswers } from '../policy/ruling/standing-answers.js';
-import { gateCallId } from '../store/gate/hold-id.js';
+import { gateCallId } from '../policy/gate/gate-call-id.js';
 import type { GateAgent } from './gate-output.js';
 
 /** The ruling, its message, and a line for stderr when something could not be read. */

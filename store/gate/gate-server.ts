@@ -13,7 +13,7 @@ import { readHookRequest } from '../../policy/gate/hook-request.js';
 import { ruleHookCall, unreadableRefusal } from '../../policy/gate/rule-hook-call.js';
 import { isPolicyAgent } from '../../policy/tool-act.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
-import { agentCallId, gateCallId, gateHoldId } from './hold-id.js';
+import { agentCallId, gateCallId, gateHoldId } from '../../policy/gate/gate-call-id.js';
 import type { GateAnswer, GateQuestion, OperatorMessage, OperatorReply } from '../../effects/gate/gate-protocol.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { answerDraft, openHold, revokeDraft } from './answer-hold.js';
