@@ -2,10 +2,11 @@
 import { relative } from 'node:path';
 import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
-import { GATED_AGENT_KINDS, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
+import { GATED_AGENT_KINDS, gatedAgents, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
+import { hooksOffMessage, hooksTurnedOff } from '../../effects/gate/hooks-turned-off.js';
 import { loopFileReader } from '../loop-file-reader.js';
 import { handlers } from '../../effects/registry.js';
 import { workingTreeChanges } from '../../effects/git/working-tree-changes.js';
@@ -211,12 +212,23 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
-/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach yet (opencode, qwen) is refused, exit 2. */
+/**
+ * Fail closed (DESIGN §13), exit 2: tool control on or advisory for an agent the gate does not reach
+ * yet (opencode, qwen), or for one whose CLI settings switch its hooks off.
+ */
 function checkToolGateReach(config: Config, paths: WorkspacePaths): void {
   const problem = ungatedAgentProblem(config);
-  if (problem === null) return;
-  const file = relative(process.cwd(), paths.conf) || paths.conf;
-  throw new YokeError('usage', `${file}: ${problem.message}; ${problem.hint}. Nothing was run.`);
+  if (problem !== null) {
+    const file = relative(process.cwd(), paths.conf) || paths.conf;
+    throw new YokeError('usage', `${file}: ${problem.message}; ${problem.hint}. Nothing was run.`);
+  }
+  // A CLI whose own settings switch its hooks off would never ask the gate (docs/tool-control.md).
+  for (const agent of gatedAgents(config)) {
+    const off = hooksTurnedOff(agent, paths.root, process.env);
+    if (off === null) continue;
+    const shown = relative(process.cwd(), off.file);
+    throw new YokeError('usage', hooksOffMessage({ ...off, file: shown.startsWith('..') || shown === '' ? off.file : shown }, agent, config.toolControl ?? 'on'));
+  }
 }
 
 /**

@@ -7,7 +7,9 @@ import type { RunToolGate } from '../fold/runner.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import { journalEntry } from '../../config/workspace-layout.js';
+import { unruledCalls } from '../../policy/gate/unruled-calls.js';
 import { openGateServer } from './gate-server.js';
+import { callRulings } from './tool-records.js';
 import { newGateToken, removeGatePointer, writeGatePointer } from './gate-pointer.js';
 
 /** What opening a run's gate needs. */
@@ -52,12 +54,17 @@ export async function openRunToolGate(
     throw error;
   }
   const yoke = options.yoke ?? [process.execPath, process.argv[1] ?? 'yoke'];
+  let call: string | null = null;
   return {
-    setCall: (key) => server.setCall(key),
+    setCall: (key) => {
+      call = key;
+      server.setCall(key);
+    },
     link: {
       socketPath: server.socketPath,
       command: (agent) => [...yoke, 'gate', '--agent', agent].map(shellQuote).join(' '),
       heldInCall: (answeredToo) => server.heldInCall(answeredToo),
+      unruled: (executed) => unruledCalls(executed, call === null ? [] : callRulings(options.journal.records, call)),
     },
     close: async () => {
       removeGatePointer(pointer);

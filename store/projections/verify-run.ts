@@ -101,7 +101,7 @@ export class RunVerifier {
     const { fold, started, startedKeys } = this;
     if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
     let divergence = checkRecord(fold, record, startedKeys)
-      ?? this.tools?.check(record, (fold.snapshot.context as { config?: RulingConfig } | undefined)?.config) ?? null;
+      ?? this.tools?.check(record, ...rulingContext(fold)) ?? null;
     if (!divergence) {
       try {
         fold.apply(record, true);
@@ -127,6 +127,12 @@ export class RunVerifier {
     const rulings = this.tools?.verified.get(this.started.run ?? '') ?? 0;
     return { ...this.result, finished: this.fold !== null && this.fold.finished !== null, ...(rulings > 0 ? { rulings } : {}) };
   }
+}
+
+/** The run's ruling config, and whether it journals the tool calls its agents ran, from its fold. */
+function rulingContext(fold: RunFold): [RulingConfig | undefined, boolean] {
+  const context = fold.snapshot.context as { config?: RulingConfig; toolCallProof?: true } | undefined;
+  return [context?.config, context?.toolCallProof === true];
 }
 
 /**

@@ -2,14 +2,19 @@
 // again from its journaled `tool.requested` (agent, tool, input, the scope it was classified in),
 // the operator's answers journaled before it (any run's: workspace answers stand across runs) and
 // the run's `tool` rows and `tool-control` setting, with today's classifier and policy. A ruling
-// that differs, or a ruling with no request, is a divergence at that record.
+// that differs, or a ruling with no request, is a divergence at that record. And every tool call
+// an agent's CLI ran (the `toolCalls` of its agent.spawn result) must match a ruling of that agent
+// call that let it through: one that does not is a divergence at the call's completion.
+import { GATED_AGENT_KINDS } from '../../config/tool-gate-reach.js';
 import type { Config } from '../../config/types.js';
+import type { ExecutedToolCall } from '../../machines/effects.js';
 import { ruleHookCall } from '../../policy/gate/rule-hook-call.js';
+import { unruledCalls, type CallRuling } from '../../policy/gate/unruled-calls.js';
 import { standingAnswers, type AnswerEvent } from '../../policy/ruling/standing-answers.js';
 import { isPolicyAgent } from '../../policy/tool-act.js';
 import type { ToolScope } from '../../policy/tool-scope.js';
 import type { JournalRecord } from '../journal/record.js';
-import { answerEvents } from '../gate/tool-records.js';
+import { answerEvents, callRuling } from '../gate/tool-records.js';
 import { firstDifference } from './first-difference.js';
 import type { Divergence } from './verify-run.js';
 
@@ -37,18 +42,38 @@ export function rederiveRuling(request: Requested, config: RulingConfig | undefi
 export class ToolRulingChecker {
   private readonly requests = new Map<string, Requested>();
   private readonly answers: AnswerEvent[] = [];
+  /** the rulings of each agent call still open, and the agent it runs */
+  private readonly callRulings = new Map<string, CallRuling[]>();
+  private readonly callAgents = new Map<string, string>();
   /** rulings re-derived and found equal, per run */
   readonly verified = new Map<string, number>();
 
   /** Fold one record: requests by run and id, answers and revocations. */
   observe(record: JournalRecord): void {
     if (record.type === 'tool.requested') this.requests.set(`${record.run ?? ''}\n${record.payload.id}`, record);
-    else if (record.type === 'tool.ruled') this.requests.delete(`${record.run ?? ''}\n${record.payload.id}`);
-    else if (record.type === 'tool.answered' || record.type === 'tool.revoked') this.answers.push(...answerEvents([record]));
+    else if (record.type === 'tool.ruled') {
+      const id = `${record.run ?? ''}\n${record.payload.id}`;
+      const request = this.requests.get(id);
+      this.requests.delete(id);
+      const key = request?.payload.key ?? null;
+      if (request !== undefined && key !== null) this.callRulings.set(key, [...(this.callRulings.get(key) ?? []), callRuling(request.payload, record.payload)]);
+    } else if (record.type === 'tool.answered' || record.type === 'tool.revoked') this.answers.push(...answerEvents([record]));
+    else if (record.type === 'effect.started' && record.payload.kind === 'agent.spawn') {
+      const kind = (record.payload.params as { agent?: { kind?: unknown } } | null)?.agent?.kind;
+      this.callAgents.set(record.payload.key, typeof kind === 'string' ? kind : '?');
+    } else if (record.type === 'effect.completed' && record.payload.kind === 'agent.spawn') {
+      this.callRulings.delete(record.payload.key);
+      this.callAgents.delete(record.payload.key);
+    }
   }
 
-  /** A divergence when `record` is a ruling today's policy would not make (null otherwise, and for other records). */
-  check(record: JournalRecord, config: RulingConfig | undefined): Divergence | null {
+  /**
+   * A divergence when `record` is a ruling today's policy would not make, or an agent call's
+   * completion naming a tool call it ran that no ruling let through (null otherwise, and for other
+   * records). `proof`: the run journals the tool calls its gated agents ran (`toolCallProof` in its input).
+   */
+  check(record: JournalRecord, config: RulingConfig | undefined, proof = false): Divergence | null {
+    if (record.type === 'effect.completed' && record.payload.kind === 'agent.spawn') return this.checkExecuted(record, config, proof);
     // (a request with no ruling after it is no divergence: the gate got no answer, so the call was refused)
     if (record.type !== 'tool.ruled') return null;
     const request = this.requests.get(`${record.run ?? ''}\n${record.payload.id}`);
@@ -69,6 +94,24 @@ export class ToolRulingChecker {
       seq: record.seq, record: record.type, key: request.payload.key,
       what: `today's classifier and policy rule on tool call ${record.payload.id} (${request.payload.agent} ${request.payload.tool ?? '?'}) otherwise than the journal`,
       path: difference.path === '' ? null : difference.path, journal: difference.journal, machine: difference.machine,
+    };
+  }
+
+  /** Every tool call the agent call ran matches a ruling of that call that let it through. */
+  private checkExecuted(record: Extract<JournalRecord, { type: 'effect.completed' }>, config: RulingConfig | undefined, proof: boolean): Divergence | null {
+    const { key } = record.payload;
+    const executed = (record.payload.result as { toolCalls?: ExecutedToolCall[] } | null)?.toolCalls;
+    const agent = this.callAgents.get(key) ?? '?';
+    if (executed === undefined) {
+      if (!proof || (config?.toolControl ?? 'on') === 'off' || !GATED_AGENT_KINDS.includes(agent)) return null;
+      return { seq: record.seq, record: record.type, key, what: `agent call ${key} (${agent}) does not journal the tool calls it ran, so they cannot be matched to the gate's rulings`, path: 'toolCalls', journal: null, machine: 'the tool calls the CLI ran' };
+    }
+    const [first] = unruledCalls(executed, this.callRulings.get(key) ?? []);
+    if (first === undefined) return null;
+    return {
+      seq: record.seq, record: record.type, key,
+      what: `${agent} ran the tool call \`${first.summary}\` in agent call ${key} without a ruling of the gate that let it through`,
+      path: 'toolCalls', journal: first, machine: 'a tool.ruled pass (or advisory) for this call',
     };
   }
 

@@ -13,6 +13,7 @@ import type { JournalWriter } from '../../../store/journal/journal-writer.js';
 import type { JournalRecord } from '../../../store/journal/record.js';
 import { ToolRulingChecker, type RulingConfig } from '../../../store/projections/verify-tool-rulings.js';
 import type { Divergence } from '../../../store/projections/verify-run.js';
+import type { ExecutedToolCall } from '../../../machines/effects.js';
 import { yokeBin } from '../../support/yoke-process.js';
 
 const run = '01GATEVERIFYRVN00000000000';
@@ -54,16 +55,28 @@ async function gatedJournal(): Promise<JournalRecord[]> {
 }
 
 /** Every divergence the checker finds, observing each record after checking it (as replay-verify does). */
-function check(records: readonly JournalRecord[]): { divergences: Divergence[]; verified: number } {
+function check(records: readonly JournalRecord[], proof = false): { divergences: Divergence[]; verified: number } {
   const checker = new ToolRulingChecker();
   const divergences: Divergence[] = [];
   for (const record of records) {
-    const found = checker.check(record, config);
+    const found = checker.check(record, config, proof);
     if (found) divergences.push(found);
     checker.observe(record);
   }
   return { divergences, verified: checker.verified.get(run) ?? 0 };
 }
+
+/** `records` with claude agent call `key` started first and completed last, its result naming `toolCalls` (absent: none journaled). */
+function withAgentCall(records: readonly JournalRecord[], key: string, toolCalls?: ExecutedToolCall[]): JournalRecord[] {
+  const envelope = records[0]!;
+  const last = records.at(-1)!.seq;
+  const started = { ...envelope, seq: 0, type: 'effect.started', payload: { key, kind: 'agent.spawn', params: { agent: { kind: 'claude' } }, attempt: 1 } } as JournalRecord;
+  const result = { outcome: 'exited', classification: 'ok', ...(toolCalls === undefined ? {} : { toolCalls }) };
+  const completed = { ...envelope, seq: last + 1, type: 'effect.completed', payload: { key, kind: 'agent.spawn', result } } as JournalRecord;
+  return [started, ...records, completed];
+}
+
+const ran = (callId: string, summary: string): ExecutedToolCall => ({ tool: summary.split(' ')[0]!, match: { by: 'callId', callId }, summary });
 
 const copy = (records: readonly JournalRecord[]): JournalRecord[] => JSON.parse(JSON.stringify(records)) as JournalRecord[];
 const ruledAt = (records: readonly JournalRecord[], index: number): JournalRecord => records.filter((record) => record.type === 'tool.ruled')[index]!;
@@ -92,6 +105,22 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
   it('a pass whose answer is not in the journal diverges: the call would have been held', async () => {
     const records = (await gatedJournal()).filter((record) => record.type !== 'tool.answered');
     expect(check(records).divergences[0]).toMatchObject({ seq: ruledAt(records, 2).seq, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' });
+  });
+
+  it('an agent call whose CLI ran the calls the gate let through verifies; one that ran the refused write, or a call the gate never saw, diverges at its completion', async () => {
+    const records = await gatedJournal();
+    expect(check(withAgentCall(records, `${run}/3/1`, [ran('toolu_c', 'Bash curl http://127.0.0.1:9/')])).divergences).toEqual([]);
+    const refusedRan = withAgentCall(records, `${run}/3/0`, [ran('toolu_w', 'Write src/a.txt')]);
+    expect(check(refusedRan).divergences[0]).toMatchObject({ seq: refusedRan.at(-1)!.seq, record: 'effect.completed', key: `${run}/3/0`, path: 'toolCalls', what: expect.stringContaining('`Write src/a.txt`') as unknown });
+    // the curl's pass belongs to the second agent call: in the first it was held, and did not run there
+    expect(check(withAgentCall(records, `${run}/3/0`, [ran('toolu_c', 'Bash curl')])).divergences).toHaveLength(1);
+    expect(check(withAgentCall(records, `${run}/3/1`, [ran('toolu_rm', 'Bash rm -rf keep')])).divergences[0]).toMatchObject({ path: 'toolCalls', journal: { match: { callId: 'toolu_rm' } } });
+  });
+
+  it('in a run that journals its agents\' tool calls, a gated agent call whose result names none diverges; older runs verify as they did', async () => {
+    const records = withAgentCall(await gatedJournal(), `${run}/3/1`);
+    expect(check(records, true).divergences[0]).toMatchObject({ record: 'effect.completed', path: 'toolCalls', what: expect.stringContaining('does not journal the tool calls') as unknown });
+    expect(check(records, false).divergences).toEqual([]);
   });
 
   it('a ruling with no request before it diverges', async () => {
