@@ -15,6 +15,7 @@ import type { WorkContext as LoopContext } from '../../machines/work/work-contex
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
+import type { RunFold } from '../../store/fold/run-fold.js';
 import { openRunToolGate } from '../../store/gate/run-tool-gate.js';
 import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
@@ -172,7 +173,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       guardAgentCall: () => open.guardAgentCall(),
       guardLaneCall: () => open.guardLaneCall(),
       ...(checkpoints ? { checkpoints: checkpoints.runner } : {}),
-      ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
+      ...toolGateOption(fold, paths.root, open),
     });
     await settleHooks(10_000);
     terminal.stop();
@@ -192,9 +193,13 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
 }
 
 /** The run's tool-call gate (DESIGN §13), unless `tool-control off`. */
-function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
+function toolGateOption(fold: RunFold, root: string, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
+  const context = (): LoopContext => fold.snapshot.context as LoopContext;
+  const { config } = context();
   if ((config.toolControl ?? 'on') === 'off') return {};
-  return { openToolGate: (host) => openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host) };
+  // the protection baseline's patterns as they stand when each call is ruled (a refresh changes them)
+  const protect = (): readonly string[] => context().protection?.patterns ?? [];
+  return { openToolGate: (host) => openRunToolGate({ run: fold.run, root, loopDir: session.paths.loopDir, config, protect, journal: session.journal }, host) };
 }
 
 /** What a new run starts with: the lifecycle of the configured mode and its input (the prompts each role gets). */

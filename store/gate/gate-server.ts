@@ -27,6 +27,8 @@ export interface GateHost {
   root: string;
   home: string | null;
   config: Pick<Config, 'allow' | 'noModify' | 'toolRules' | 'toolControl'>;
+  /** the `protect` patterns in force now (the run's protection baseline, which `yoke protect refresh` may change) */
+  protect(): readonly string[];
   /** stage a record of the run (the runner's own staging) */
   stage(draft: Draft): JournalRecord;
   /** stage an operator's record as drafted (its run is the hold's, which may be an earlier run) */
@@ -98,7 +100,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     const { request } = read;
     const callId = agentCallId(agent, request.toolUseId, request.tool, request.input);
     const id = gateHoldId(host.run, callId);
-    const scope = gateScope(host.root, request.cwd, host.config, host.home);
+    const scope = gateScope(host.root, request.cwd, host.config, host.home, host.protect());
     const { classification, ruling } = ruleHookCall({ agent, tool: request.tool, input: request.input, callId, runId: host.run }, scope, host.config.toolRules, journalAnswers(host.records()));
     const enforced = (host.config.toolControl ?? 'on') === 'on';
     host.stage({ type: 'tool.requested', payload: { id, callId, key: call, agent, tool: request.tool, input: request.input, scope } });

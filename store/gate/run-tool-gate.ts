@@ -19,6 +19,8 @@ export interface RunGateOptions {
   /** the workspace's `.loop/` (where the gate pointer for `yoke answer` goes) */
   loopDir: string;
   config: Config;
+  /** the `protect` patterns in force (the run's protection baseline; none without one) */
+  protect: () => readonly string[];
   journal: JournalWriter;
   /** the hook command's program and leading arguments (default: this node and this yoke's entry file) */
   yoke?: readonly string[];
@@ -35,6 +37,7 @@ export async function openRunToolGate(
     root: options.root,
     home: homedir(),
     config: options.config,
+    protect: options.protect,
     stage: host.stage,
     // an answer to a hold of this run goes through the run's staging (its fold, `--json`); one of an earlier run as drafted
     stageOperator: (draft) => {

@@ -15,7 +15,8 @@ import { canonical, outcomeEvent, RunFold, type KeyedRequest } from '../fold/run
 import { sameJson } from '../fold/same-json.js';
 import { stateText } from '../fold/state-text.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { ToolRulingChecker, type RulingConfig } from './verify-tool-rulings.js';
+import { ToolRulingChecker } from './verify-tool-rulings.js';
+import type { RulingRun } from './verify-tool-scope.js';
 
 type StartedRecord = Extract<JournalRecord, { type: 'run.started' }>;
 
@@ -101,7 +102,7 @@ export class RunVerifier {
     const { fold, started, startedKeys } = this;
     if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
     let divergence = checkRecord(fold, record, startedKeys)
-      ?? this.tools?.check(record, ...rulingContext(fold)) ?? null;
+      ?? this.tools?.check(record, rulingRun(fold)) ?? null;
     if (!divergence) {
       try {
         fold.apply(record, true);
@@ -129,10 +130,13 @@ export class RunVerifier {
   }
 }
 
-/** The run's ruling config, and whether it journals the tool calls its agents ran, from its fold. */
-function rulingContext(fold: RunFold): [RulingConfig | undefined, boolean] {
-  const context = fold.snapshot.context as { config?: RulingConfig; toolCallProof?: true } | undefined;
-  return [context?.config, context?.toolCallProof === true];
+/** What the run gave its tool-call gate, from its fold: the config, the root, the spec files, the protect patterns. */
+function rulingRun(fold: RunFold): RulingRun {
+  const context = fold.snapshot.context as { config?: RulingRun['config']; toolCallProof?: true; loopDir?: string; specFiles?: string[]; protection?: { patterns: string[] } } | undefined;
+  return {
+    config: context?.config, proof: context?.toolCallProof === true, loopDir: context?.loopDir ?? null,
+    specFiles: context?.specFiles ?? [], protect: context?.protection?.patterns ?? [],
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { JournalRecord } from '../journal/record.js';
 import { answerEvents, callRuling } from '../gate/tool-records.js';
 import { firstDifference } from './first-difference.js';
 import type { Divergence } from './verify-run.js';
+import { scopeMismatch, type RulingRun } from './verify-tool-scope.js';
 
 type Requested = Extract<JournalRecord, { type: 'tool.requested' }>;
 type Ruled = Extract<JournalRecord, { type: 'tool.ruled' }>;
@@ -68,12 +69,15 @@ export class ToolRulingChecker {
   }
 
   /**
-   * A divergence when `record` is a ruling today's policy would not make, or an agent call's
-   * completion naming a tool call it ran that no ruling let through (null otherwise, and for other
-   * records). `proof`: the run journals the tool calls its gated agents ran (`toolCallProof` in its input).
+   * A divergence when `record` is a request classified in a scope its run did not give the gate, a
+   * ruling today's policy would not make, or an agent call's completion naming a tool call it ran
+   * that no ruling let through (null otherwise, and for other records). `run`: what the record's
+   * run gave the gate, from its fold.
    */
-  check(record: JournalRecord, config: RulingConfig | undefined, proof = false): Divergence | null {
+  check(record: JournalRecord, run: RulingRun): Divergence | null {
+    const { config, proof } = run;
     if (record.type === 'effect.completed' && record.payload.kind === 'agent.spawn') return this.checkExecuted(record, config, proof);
+    if (record.type === 'tool.requested') return requestScopeDivergence(record, run);
     // (a request with no ruling after it is no divergence: the gate got no answer, so the call was refused)
     if (record.type !== 'tool.ruled') return null;
     const request = this.requests.get(`${record.run ?? ''}\n${record.payload.id}`);
@@ -119,6 +123,19 @@ export class ToolRulingChecker {
     this.verified.set(record.run ?? '', (this.verified.get(record.run ?? '') ?? 0) + 1);
     return null;
   }
+}
+
+/** A request whose journaled scope is not the one its run gave the gate (an unreadable request has none). */
+function requestScopeDivergence(record: Requested, run: RulingRun): Divergence | null {
+  const { scope } = record.payload;
+  if (scope === null || typeof scope !== 'object') return null;
+  const mismatch = scopeMismatch(scope as ToolScope, run);
+  if (mismatch === null) return null;
+  return {
+    seq: record.seq, record: record.type, key: record.payload.key,
+    what: `tool call ${record.payload.id} (${record.payload.agent} ${record.payload.tool ?? '?'}) was classified in a scope its run did not give the gate`,
+    path: mismatch.path, journal: mismatch.journal, machine: mismatch.machine,
+  };
 }
 
 function divergence(record: JournalRecord, what: string, journal: unknown, machine: unknown): Divergence {

@@ -92,13 +92,17 @@ describe.skipIf(skip)(`tool-call control with claude ${agentCliPins.claude.versi
     expect(requested?.payload).toMatchObject({ agent: 'claude', tool: 'Bash', input: { command: 'rm -rf keep/' } });
   });
 
-  it('a write to a no-modify path is refused at call time: the file is never written', async () => {
-    const ws = await project(['no-modify src/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
-    const run = await yokeOffline(ws, ['run'], [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, ...done]);
+  it('a write to a no-modify path, and one to a `protect` path, are refused at call time: neither file is written, and replay --verify agrees', async () => {
+    const ws = await project(['no-modify src/', 'protect keep/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
+    const run = await yokeOffline(ws, ['run'], [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, { writeFile: { path: 'keep/new.txt', content: 'nope\n' } }, ...done]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(existsSync(ws.abs('src/locked.txt'))).toBe(false);
+    expect(existsSync(ws.abs('keep/new.txt'))).toBe(false);
     expect(toldModel(run)).toContain('classified protected');
-    expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
+    expect(toldModel(run)).toContain('protected by `protect keep/`');
+    expect(ruled(await readJournal(ws)).filter((r) => r.class === 'protected')).toEqual([{ ruling: 'refuse', class: 'protected' }, { ruling: 'refuse', class: 'protected' }]);
+    const verified = await runYoke(ws, ['replay', '--verify']);
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
   });
 
   it('a write to .claude/settings.json is refused: the agent cannot edit its own hooks', async () => {

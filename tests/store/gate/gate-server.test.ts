@@ -30,6 +30,7 @@ async function gate(token: string | null = null): Promise<{ server: GateServer; 
   const server = await openGateServer({
     run, root, home: null,
     config: { allow: [], noModify: ['src/'], toolRules: undefined, toolControl: 'on' },
+    protect: () => ['tests/', '**/*.snap'],
     stage: (draft) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]),
     stageOperator: (draft) => journal.stage(draft),
     flush: () => journal.flush(),
@@ -71,6 +72,19 @@ describe('the gate server', { timeout: 60_000 }, () => {
     expect(types).toEqual(['tool.requested', 'tool.ruled']);
     expect(journal.records[0]?.payload).toMatchObject({ callId: 'toolu_1', key: `${run}/3/0`, tool: 'Write' });
     expect(journal.records[1]?.payload).toMatchObject({ ruling: 'refuse', class: 'protected', source: { kind: 'table' }, enforced: true });
+  });
+
+  it('a write to a `protect` path (a folder, or a glob) is refused at call time, and the journaled scope carries the patterns', async () => {
+    const { server, journal, root } = await gate();
+    server.setCall(`${run}/3/0`);
+    const write = (path: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(root, path), content: 'x' }, tool_use_id: `toolu_${path}`, cwd: root }));
+    expect(decision((await write('tests/a.test.ts')).stdout)).toBe('deny');
+    expect(decision((await write('lib/ui/__snapshots__/b.snap')).stdout)).toBe('deny');
+    expect(decision((await write('lib/a.ts')).stdout)).toBe('allow');
+    const ruled = journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string; message: string }));
+    expect(ruled.map((payload) => payload.class)).toEqual(['protected', 'protected', 'edit']);
+    expect(ruled[0]?.message).toContain('protected by `protect tests/`');
+    expect(journal.records[0]?.payload).toMatchObject({ scope: { protect: ['tests/', '**/*.snap'] } });
   });
 
   it('refuses malformed hook JSON (fail closed), says so on stderr, and journals tool.ruled refuse (unreadable request)', async () => {

@@ -11,7 +11,8 @@ import { openGateServer } from '../../../store/gate/gate-server.js';
 import { openFileJournal } from '../../../store/journal/file/open-file-journal.js';
 import type { JournalWriter } from '../../../store/journal/journal-writer.js';
 import type { JournalRecord } from '../../../store/journal/record.js';
-import { ToolRulingChecker, type RulingConfig } from '../../../store/projections/verify-tool-rulings.js';
+import { rederiveRuling, ToolRulingChecker, type RulingConfig } from '../../../store/projections/verify-tool-rulings.js';
+import type { RulingRun } from '../../../store/projections/verify-tool-scope.js';
 import type { Divergence } from '../../../store/projections/verify-run.js';
 import type { ExecutedToolCall } from '../../../machines/effects.js';
 import { yokeBin } from '../../support/yoke-process.js';
@@ -40,7 +41,7 @@ async function gatedJournal(): Promise<JournalRecord[]> {
   const journal = await openFileJournal(join(root, 'journal.jsonl'));
   cleanups.push(() => journal.close());
   const stage = (draft: Omit<Parameters<JournalWriter['stage']>[0], 'run' | 'machine' | 'mv'>) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]);
-  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, stage, stageOperator: (draft) => journal.stage(draft), flush: () => journal.flush(), records: () => journal.records, token: null });
+  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, protect: () => [], stage, stageOperator: (draft) => journal.stage(draft), flush: () => journal.flush(), records: () => journal.records, token: null });
   cleanups.push(() => server.close());
   server.setCall(`${run}/3/0`);
   const curl = { tool_name: 'Bash', tool_input: { command: 'curl http://127.0.0.1:9/' }, tool_use_id: 'toolu_c', cwd: root };
@@ -54,12 +55,15 @@ async function gatedJournal(): Promise<JournalRecord[]> {
   return [...journal.records];
 }
 
+/** What the test run gave its gate: the config of gatedJournal, no known root unless given. */
+const gateRun = (over: Partial<RulingRun> = {}): RulingRun => ({ config: { ...config, allow: [], noModify: ['src/'] }, proof: false, loopDir: null, specFiles: ['plan.md'], protect: [], ...over });
+
 /** Every divergence the checker finds, observing each record after checking it (as replay-verify does). */
-function check(records: readonly JournalRecord[], proof = false): { divergences: Divergence[]; verified: number } {
+function check(records: readonly JournalRecord[], over: Partial<RulingRun> = {}): { divergences: Divergence[]; verified: number } {
   const checker = new ToolRulingChecker();
   const divergences: Divergence[] = [];
   for (const record of records) {
-    const found = checker.check(record, config, proof);
+    const found = checker.check(record, gateRun(over));
     if (found) divergences.push(found);
     checker.observe(record);
   }
@@ -95,11 +99,32 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
     expect(check(records).divergences[0]).toMatchObject({ seq: held.seq, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' });
   });
 
-  it('a request whose journaled scope lost its no-modify rows rules otherwise than the journal says', async () => {
+  it('a request whose journaled scope lost its no-modify rows diverges at the request, before its ruling', async () => {
     const records = copy(await gatedJournal());
     const write = records.filter((record) => record.type === 'tool.requested')[1]!;
     (write.payload as { scope: { noModify: string[] } }).scope.noModify = [];
-    expect(check(records).divergences[0]).toMatchObject({ seq: ruledAt(records, 1).seq, path: 'ruling', journal: 'refuse', machine: 'pass' });
+    expect(check(records).divergences[0]).toMatchObject({ seq: write.seq, record: 'tool.requested', path: 'scope.noModify', journal: [], machine: ['src/'] });
+  });
+
+  it('a request whose scope lost its no-modify rows, its ruling re-derived to match, still diverges at the request: the scope is not the one the run gave the gate', async () => {
+    const records = copy(await gatedJournal());
+    const write = records.filter((record) => record.type === 'tool.requested')[1]!;
+    (write.payload as { scope: { noModify: string[] } }).scope.noModify = [];
+    const ruled = ruledAt(records, 1);
+    ruled.payload = rederiveRuling(write as Parameters<typeof rederiveRuling>[0], config, []) as typeof ruled.payload;
+    expect((ruled.payload as { ruling: string }).ruling, 'the tampered ruling agrees with the tampered scope').toBe('pass');
+    expect(check(records).divergences[0]).toMatchObject({ seq: write.seq, record: 'tool.requested', path: 'scope.noModify', journal: [], machine: ['src/'] });
+  });
+
+  it('a request classified under another root, without the run\'s protect patterns, or without one of its spec files diverges at the request', async () => {
+    const records = await gatedJournal();
+    const [first] = records;
+    const root = (first!.payload as { scope: { root: string } }).scope.root;
+    expect(check(records, { loopDir: `${root}/.loop` }).divergences).toEqual([]);
+    expect(check(records, { loopDir: '/elsewhere/.loop' }).divergences[0]).toMatchObject({ seq: first!.seq, path: 'scope.root', machine: '/elsewhere' });
+    expect(check(records, { proof: true, protect: ['tests/'] }).divergences[0]).toMatchObject({ path: 'scope.protect', journal: [], machine: ['tests/'] });
+    expect(check(records, { protect: ['tests/'] }).divergences, 'older runs journaled no protect patterns').toEqual([]);
+    expect(check(records, { specFiles: ['plan.md', 'my-spec.md'] }).divergences[0]).toMatchObject({ path: 'scope.specFiles' });
   });
 
   it('a pass whose answer is not in the journal diverges: the call would have been held', async () => {
@@ -119,8 +144,8 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
 
   it('in a run that journals its agents\' tool calls, a gated agent call whose result names none diverges; older runs verify as they did', async () => {
     const records = withAgentCall(await gatedJournal(), `${run}/3/1`);
-    expect(check(records, true).divergences[0]).toMatchObject({ record: 'effect.completed', path: 'toolCalls', what: expect.stringContaining('does not journal the tool calls') as unknown });
-    expect(check(records, false).divergences).toEqual([]);
+    expect(check(records, { proof: true }).divergences[0]).toMatchObject({ record: 'effect.completed', path: 'toolCalls', what: expect.stringContaining('does not journal the tool calls') as unknown });
+    expect(check(records).divergences).toEqual([]);
   });
 
   it('a ruling with no request before it diverges', async () => {
