@@ -111,7 +111,7 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
     const write = records.filter((record) => record.type === 'tool.requested')[1]!;
     (write.payload as { scope: { noModify: string[] } }).scope.noModify = [];
     const ruled = ruledAt(records, 1);
-    ruled.payload = rederiveRuling(write as Parameters<typeof rederiveRuling>[0], config, []) as typeof ruled.payload;
+    ruled.payload = rederiveRuling(write, config, []) as typeof ruled.payload;
     expect((ruled.payload as { ruling: string }).ruling, 'the tampered ruling agrees with the tampered scope').toBe('pass');
     expect(check(records).divergences[0]).toMatchObject({ seq: write.seq, record: 'tool.requested', path: 'scope.noModify', journal: [], machine: ['src/'] });
   });
