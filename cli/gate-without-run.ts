@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import type { Config, Ruling } from '../config/types.js';
 import { gateScope } from '../policy/gate/gate-scope.js';
 import { readHookRequest } from '../policy/gate/hook-request.js';
-import { ruleHookCall, unreadableRefusal } from '../policy/gate/rule-hook-call.js';
+import { unreadableRefusal } from '../policy/gate/rule-hook-call.js';
+import { ruleReadingScripts } from '../store/gate/rule-reading-scripts.js';
 import { NO_ANSWERS, type StandingAnswers } from '../policy/ruling/standing-answers.js';
 import { gateCallId } from '../policy/gate/gate-call-id.js';
 import type { GateAgent } from './gate-output.js';
@@ -76,6 +77,6 @@ export async function ruleWithoutRun(agent: GateAgent, text: string, cwd: string
   const protect = root === null || policy.config === null ? [] : await protectPatterns(policy.config, root);
   const scope = gateScope(root ?? dir, dir, policy.config, homedir(), protect);
   const callId = gateCallId(request.toolUseId, request.tool, request.input);
-  const { ruling } = ruleHookCall({ agent, tool: request.tool, input: request.input, callId, runId: '' }, scope, policy.config?.toolRules, policy.answers);
+  const { ruling } = ruleReadingScripts({ agent, tool: request.tool, input: request.input, callId, runId: '' }, scope, policy.config?.toolRules, policy.answers);
   return { ruling: ruling.ruling, message: ruling.message, warning: policy.warning };
 }

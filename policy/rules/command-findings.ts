@@ -9,6 +9,7 @@ import { INTERPRETERS, interpreterName, runInterpreter } from './interpreter-rul
 import { NETWORK_TOOLS, PACKAGE_MANAGERS, reachNetwork, runPackageManager, syncFiles } from './network-rules.js';
 import { FILE_READERS, PATTERN_READERS, WORD_COMMANDS, readAfterPattern, readFiles, touchNothing } from './read-rules.js';
 import { SHELLS, evaluate, runShell, sourceFile } from './shell-rules.js';
+import { runMake } from './make-rule.js';
 import { runUnknown } from './unknown-command.js';
 import { runYoke } from './yoke-rules.js';
 import { WRAPPERS, runRepeatedly, runWithInput, runWithTimeout, runWrapped } from './wrapper-rules.js';
@@ -54,6 +55,7 @@ const RULES = new Map<string, CommandRule>([
   ...table(['xargs', 'parallel'], runWithInput),
   ...table(['watch'], runRepeatedly),
   ...table(['yoke'], runYoke),
+  ...table(['make', 'gmake'], runMake),
 ]);
 
 /**

@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import type { Config } from '../../config/types.js';
 import { gateScope } from '../../policy/gate/gate-scope.js';
 import { readHookRequest } from '../../policy/gate/hook-request.js';
-import { ruleHookCall, unreadableRefusal } from '../../policy/gate/rule-hook-call.js';
+import { unreadableRefusal } from '../../policy/gate/rule-hook-call.js';
 import { isPolicyAgent } from '../../policy/tool-act.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import { agentCallId, gateCallId, gateHoldId } from '../../policy/gate/gate-call-id.js';
 import type { GateAnswer, GateQuestion, OperatorMessage, OperatorReply } from '../../effects/gate/gate-protocol.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { answerDraft, openHold, revokeDraft } from './answer-hold.js';
+import { ruleReadingScripts } from './rule-reading-scripts.js';
 import { journalAnswers } from './tool-records.js';
 
 type Draft = Omit<RecordDraft, 'run' | 'machine' | 'mv'>;
@@ -100,8 +101,10 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     const { request } = read;
     const callId = agentCallId(agent, request.toolUseId, request.tool, request.input);
     const id = gateHoldId(host.run, callId);
-    const scope = gateScope(host.root, request.cwd, host.config, host.home, host.protect());
-    const { classification, ruling } = ruleHookCall({ agent, tool: request.tool, input: request.input, callId, runId: host.run }, scope, host.config.toolRules, journalAnswers(host.records()));
+    const { classification, ruling, scope } = ruleReadingScripts(
+      { agent, tool: request.tool, input: request.input, callId, runId: host.run }, gateScope(host.root, request.cwd, host.config, host.home, host.protect()),
+      host.config.toolRules, journalAnswers(host.records()),
+    );
     const enforced = (host.config.toolControl ?? 'on') === 'on';
     host.stage({ type: 'tool.requested', payload: { id, callId, key: call, agent, tool: request.tool, input: request.input, scope } });
     host.stage({ type: 'tool.ruled', payload: { id, ruling: ruling.ruling, class: ruling.class, classes: classification.classes, source: ruling.source, message: ruling.message, enforced } });

@@ -7,6 +7,13 @@ import { POLICY_AGENTS } from '../../policy/tool-act.js';
 import { SCOPE, bash, call, type ClassCase } from './support.js';
 
 const TRACKED = { tracked: ['src/main.rs', 'src/lib.rs', 'keep/a.txt', 'README.md', 'dir/x.txt'] };
+/** Script files as the gate read them when it ruled (journaled in the scope). */
+const SCRIPTS = {
+  scripts: {
+    '/p/clean.sh': 'rm -rf keep\n', '/p/build.sh': '#!/bin/sh\nnpm run build\n', '/p/tidy.py': '#!/usr/bin/env python3\nimport shutil\nshutil.rmtree("keep")\n',
+    '/p/Makefile': 'BUILD := keep\nall: build\nbuild:\n\tnpm run build\nclean:\n\t@$(RM) -r $(BUILD)\n', '/p/bin/tool': null,
+  },
+};
 
 const READ: ClassCase[] = [
   bash('ls -la', 'read'),
@@ -224,6 +231,20 @@ const DESTRUCTIVE: ClassCase[] = [
   bash("python3 -c \"import os; os.system('rm -rf keep')\"", 'destructive'),
   bash('python - <<EOF\nimport shutil; shutil.rmtree("keep")\nEOF', 'destructive'),
   bash('perl -e "unlink glob q(*)"', 'destructive'),
+  // a script written and run in one command is classified from the text it was given
+  bash("printf 'rm -rf keep' > clean.sh && sh clean.sh", 'destructive', 'keep'),
+  bash('echo "rm -rf keep" > x.sh; chmod +x x.sh; ./x.sh', 'destructive', 'keep'),
+  bash('cat > x.sh <<EOF\nrm -rf keep\nEOF\nbash x.sh', 'destructive', 'keep'),
+  bash('echo ls > x.sh && echo "rm -rf keep" >> x.sh && . ./x.sh', 'destructive', 'keep'),
+  // a script file on disk is classified from the text the gate read when it ruled
+  bash('sh clean.sh', 'destructive', 'keep', SCRIPTS),
+  bash('./clean.sh', 'destructive', 'keep', SCRIPTS),
+  bash('bash /p/clean.sh', 'destructive', 'keep', SCRIPTS),
+  bash('source clean.sh', 'destructive', 'keep', SCRIPTS),
+  bash('python3 tidy.py', 'destructive', undefined, SCRIPTS),
+  bash('./tidy.py', 'destructive', undefined, SCRIPTS),
+  bash('make clean', 'destructive', undefined, SCRIPTS),
+  call('codex', 'exec_command', { cmd: 'sh clean.sh' }, 'destructive', 'keep', SCRIPTS),
   call('codex', 'exec_command', { cmd: 'rm -rf keep/' }, 'destructive', 'keep'),
   call('codex', 'Bash', { command: 'cd keep && rm -f -- *' }, 'destructive'),
   call('codex', 'apply_patch', '*** Begin Patch\n*** Delete File: src/main.rs\n*** End Patch\n', 'destructive', 'src/main.rs'),
@@ -329,6 +350,11 @@ const EXEC: ClassCase[] = [
   bash('yoke status --json', 'exec'),
   bash('npm run build', 'exec'),
   bash('make -j4', 'exec'),
+  bash('make', 'exec', undefined, SCRIPTS),
+  bash('sh build.sh', 'exec', undefined, SCRIPTS),
+  bash('./build.sh', 'exec', undefined, SCRIPTS),
+  bash('bin/tool --help', 'exec', undefined, SCRIPTS),
+  bash('echo "$X" > y.sh; sh y.sh', 'exec'),
   bash('cargo test', 'exec'),
   bash('pytest tests/fixtures/', 'exec'),
   bash('node script.js', 'exec'),

@@ -3,7 +3,7 @@
 // closed); the socket is private (0600 in a 0700 directory); with no agent call in progress every
 // question is refused.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,20 @@ describe('the gate server', { timeout: 60_000 }, () => {
     expect(ruled.map((payload) => payload.class)).toEqual(['protected', 'protected', 'edit']);
     expect(ruled[0]?.message).toContain('protected by `protect tests/`');
     expect(journal.records[0]?.payload).toMatchObject({ scope: { protect: ['tests/', '**/*.snap'] } });
+  });
+
+  it('reads a script file the call runs and classifies its text: `sh clean.sh` and `./clean.sh` that delete keep/ are refused, `make clean` too, and the texts are journaled with the scope', async () => {
+    const { server, journal, root } = await gate();
+    writeFileSync(join(root, 'clean.sh'), '#!/bin/sh\nrm -rf keep\n', { mode: 0o755 });
+    writeFileSync(join(root, 'Makefile'), 'clean:\n\trm -rf keep\n');
+    server.setCall(`${run}/3/0`);
+    const bash = (command: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command}`, cwd: root }));
+    for (const command of ['sh clean.sh', './clean.sh', 'make clean']) expect(decision((await bash(command)).stdout), command).toBe('deny');
+    const ruled = journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string }).class);
+    expect(ruled).toEqual(['destructive', 'destructive', 'destructive']);
+    const requested = journal.records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: { scripts?: Record<string, string> } }).scope.scripts);
+    expect(requested[0]).toEqual({ [join(root, 'clean.sh')]: '#!/bin/sh\nrm -rf keep\n' });
+    expect(requested[2]).toMatchObject({ [join(root, 'Makefile')]: 'clean:\n\trm -rf keep\n' });
   });
 
   it('refuses malformed hook JSON (fail closed), says so on stderr, and journals tool.ruled refuse (unreadable request)', async () => {
