@@ -5,6 +5,7 @@ import type { Arg, CommandContext, CommandRule } from '../shell/command-context.
 import { splitOptions } from '../shell/split-options.js';
 import { inlineCodeFindings } from './inline-code-findings.js';
 import { scriptFileFindings } from './script-file.js';
+import { isYokeEntry, operatorCommand, yokeVia } from './yoke-rules.js';
 
 /** How one interpreter takes inline code. */
 interface InterpreterSpec {
@@ -63,6 +64,8 @@ function scriptFile(spec: InterpreterSpec, operands: readonly Arg[], ctx: Comman
     if (ctx.stdin !== undefined) return inlineCodeFindings(ctx.stdin, spec.lang, ctx);
     return [{ class: 'exec', reason: `it runs ${spec.lang} code from its standard input, which yoke cannot see` }];
   }
+  // `node dist/bundle/yoke.js answer …` is yoke; so is an unknown script given yoke's operator words
+  if (isYokeEntry(file.text) || file.text === null && operatorCommand(operands.slice(1)) !== null) return yokeVia(operands.slice(1), ctx);
   return scriptFileFindings(file, ctx, spec.lang, (text) => inlineCodeFindings(text, spec.lang, ctx));
 }
 

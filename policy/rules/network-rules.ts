@@ -4,6 +4,7 @@
 import type { Finding } from '../classification.js';
 import type { Arg, CommandContext, CommandRule } from '../shell/command-context.js';
 import { splitOptions } from '../shell/split-options.js';
+import { operatorCommand, yokeVia } from './yoke-rules.js';
 
 /** Commands that always talk to the network. */
 export const NETWORK_TOOLS = [
@@ -99,10 +100,26 @@ export const syncFiles: CommandRule = (name, args, ctx) => {
   ];
 };
 
-/** `npm install`, `pip install`, `cargo install` …: network for downloading subcommands, `exec` otherwise. */
-export const runPackageManager: CommandRule = (name, args) => {
+/** Package runners, and the subcommands of package managers that run a package's program. */
+const RUNNERS: { readonly [name: string]: readonly string[] } = { npx: [''], pnpx: [''], bunx: [''], npm: ['exec', 'x'], pnpm: ['exec', 'dlx'], yarn: ['', 'dlx', 'exec', 'run'], bun: ['x', 'run'] };
+
+/** `npx yoke answer …`, `npm exec yoke -- budget …`: yoke's operator commands are yoke's (protected); null for anything else. */
+function yokeByRunner(name: string, args: readonly Arg[], operands: readonly Arg[], ctx: CommandContext): Finding[] | null {
+  const subs = RUNNERS[name];
+  if (subs === undefined) return null;
+  const at = operands.findIndex((arg, index) => index <= 1 && arg.text !== null && /^yoke(@.*)?$/.test(arg.text) && subs.includes(index === 0 ? '' : operands[0]?.text ?? ''));
+  if (at < 0) return null;
+  const rest = args.slice(args.indexOf(operands[at] as Arg) + 1).filter((arg) => arg.text !== '--');
+  return operatorCommand(rest) === null ? null : yokeVia(rest, ctx);
+}
+
+/** `npm install`, `pip install`, `cargo install` …: network for downloading subcommands, `exec` otherwise; yoke run through them is yoke. */
+export const runPackageManager: CommandRule = (name, args, ctx) => {
   const subcommands = DOWNLOADERS[name] ?? [];
-  const sub = splitOptions(args, { valued: ['C', 'prefix', 'registry', 'cwd', 'w', 'workspace', 'r', 'requirement', 'm'] }).operands[0]?.text ?? '';
+  const operands = splitOptions(args, { valued: ['C', 'prefix', 'registry', 'cwd', 'w', 'workspace', 'r', 'requirement', 'm', 'p', 'package'] }).operands;
+  const yoke = yokeByRunner(name, args, operands, ctx);
+  if (yoke !== null) return yoke;
+  const sub = operands[0]?.text ?? '';
   const downloads = subcommands.includes('*') || subcommands.includes(sub) || (sub === '' && subcommands.includes(''));
   if (name === 'go' && sub === 'mod') {
     const action = splitOptions(args).operands[1]?.text ?? '';
