@@ -40,7 +40,9 @@ export function actFindings(act: ToolAct, tool: string, scope: ToolScope): Findi
       return classifyShell(act.command, scope, cwd);
     }
     case 'write':
-      return act.path === null ? [{ class: 'protected', reason: `${tool} writes a file it does not name` }] : pathFindings('write', target(act.path), origin);
+      if (act.path === null) return [{ class: 'protected', reason: `${tool} writes a file it does not name` }];
+      // a write of nothing empties the file: a truncation (destructive for a tracked file)
+      return act.empties === true ? pathFindings('truncate', target(act.path), { ...origin, doing: `${tool} empties` }) : pathFindings('write', target(act.path), origin);
     case 'delete': return pathFindings('delete', target(act.path), origin);
     case 'read': return pathFindings('read', target(act.path), origin);
     case 'search': return searchFindings(act, tool, scope);

@@ -25,6 +25,11 @@ export interface ToolScope {
    * as destroying tracked work.
    */
   tracked?: readonly string[];
+  /**
+   * In a journaled scope only: the digest (policy/gate/tracked-digest.ts) of the tracked list that an
+   * earlier request of the same agent call journals whole; replay puts the list back before it rules.
+   */
+  trackedDigest?: string;
   /** Absolute prefixes outside the project where writes are plain edits (the run's temp dir). */
   scratch?: readonly string[];
   /**

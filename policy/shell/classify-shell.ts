@@ -69,6 +69,7 @@ function redirectFindings(redirect: ShellRedirect, stmt: ShellStmt, state: Shell
   if ((redirect.op === '>&' || redirect.op === '<&') && (target.text === null || /^(\d+|-)$/.test(target.text))) return findings;
   if (networkDevice(target.text)) return [...findings, { class: 'network', reason: `a \`${redirect.op}\` redirect opens a connection (${target.text ?? ''})` }];
   const origin = { cwd: state.cwd, scope: walk.scope, doing: `a \`${redirect.op}\` redirect` };
+  if (redirect.op === '<' && target.text === '/dev/null') stdin.text = '';
   if (redirect.op === '<' || redirect.op === '<&') return [...findings, ...pathFindings('read', target, { ...origin, doing: `${origin.doing} reads` })];
   if (!WRITE_OPS.includes(redirect.op) && redirect.op !== '>&') return findings;
   const truncates = TRUNCATING_OPS.includes(redirect.op) && printsNothing(stmt.command, env);

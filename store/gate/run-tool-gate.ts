@@ -7,6 +7,7 @@ import type { RunToolGate } from '../fold/runner.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import { journalEntry } from '../../config/workspace-layout.js';
+import { trackedFiles } from '../../effects/git/tracked-files.js';
 import { unruledCalls } from '../../policy/gate/unruled-calls.js';
 import { openGateServer } from './gate-server.js';
 import { callRulings } from './tool-records.js';
@@ -38,6 +39,12 @@ export async function openRunToolGate(
     home: homedir(),
     config: options.config,
     protect: options.protect,
+    // `git ls-files` once per agent call: what the agent deletes or empties is judged against it
+    tracked: () => {
+      if (call === null) return Promise.resolve(null);
+      if (listed?.call !== call) listed = { call, files: trackedFiles(options.root) };
+      return listed.files;
+    },
     stage: host.stage,
     // an answer to a hold of this run goes through the run's staging (its fold, `--json`); one of an earlier run as drafted
     stageOperator: (draft) => {
@@ -58,6 +65,7 @@ export async function openRunToolGate(
   }
   const yoke = options.yoke ?? [process.execPath, process.argv[1] ?? 'yoke'];
   let call: string | null = null;
+  let listed: { call: string; files: Promise<string[] | null> } | null = null;
   return {
     setCall: (key) => {
       call = key;

@@ -9,6 +9,7 @@ import { GATED_AGENT_KINDS } from '../../config/tool-gate-reach.js';
 import type { Config } from '../../config/types.js';
 import type { ExecutedToolCall } from '../../machines/effects.js';
 import { ruleHookCall } from '../../policy/gate/rule-hook-call.js';
+import { trackedDigest } from '../../policy/gate/tracked-digest.js';
 import { unruledCalls, type CallRuling } from '../../policy/gate/unruled-calls.js';
 import { standingAnswers, type AnswerEvent } from '../../policy/ruling/standing-answers.js';
 import { isPolicyAgent } from '../../policy/tool-act.js';
@@ -28,11 +29,19 @@ const DECISIVE_FIRST = ['ruling', 'class', 'source', 'classes', 'enforced', 'mes
 /** The part of a run's config a ruling depends on. */
 export type RulingConfig = Pick<Config, 'toolRules' | 'toolControl'>;
 
-/** The ruling today's classifier and policy give a journaled request, as a `tool.ruled` payload. */
-export function rederiveRuling(request: Requested, config: RulingConfig | undefined, answers: readonly AnswerEvent[]): Ruled['payload'] | { unreadable: true } {
+/**
+ * The ruling today's classifier and policy give a journaled request, as a `tool.ruled` payload.
+ * `trackedList` finds a tracked list an earlier request journaled, by its digest.
+ */
+export function rederiveRuling(
+  request: Requested, config: RulingConfig | undefined, answers: readonly AnswerEvent[], trackedList: (digest: string) => readonly string[] | undefined = () => undefined,
+): Ruled['payload'] | { unreadable: true } | { missingTracked: string } {
   const { agent, tool, input, callId, scope, id } = request.payload;
   if (tool === null || request.payload.unreadable !== undefined || !isPolicyAgent(agent) || scope === null || typeof scope !== 'object') return { unreadable: true };
-  const { classification, ruling } = ruleHookCall({ agent, tool, input, callId, runId: request.run ?? '' }, scope as ToolScope, config?.toolRules, standingAnswers(answers));
+  const { trackedDigest: digest, ...journaled } = scope as ToolScope;
+  const tracked = digest === undefined ? undefined : trackedList(digest);
+  if (digest !== undefined && tracked === undefined) return { missingTracked: digest };
+  const { classification, ruling } = ruleHookCall({ agent, tool, input, callId, runId: request.run ?? '' }, { ...journaled, ...(tracked === undefined ? {} : { tracked }) }, config?.toolRules, standingAnswers(answers));
   return { id, ruling: ruling.ruling, class: ruling.class, classes: classification.classes, source: ruling.source, message: ruling.message, enforced: (config?.toolControl ?? 'on') === 'on' };
 }
 
@@ -46,12 +55,18 @@ export class ToolRulingChecker {
   /** the rulings of each agent call still open, and the agent it runs */
   private readonly callRulings = new Map<string, CallRuling[]>();
   private readonly callAgents = new Map<string, string>();
+  /** the tracked lists journaled so far, by digest */
+  private readonly trackedLists = new Map<string, readonly string[]>();
   /** rulings re-derived and found equal, per run */
   readonly verified = new Map<string, number>();
 
   /** Fold one record: requests by run and id, answers and revocations. */
   observe(record: JournalRecord): void {
-    if (record.type === 'tool.requested') this.requests.set(`${record.run ?? ''}\n${record.payload.id}`, record);
+    if (record.type === 'tool.requested') {
+      this.requests.set(`${record.run ?? ''}\n${record.payload.id}`, record);
+      const tracked = (record.payload.scope as ToolScope | null)?.tracked;
+      if (Array.isArray(tracked)) this.trackedLists.set(trackedDigest(tracked), tracked);
+    }
     else if (record.type === 'tool.ruled') {
       const id = `${record.run ?? ''}\n${record.payload.id}`;
       const request = this.requests.get(id);
@@ -82,7 +97,8 @@ export class ToolRulingChecker {
     if (record.type !== 'tool.ruled') return null;
     const request = this.requests.get(`${record.run ?? ''}\n${record.payload.id}`);
     if (request === undefined) return divergence(record, `the journal rules on tool call ${record.payload.id}, which was never requested`, record.payload, null);
-    const expected = rederiveRuling(request, config, this.answers);
+    const expected = rederiveRuling(request, config, this.answers, (digest) => this.trackedLists.get(digest));
+    if ('missingTracked' in expected) return divergence(record, `tool call ${record.payload.id} was classified with a tracked-file list (digest ${expected.missingTracked.slice(0, 12)}) that no earlier request journals`, expected.missingTracked, null);
     if ('unreadable' in expected) {
       const refused = { ruling: 'refuse', source: { kind: 'unreadable' } };
       const journal = { ruling: record.payload.ruling, source: record.payload.source };

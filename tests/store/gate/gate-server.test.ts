@@ -31,6 +31,7 @@ async function gate(token: string | null = null): Promise<{ server: GateServer; 
     run, root, home: null,
     config: { allow: [], noModify: ['src/'], toolRules: undefined, toolControl: 'on' },
     protect: () => ['tests/', '**/*.snap'],
+    tracked: () => Promise.resolve(['README.md', 'keep/a.txt']),
     stage: (draft) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]),
     stageOperator: (draft) => journal.stage(draft),
     flush: () => journal.flush(),
@@ -99,6 +100,20 @@ describe('the gate server', { timeout: 60_000 }, () => {
     const requested = journal.records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: { scripts?: Record<string, string> } }).scope.scripts);
     expect(requested[0]).toEqual({ [join(root, 'clean.sh')]: '#!/bin/sh\nrm -rf keep\n' });
     expect(requested[2]).toMatchObject({ [join(root, 'Makefile')]: 'clean:\n\trm -rf keep\n' });
+  });
+
+  it('judges deletes against the tracked files: removing an untracked folder is an edit, emptying a tracked file destructive; the list is journaled once per agent call', async () => {
+    const { server, journal, root } = await gate();
+    server.setCall(`${run}/3/0`);
+    const bash = (command: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command}`, cwd: root }));
+    expect(decision((await bash('rm -rf build')).stdout)).toBe('allow');
+    expect(decision((await bash(': > README.md')).stdout)).toBe('deny');
+    const ruled = journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string }).class);
+    expect(ruled).toEqual(['edit', 'destructive']);
+    const scopes = journal.records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: Record<string, unknown> }).scope);
+    expect(scopes[0]).toMatchObject({ tracked: ['README.md', 'keep/a.txt'] });
+    expect(scopes[1]).not.toHaveProperty('tracked');
+    expect(scopes[1]).toMatchObject({ trackedDigest: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
   });
 
   it('refuses malformed hook JSON (fail closed), says so on stderr, and journals tool.ruled refuse (unreadable request)', async () => {

@@ -41,7 +41,7 @@ async function gatedJournal(): Promise<JournalRecord[]> {
   const journal = await openFileJournal(join(root, 'journal.jsonl'));
   cleanups.push(() => journal.close());
   const stage = (draft: Omit<Parameters<JournalWriter['stage']>[0], 'run' | 'machine' | 'mv'>) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]);
-  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, protect: () => [], stage, stageOperator: (draft) => journal.stage(draft), flush: () => journal.flush(), records: () => journal.records, token: null });
+  const server = await openGateServer({ run, root, home: null, config: { allow: [], noModify: ['src/'], ...config }, protect: () => [], tracked: () => Promise.resolve(['README.md', 'keep/a.txt']), stage, stageOperator: (draft) => journal.stage(draft), flush: () => journal.flush(), records: () => journal.records, token: null });
   cleanups.push(() => server.close());
   server.setCall(`${run}/3/0`);
   const curl = { tool_name: 'Bash', tool_input: { command: 'curl http://127.0.0.1:9/' }, tool_use_id: 'toolu_c', cwd: root };
@@ -111,7 +111,7 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
     const write = records.filter((record) => record.type === 'tool.requested')[1]!;
     (write.payload as { scope: { noModify: string[] } }).scope.noModify = [];
     const ruled = ruledAt(records, 1);
-    ruled.payload = rederiveRuling(write, config, []) as typeof ruled.payload;
+    ruled.payload = rederiveRuling(write, config, [], () => ['README.md', 'keep/a.txt']) as typeof ruled.payload;
     expect((ruled.payload as { ruling: string }).ruling, 'the tampered ruling agrees with the tampered scope').toBe('pass');
     expect(check(records).divergences[0]).toMatchObject({ seq: write.seq, record: 'tool.requested', path: 'scope.noModify', journal: [], machine: ['src/'] });
   });
@@ -146,6 +146,14 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
     const records = withAgentCall(await gatedJournal(), `${run}/3/1`);
     expect(check(records, { proof: true }).divergences[0]).toMatchObject({ record: 'effect.completed', path: 'toolCalls', what: expect.stringContaining('does not journal the tool calls') as unknown });
     expect(check(records).divergences).toEqual([]);
+  });
+
+  it('the tracked-file list is journaled once per agent call and named by digest after; a request naming a list no earlier request journals diverges', async () => {
+    const records = copy(await gatedJournal());
+    const scopes = records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: { tracked?: string[]; trackedDigest?: string } }).scope);
+    expect(scopes.map((scope) => [scope.tracked !== undefined, scope.trackedDigest !== undefined])).toEqual([[true, false], [false, true], [true, false]]);
+    delete scopes[0]!.tracked;
+    expect(check(records).divergences[0]).toMatchObject({ seq: ruledAt(records, 1).seq, record: 'tool.ruled', what: expect.stringContaining('tracked-file list') as unknown });
   });
 
   it('a ruling with no request before it diverges', async () => {
