@@ -9,6 +9,7 @@ import type { Config, Ruling } from '../config/types.js';
 import { gateScope } from '../policy/gate/gate-scope.js';
 import { readHookRequest } from '../policy/gate/hook-request.js';
 import { unreadableRefusal } from '../policy/gate/rule-hook-call.js';
+import { trackedFiles } from '../effects/git/tracked-files.js';
 import { ruleReadingScripts } from '../store/gate/rule-reading-scripts.js';
 import { NO_ANSWERS, type StandingAnswers } from '../policy/ruling/standing-answers.js';
 import { gateCallId } from '../policy/gate/gate-call-id.js';
@@ -75,7 +76,8 @@ export async function ruleWithoutRun(agent: GateAgent, text: string, cwd: string
   const root = workspaceRoot(dir);
   const policy = root === null ? { config: null, answers: NO_ANSWERS, warning: null } : await workspacePolicy(root);
   const protect = root === null || policy.config === null ? [] : await protectPatterns(policy.config, root);
-  const scope = gateScope(root ?? dir, dir, policy.config, homedir(), protect);
+  const tracked = root === null ? null : await trackedFiles(root);
+  const scope = gateScope(root ?? dir, dir, policy.config, homedir(), protect, tracked);
   const callId = gateCallId(request.toolUseId, request.tool, request.input);
   const { ruling } = ruleReadingScripts({ agent, tool: request.tool, input: request.input, callId, runId: '' }, scope, policy.config?.toolRules, policy.answers);
   return { ruling: ruling.ruling, message: ruling.message, warning: policy.warning };

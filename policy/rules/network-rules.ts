@@ -88,6 +88,24 @@ export const reachNetwork: CommandRule = (name, args, ctx) => {
   return [network, ...sent, ...saved, ...ends, ...remoteCommand];
 };
 
+/** Database and cache clients: they reach a server over the network when given a host or a URL. */
+export const DATABASE_CLIENTS = [
+  'psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_isready', 'mysql', 'mysqldump', 'mysqladmin', 'mariadb', 'mariadb-dump',
+  'redis-cli', 'valkey-cli', 'mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'sqlcmd', 'clickhouse-client', 'cqlsh',
+] as const;
+
+/** `psql -h 127.0.0.1`, `mysql --host=db`, `redis-cli -u redis://…`: network (loopback included); with no host, the local socket (`exec`). */
+export const reachDatabase: CommandRule = (name, args) => {
+  const words = args.map((arg) => arg.text);
+  const hostOption = words.findIndex((word) => word === '-h' || word === '--host' || word === '-H' && name === 'mongo' || word === '-S' && name === 'sqlcmd');
+  const host = hostOption >= 0 ? words[hostOption + 1] ?? null : words.map((word) => /^--host=(.*)$/.exec(word ?? '')?.[1] ?? /^-h(.+)$/.exec(word ?? '')?.[1]).find((value) => value !== undefined);
+  const url = words.find((word) => word === null || /^[a-z][a-z0-9+.-]*:\/\//i.test(word) || /(^|\s)host=/.test(word));
+  if (host !== undefined || url !== undefined || args.some((arg) => arg.text === null)) {
+    return [{ class: 'network', reason: `\`${name}\` connects to a server${host === undefined || host === null ? '' : ` at ${host}`} (loopback included)` }];
+  }
+  return [{ class: 'exec', reason: `\`${name}\` talks to a local server through its socket` }];
+};
+
 /** `rsync`: network only when an end names a host (`host:path`, `rsync://`); local ends are read and written. */
 export const syncFiles: CommandRule = (name, args, ctx) => {
   const operands = splitOptions(args, { valued: ['e', 'rsh', 'exclude', 'include', 'filter', 'f', 'files-from', 'link-dest', 'backup-dir', 'T', 'temp-dir', 'rsync-path'] }).operands;

@@ -171,11 +171,22 @@ function assignVariables(command: ShellCommand & { kind: 'call' | 'decl' }, env:
   }
 }
 
-/** What echo or printf prints, when the words decide it: the text a pipe hands the next command. */
+/** The text a here-document (`<<X`) or here-string (`<<<`) of the statement gives its command, when the script decides it. */
+function inlineInput(stmt: ShellStmt, state: ShellState, walk: Walk): string | undefined {
+  const env = wordEnv(forkState(state), walk);
+  for (const redirect of stmt.redirects) {
+    if ((redirect.op === '<<' || redirect.op === '<<-') && redirect.heredoc !== null) return wordText(redirect.heredoc, env, []) ?? undefined;
+    if (redirect.op === '<<<' && redirect.target !== null) return wordText(redirect.target, env, []) ?? undefined;
+  }
+  return undefined;
+}
+
+/** What echo, printf or `cat <<X` prints, when the words decide it: the text a pipe hands the next command. */
 function printedText(stmt: ShellStmt, state: ShellState, walk: Walk): string | undefined {
   if (stmt.command?.kind !== 'call') return undefined;
   const words = args(stmt.command, wordEnv(forkState(state), walk), []).map((arg) => arg.text);
   const [name, ...rest] = words;
+  if (name === 'cat' && rest.length === 0) return inlineInput(stmt, state, walk);
   if (rest.some((word) => word === null)) return undefined;
   const known = rest as string[];
   if (name === 'echo') return known.filter((word) => !/^-[neE]+$/.test(word)).join(' ');
