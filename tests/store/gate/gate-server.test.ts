@@ -3,7 +3,7 @@
 // closed); the socket is private (0600 in a 0700 directory); with no agent call in progress every
 // question is refused.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -121,6 +121,7 @@ describe('the gate server', { timeout: 60_000 }, () => {
     server.setCall(`${run}/3/0`);
     const out = await yokeGate(server.socketPath, '{not json');
     expect(decision(out.stdout)).toBe('deny');
+    expect(out.stderr).toMatch(/^yoke gate: the hook's stdin is not JSON \(.*\); the call is refused \(fail closed\)\.$/m);
     const ruled = journal.records.find((record) => record.type === 'tool.ruled');
     expect(ruled?.payload).toMatchObject({ ruling: 'refuse', class: null, source: { kind: 'unreadable' } });
     expect(journal.records.find((record) => record.type === 'tool.requested')?.payload).toMatchObject({ tool: null, unreadable: '{not json' });
@@ -140,6 +141,25 @@ describe('the gate server', { timeout: 60_000 }, () => {
     const out = await yokeGate(join(tmpdir(), 'no-such-yoke-gate.sock'), JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }));
     expect(decision(out.stdout)).toBe('deny');
     expect(out.stderr).toContain('fail closed');
+  });
+
+  it('refuses a socket others can open, or one another user owns, without asking it (fail closed)', async () => {
+    const { server, journal } = await gate();
+    server.setCall(`${run}/3/0`);
+    const ls = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_ls' });
+    chmodSync(server.socketPath, 0o666);
+    const open = await yokeGate(server.socketPath, ls);
+    expect(decision(open.stdout)).toBe('deny');
+    expect(open.stderr).toContain('is open to other users (mode 666)');
+    chmodSync(server.socketPath, 0o600);
+    if (process.getuid?.() === 0) {
+      chownSync(server.socketPath, 65534, 65534);
+      const foreign = await yokeGate(server.socketPath, ls);
+      expect(decision(foreign.stdout)).toBe('deny');
+      expect(foreign.stderr).toContain('belongs to another user');
+      chownSync(server.socketPath, 0, 0);
+    }
+    expect(journal.records, 'the gate never asked the run').toEqual([]);
   });
 
   describe('an operator answer to the live run (`yoke answer` over the socket, with the run\'s token)', () => {
