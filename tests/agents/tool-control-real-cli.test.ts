@@ -156,6 +156,10 @@ describe.skipIf(skip)(`tool-call control with claude ${agentCliPins.claude.versi
     expect(run.requests, 'claude was never started').toHaveLength(0);
     expect(await ws.read('keep/file.txt')).toBe('tracked\n');
     expect(await readJournal(ws)).toEqual([]);
+    // `yoke config check` says so before a run does, at the setting's line
+    const check = await runYoke(ws, ['config', 'check', '--json']);
+    expect(check.exitCode).toBe(2);
+    expect((JSON.parse(check.stdout) as { issues: unknown[] }).issues).toContainEqual(expect.objectContaining({ file: ws.abs('.claude/settings.json'), line: 1, severity: 'error', message: expect.stringContaining('"disableAllHooks": true') as unknown }));
   });
 
   it('a claude that runs its tool calls without asking the gate: the run holds on them (exit 1, naming them) and `replay --verify` fails at that agent call', async () => {

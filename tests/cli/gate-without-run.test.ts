@@ -60,7 +60,7 @@ describe('answers and rulings without a live run', { timeout: 120_000 }, () => {
     expect(holds.exitCode, holds.stderr).toBe(0);
     const listed = JSON.parse(holds.stdout) as Array<{ id: string; class: string }>;
     expect(listed.map((hold) => hold.class)).toEqual(['network', 'destructive']);
-    const [network, destructive] = listed as [{ id: string }, { id: string }];
+    const [network, destructive] = listed as [{ id: string; class: string }, { id: string; class: string }];
 
     const wide = await runYoke(ws, ['answer', destructive.id, 'pass', '--scope', 'run']);
     expect(wide.exitCode).toBe(2);
