@@ -23,6 +23,14 @@ describe('the tool calls claude ran', () => {
     expect(executed('claude-2.1.332-stream-json-tool-denied-default-mode.jsonl')).toEqual([]);
   });
 
+  it('an error result with no permission decision (malformed input, an unknown tool) did not run; an accepted call that failed did', () => {
+    const parser = createClaudeParser();
+    const result = (id: string, meta: unknown[]) => JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'Error', is_error: true }] }, tool_result_meta: meta });
+    const accepted = { id: 'toolu_failed', permission_decision: { decision: 'accept', source: 'hook', reason_type: 'hook' } };
+    feed(parser, { stdout: `${result('toolu_invalid', [])}\n${result('toolu_failed', [accepted])}\n` });
+    expect(parser.toolCalls?.().map((call) => call.match)).toEqual([{ by: 'callId', callId: 'toolu_failed' }]);
+  });
+
   it('a result whose call the stream never showed (a resumed session) still counts, named by its id', () => {
     const parser = createClaudeParser();
     const result = { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_held', content: 'ok' }] } };
