@@ -28,6 +28,8 @@ export async function gateBench(work: string, yoke: string, quick: boolean, repo
     root: work,
     home: null,
     config: { allow: [], noModify: [], toolRules: undefined, toolControl: 'on' },
+    protect: () => [],
+    tracked: () => Promise.resolve(null),
     stage: (draft) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<typeof journal.stage>[0]),
     stageOperator: (draft) => journal.stage(draft),
     token: null,

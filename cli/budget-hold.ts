@@ -24,6 +24,9 @@ export function describeHold(run: string, context: WorkContext, lifecycle: Pick<
   if (context.heldFor === 'agent:auth-error') {
     return `run ${run} is held: ${context.holdDetail ?? 'its agent could not authenticate'}; fix the agent's credentials (API key or login), then run \`yoke run\` again to retry the call.`;
   }
+  if (context.heldFor === 'agent:tool-ungated') {
+    return `run ${run} is held: ${context.holdDetail ?? "its agent's tool calls went around yoke's gate"}; look at what those calls changed, make sure nothing in the CLI's settings switches its hooks off (docs/tool-control.md), then run \`yoke run\` again to retry the call.`;
+  }
   if (context.heldFor?.startsWith('tool:') === true) {
     const id = context.heldFor.slice('tool:'.length);
     return `run ${run} is held: ${context.holdDetail ?? `a tool call (${id}) waits for the operator`}; answer it with \`yoke answer ${id} pass\` or \`yoke answer ${id} refuse\` (see \`yoke holds\`), then run \`yoke run\` again.`;

@@ -1,15 +1,18 @@
 // `yoke gate` with no run (an interactive session wired by `yoke retrofit`): the gate rules by
 // itself. In a workspace (a `.loop/` at or above the call's directory) it uses the workspace's
-// yoke.conf rows and its workspace-scoped answers; anywhere else the shipped table.
-import { existsSync } from 'node:fs';
+// yoke.conf (its boundary, `protect` patterns and `tool` rows) and its workspace-scoped answers;
+// anywhere else the shipped table.
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Config, Ruling } from '../config/types.js';
 import { gateScope } from '../policy/gate/gate-scope.js';
 import { readHookRequest } from '../policy/gate/hook-request.js';
-import { ruleHookCall, unreadableRefusal } from '../policy/gate/rule-hook-call.js';
+import { unreadableRefusal } from '../policy/gate/rule-hook-call.js';
+import { trackedFiles } from '../effects/git/tracked-files.js';
+import { ruleReadingScripts } from '../store/gate/rule-reading-scripts.js';
 import { NO_ANSWERS, type StandingAnswers } from '../policy/ruling/standing-answers.js';
-import { gateCallId } from '../store/gate/hold-id.js';
+import { gateCallId } from '../policy/gate/gate-call-id.js';
 import type { GateAgent } from './gate-output.js';
 
 /** The ruling, its message, and a line for stderr when something could not be read. */
@@ -57,6 +60,13 @@ async function workspacePolicy(root: string): Promise<{ config: Config | null; a
   return { config, answers, warning };
 }
 
+/** The workspace's `protect` patterns, `auto` expanded against the files it has now. */
+async function protectPatterns(config: Config, root: string): Promise<string[]> {
+  if ((config.protect ?? []).length === 0) return [];
+  const { resolveProtectPatterns } = await import('../machines/protect/auto-protect.js');
+  return resolveProtectPatterns(config, (path) => statSync(join(root, path), { throwIfNoEntry: false })?.isFile() ?? false);
+}
+
 /** Rule on a hook request with no run. Unreadable: refused, with the reason on stderr. */
 export async function ruleWithoutRun(agent: GateAgent, text: string, cwd: string): Promise<GateRuled> {
   const read = readHookRequest(text);
@@ -65,8 +75,10 @@ export async function ruleWithoutRun(agent: GateAgent, text: string, cwd: string
   const dir = request.cwd ?? cwd;
   const root = workspaceRoot(dir);
   const policy = root === null ? { config: null, answers: NO_ANSWERS, warning: null } : await workspacePolicy(root);
-  const scope = gateScope(root ?? dir, dir, policy.config, homedir());
+  const protect = root === null || policy.config === null ? [] : await protectPatterns(policy.config, root);
+  const tracked = root === null ? null : await trackedFiles(root);
+  const scope = gateScope(root ?? dir, dir, policy.config, homedir(), protect, tracked);
   const callId = gateCallId(request.toolUseId, request.tool, request.input);
-  const { ruling } = ruleHookCall({ agent, tool: request.tool, input: request.input, callId, runId: '' }, scope, policy.config?.toolRules, policy.answers);
+  const { ruling } = ruleReadingScripts({ agent, tool: request.tool, input: request.input, callId, runId: '' }, scope, policy.config?.toolRules, policy.answers);
   return { ruling: ruling.ruling, message: ruling.message, warning: policy.warning };
 }

@@ -12,10 +12,20 @@ const GATE_REACH: { readonly [K in (typeof BUILT_IN_AGENT_KINDS)[number]]: boole
 /** The built-in agents whose tool calls the gate rules in a run. */
 export const GATED_AGENT_KINDS: readonly string[] = BUILT_IN_AGENT_KINDS.filter((kind) => GATE_REACH[kind]);
 
+/** The agent kinds a config may call (any role, any profile), once each. */
+function calledAgentKinds(config: Pick<Config, 'agent' | 'judgeAgent' | 'scoperAgent' | 'profiles'>): string[] {
+  const specs: AgentSpec[] = [config.agent, config.judgeAgent, config.scoperAgent, ...(config.profiles ?? []).map((profile) => profile.agent)].filter((spec): spec is AgentSpec => spec !== undefined);
+  return [...new Set(specs.map((spec) => spec.kind))];
+}
+
 /** The built-in agents a config may call (any role, any profile) that the gate does not reach (not in `gated`), once each. */
 export function ungatedAgents(config: Pick<Config, 'agent' | 'judgeAgent' | 'scoperAgent' | 'profiles'>, gated: readonly string[] = GATED_AGENT_KINDS): string[] {
-  const specs: AgentSpec[] = [config.agent, config.judgeAgent, config.scoperAgent, ...(config.profiles ?? []).map((profile) => profile.agent)].filter((spec): spec is AgentSpec => spec !== undefined);
-  return [...new Set(specs.map((spec) => spec.kind).filter((kind) => kind !== 'cmd' && !gated.includes(kind)))];
+  return calledAgentKinds(config).filter((kind) => kind !== 'cmd' && !gated.includes(kind));
+}
+
+/** The agents a config may call whose calls the gate rules (none with `tool-control off`), once each. */
+export function gatedAgents(config: Pick<Config, 'agent' | 'judgeAgent' | 'scoperAgent' | 'profiles' | 'toolControl'>): string[] {
+  return (config.toolControl ?? 'on') === 'off' ? [] : calledAgentKinds(config).filter((kind) => GATED_AGENT_KINDS.includes(kind));
 }
 
 /** Why the config cannot run as written (tool control on or advisory for an agent the gate does not reach), or null. */

@@ -1,5 +1,5 @@
 // The contract every effect handler meets: execute (I/O) with journaled params, plus a recovery policy.
-import type { EffectKind, EffectParams, EffectResult } from '../machines/effects.js';
+import type { EffectKind, EffectParams, EffectResult, ExecutedToolCall } from '../machines/effects.js';
 import type { SecretValue } from './process/redact-secrets.js';
 
 /**
@@ -57,6 +57,8 @@ export interface ToolGateLink {
   command(agent: string): string;
   /** the hold ids the gate ruled during this call, in order; without `answeredToo`, only those no operator answered live */
   heldInCall(answeredToo?: boolean): string[];
+  /** of the calls the CLI ran during this call, those no ruling of the gate let through (DESIGN §13) */
+  unruled(executed: readonly ExecutedToolCall[]): ExecutedToolCall[];
 }
 
 /** One effect kind's I/O half. */

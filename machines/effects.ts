@@ -30,11 +30,34 @@ export type Role = z.infer<typeof roleSchema>;
 /** The outcome of one process run by yoke (agent, guard, periodic, hook). */
 export const processOutcomeSchema = z.enum(['exited', 'timed-out', 'idle-timeout', 'spawn-failed']);
 
+/**
+ * One tool call an agent CLI reported as executed, and how it is matched to the gate's ruling: by
+ * `callId` (the call key the gate journals: Claude's tool-use id, Gemini's tool and input), by a
+ * shell command's text (Codex's `command_execution`), or by the files a patch changed (Codex's
+ * `file_change`).
+ */
+export const executedToolCallSchema = z.object({
+  tool: z.string(),
+  match: z.discriminatedUnion('by', [
+    z.object({ by: z.literal('callId'), callId: z.string() }),
+    z.object({ by: z.literal('command'), command: z.string() }),
+    z.object({ by: z.literal('paths'), paths: z.array(z.string()) }),
+  ]),
+  /** one line for people: the command, the path, the tool */
+  summary: z.string(),
+});
+export type ExecutedToolCall = z.infer<typeof executedToolCallSchema>;
+
 /** How an agent call ended, decided by its adapter from the CLI's own fields (never the exit code alone). */
 export const agentClassificationSchema = z.enum([
   'ok', 'auth-error', 'server-error', 'rate-limited', 'permission-denied', 'max-turns', 'idle-timeout', 'timed-out', 'crashed',
   /** a tool call was held for the operator (DESIGN §13): the run pauses until it is answered */
   'tool-held',
+  /**
+   * the CLI ran tool calls yoke's gate never ruled on, or was not started because its settings
+   * switch its hooks off (DESIGN §13): the run holds for the operator. Absent from older journals.
+   */
+  'tool-ungated',
 ]);
 export type AgentClassification = z.infer<typeof agentClassificationSchema>;
 
@@ -124,6 +147,12 @@ export const effectSchemas = {
       retryAfterMs: z.number().nonnegative().nullable().optional(),
       /** epoch ms when the call ended: lets the machine schedule a rate-limit wait without a clock */
       endedAt: z.number().optional(),
+      /**
+       * The tool calls the CLI reported as executed, in order, each as matched against the gate's
+       * `tool.ruled` records of this call (`yoke replay --verify` matches them again). Set for the
+       * calls of gated agents in runs started since yoke collects them; absent otherwise.
+       */
+      toolCalls: z.array(executedToolCallSchema).optional(),
       /** tool-held: the first held call's hold id, and the session to resume (null: the CLI cannot) */
       toolHold: z.object({ id: z.string(), session: z.string().nullable() }).optional(),
       /** the `protect`ed context files the agent changed and yoke put back, and the sha256 of what it had written (absent = none) */

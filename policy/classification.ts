@@ -7,6 +7,8 @@ export interface Finding {
   class: ToolClass;
   reason: string;
   path?: string;
+  /** a script file (absolute) whose text would decide more, and which the scope does not carry yet */
+  wants?: string;
 }
 
 /** The classifier's answer for one tool call. */
@@ -19,6 +21,8 @@ export interface Classification {
   paths: string[];
   /** Why, one sentence per finding, most severe first. */
   reasons: string[];
+  /** Script files (absolute) the call runs whose text the scope does not carry: the gate reads them and classifies again. */
+  wants?: string[];
 }
 
 /** Adds findings up into a classification; no findings at all is a `read` (the call does nothing). */
@@ -27,5 +31,9 @@ export function summarizeFindings(findings: readonly Finding[]): Classification 
   const classes = [...new Set(sorted.map((finding) => finding.class))];
   const paths = [...new Set(findings.flatMap((finding) => (finding.path === undefined ? [] : [finding.path])))];
   const reasons = [...new Set(sorted.map((finding) => finding.reason))];
-  return { class: classes[0] ?? 'read', classes: classes.length > 0 ? classes : ['read'], paths, reasons: reasons.length > 0 ? reasons : ['the call has no effect yoke can see'] };
+  const wants = [...new Set(findings.flatMap((finding) => (finding.wants === undefined ? [] : [finding.wants])))];
+  return {
+    class: classes[0] ?? 'read', classes: classes.length > 0 ? classes : ['read'], paths, reasons: reasons.length > 0 ? reasons : ['the call has no effect yoke can see'],
+    ...(wants.length > 0 ? { wants } : {}),
+  };
 }

@@ -1,10 +1,10 @@
 // What a tool call does, whatever the agent calls the tool: the common form the per-agent
 // normalizers map each built-in tool's name and input to.
 
-/** One act of a tool call. Paths are as the tool was given them (absolute or relative to the cwd). */
+/** One act of a tool call. Paths are as the tool was given them (absolute or relative to the cwd); `empties`: the write leaves the file empty. */
 export type ToolAct =
   | { kind: 'shell'; command: string | null; cwd?: string }
-  | { kind: 'write'; path: string | null }
+  | { kind: 'write'; path: string | null; empties?: true }
   | { kind: 'delete'; path: string | null }
   | { kind: 'read'; path: string | null }
   | { kind: 'search'; path: string | null; pattern: string | null; contents: boolean }

@@ -25,8 +25,19 @@ export interface ToolScope {
    * as destroying tracked work.
    */
   tracked?: readonly string[];
+  /**
+   * In a journaled scope only: the digest (policy/gate/tracked-digest.ts) of the tracked list that an
+   * earlier request of the same agent call journals whole; replay puts the list back before it rules.
+   */
+  trackedDigest?: string;
   /** Absolute prefixes outside the project where writes are plain edits (the run's temp dir). */
   scratch?: readonly string[];
+  /**
+   * The text of script files the call runs (`sh x.sh`, `./x`, `python x.py`, a Makefile), by
+   * absolute path, as the gate read them when it ruled (null: absent, not text, or too large).
+   * Journaled with the scope, so replay classifies the same text.
+   */
+  scripts?: Readonly<Record<string, string | null>>;
 }
 
 /** The files of `.loop/` the agents write: their writes are edits, not protected. */

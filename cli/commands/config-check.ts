@@ -1,4 +1,5 @@
 // `yoke config check`: validate .loop/yoke.conf and report every issue, then whether the agent CLIs it uses are installed.
+import { readFileSync } from 'node:fs';
 import { formatIssue } from '../../config/format-issue.js';
 import type { ConfigIssue } from '../../config/types.js';
 import { checkAgentAvailability, type AgentAvailability } from '../../effects/adapters/agent-availability.js';
@@ -8,9 +9,10 @@ import { findProjectQuick } from '../find-project-quick.js';
 import { loopFileReader } from '../loop-file-reader.js';
 import { protectListing, protectListingLines, type ProtectedPattern } from '../protect-listing.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
-import { ungatedAgentIssue } from '../../config/tool-gate-reach.js';
 import { autoProtectStories } from '../../store/session/auto-protect-stories.js';
 import { pendingOpencodeInstalls } from '../../effects/gate/opencode-dependency-installs.js';
+import { gatedAgents, ungatedAgentIssue } from '../../config/tool-gate-reach.js';
+import { hooksTurnedOff } from '../../effects/gate/hooks-turned-off.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
 export async function configCheckCommand(flags: { json: boolean }): Promise<number> {
@@ -27,7 +29,9 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const lifecycleIssues = lifecycle?.validate?.(loopFileReader(paths)) ?? [];
   // DESIGN §13: an agent the tool-call gate does not reach, with tool control on, is refused by `yoke run`
   const reach = config === null ? null : ungatedAgentIssue(config, checked.text, file);
-  const issues = [...checked.issues, ...unprotected, ...protection.issues, ...(reach === null ? [] : [reach])].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
+  // … and so is one whose CLI settings switch its hooks off (the gate would never be asked)
+  const hooksOff = config === null ? [] : gatedAgents(config).flatMap((agent) => hooksOffIssue(agent, paths.root, config.toolControl ?? 'on'));
+  const issues = [...checked.issues, ...unprotected, ...protection.issues, ...(reach === null ? [] : [reach]), ...hooksOff].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   const valid = config !== null && errors === 0;
   const agents: AgentAvailability[] = config && lifecycle ? await checkAgentAvailability(config, lifecycle.rolesCalled(config)) : [];
@@ -58,4 +62,22 @@ function opencodeInstallWarnings(root: string): string[] {
   const dirs = pendingOpencodeInstalls(root, process.env);
   if (dirs.length === 0) return [];
   return [`OpenCode will install @opencode-ai/plugin from npm into ${dirs.join(', ')} before an opencode call, which loads yoke's tool-call plugin, and wait for it: once with network; without network every call waits about 70 s and then goes on. Run \`opencode\` once with network access, or see docs/agents.md.`];
+}
+
+/** The setting that switches `agent`'s hooks off, as an issue at its line in its settings file (none: no issue). */
+function hooksOffIssue(agent: string, root: string, setting: string): ConfigIssue[] {
+  const off = hooksTurnedOff(agent, root, process.env);
+  if (off === null) return [];
+  let line = 1;
+  try {
+    const key = /[A-Za-z_]+/.exec(off.setting.replace(/^\[features\] /, ''))?.[0] ?? '';
+    line = readFileSync(off.file, 'utf8').split('\n').findIndex((text) => text.includes(key)) + 1 || 1;
+  } catch {
+    // the line is a courtesy: the file was read a moment ago
+  }
+  return [{
+    file: off.file, line, column: 1, severity: 'error',
+    message: `${off.setting}: ${off.effect}, so yoke could not rule on ${agent}'s tool calls (tool-control is ${setting}), and \`yoke run\` refuses to run it`,
+    hint: 'remove that setting, or write `tool-control off` in .loop/yoke.conf; see docs/tool-control.md',
+  }];
 }

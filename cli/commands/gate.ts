@@ -6,6 +6,7 @@
 // refused. Kept light: the socket path loads nothing but node:net.
 import type { Ruling } from '../../config/types.js';
 import { GATE_SOCKET_ENV, type GateAnswer } from '../../effects/gate/gate-protocol.js';
+import { readHookRequest } from '../../policy/gate/hook-request.js';
 import { gateOutput, type GateAgent, type GateDecision } from '../gate-output.js';
 import { exchangeLine, socketProblem } from '../gate-socket.js';
 
@@ -43,6 +44,9 @@ export async function gateCommand(agent: GateAgent): Promise<number> {
     } catch (error) {
       return refuse(agent, `yoke gate: the running yoke did not answer (${error instanceof Error ? error.message : String(error)}); the call is refused (fail closed).`);
     }
+    // The run journals an unreadable request as refused; the person watching the CLI hears why too.
+    const read = readHookRequest(text);
+    if (!read.ok) process.stderr.write(`yoke gate: ${read.problem}; the call is refused (fail closed).\n`);
     return emit(agent, runDecision(answer.ruling), answer.message, true);
   }
   const { ruleWithoutRun } = await import('../gate-without-run.js');

@@ -2,10 +2,11 @@
 import { relative } from 'node:path';
 import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
-import { GATED_AGENT_KINDS, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
+import { GATED_AGENT_KINDS, gatedAgents, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
+import { hooksOffMessage, hooksTurnedOff } from '../../effects/gate/hooks-turned-off.js';
 import { loopFileReader } from '../loop-file-reader.js';
 import { handlers } from '../../effects/registry.js';
 import { workingTreeChanges } from '../../effects/git/working-tree-changes.js';
@@ -14,6 +15,7 @@ import type { WorkContext as LoopContext } from '../../machines/work/work-contex
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
+import type { RunFold } from '../../store/fold/run-fold.js';
 import { beginRun } from '../../store/session/begin-run.js';
 import { cutShortLanding } from '../../store/session/cut-short-landing.js';
 import { savedCheckpoint } from '../../store/session/checkpoint-file.js';
@@ -155,7 +157,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
       guardAgentCall: () => open.guardAgentCall(),
       guardLaneCall: () => open.guardLaneCall(),
       ...(checkpoints ? { checkpoints } : {}),
-      ...toolGateOption(fold.run, paths.root, (fold.snapshot.context as LoopContext).config, open),
+      ...toolGateOption(fold, paths.root, open),
       secrets: storeSecrets(paths),
     });
     await settleHooks(10_000);
@@ -180,12 +182,16 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
  * first agent call; its module (the classifier, the shell parser) loads only then, so a resume that
  * calls no agent does not pay for it.
  */
-function toolGateOption(run: string, root: string, config: Config, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
+function toolGateOption(fold: RunFold, root: string, session: WorkspaceSession): Pick<RunnerOptions, 'openToolGate'> {
+  const context = (): LoopContext => fold.snapshot.context as LoopContext;
+  const { config } = context();
   if ((config.toolControl ?? 'on') === 'off') return {};
+  // the protection baseline's patterns as they stand when each call is ruled (a refresh changes them)
+  const protect = (): readonly string[] => context().protection?.patterns ?? [];
   return {
     openToolGate: async (host) => {
       const { openRunToolGate } = await import('../../store/gate/run-tool-gate.js');
-      return openRunToolGate({ run, root, loopDir: session.paths.loopDir, config, journal: session.journal }, host);
+      return openRunToolGate({ run: fold.run, root, loopDir: session.paths.loopDir, config, protect, journal: session.journal }, host);
     },
   };
 }
@@ -205,12 +211,23 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
 }
 
-/** Fail closed (DESIGN §13): tool control on or advisory for an agent the gate does not reach is refused, exit 2. */
+/**
+ * Fail closed (DESIGN §13), exit 2: tool control on or advisory for an agent the gate does not
+ * reach, or for one whose CLI settings switch its hooks off.
+ */
 function checkToolGateReach(config: Config, paths: WorkspacePaths): void {
   const problem = ungatedAgentProblem(config);
-  if (problem === null) return;
-  const file = relative(process.cwd(), paths.conf) || paths.conf;
-  throw new YokeError('usage', `${file}: ${problem.message}; ${problem.hint}. Nothing was run.`);
+  if (problem !== null) {
+    const file = relative(process.cwd(), paths.conf) || paths.conf;
+    throw new YokeError('usage', `${file}: ${problem.message}; ${problem.hint}. Nothing was run.`);
+  }
+  // A CLI whose own settings switch its hooks off would never ask the gate (docs/tool-control.md).
+  for (const agent of gatedAgents(config)) {
+    const off = hooksTurnedOff(agent, paths.root, process.env);
+    if (off === null) continue;
+    const shown = relative(process.cwd(), off.file);
+    throw new YokeError('usage', hooksOffMessage({ ...off, file: shown.startsWith('..') || shown === '' ? off.file : shown }, agent, config.toolControl ?? 'on'));
+  }
 }
 
 /**

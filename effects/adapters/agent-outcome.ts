@@ -1,5 +1,5 @@
 // What an adapter reads back from one agent call: usage as the CLI reported it, and how the call ended.
-import type { AgentClassification, Usage } from '../../machines/effects.js';
+import type { AgentClassification, ExecutedToolCall, Usage } from '../../machines/effects.js';
 import type { ProcessGroupResult } from '../process/process-group.js';
 
 /** How the agent's process ended, as the process runner saw it. */
@@ -23,4 +23,6 @@ export interface OutputParser {
   finish(end: ProcessEnd): AgentOutcome;
   /** the CLI's session id, when it reports one (Claude Code): a held tool call resumes it */
   session?(): string | null;
+  /** the tool calls the CLI reported as executed, for the gated CLIs (Claude Code, Codex, Gemini CLI) */
+  toolCalls?(): ExecutedToolCall[];
 }

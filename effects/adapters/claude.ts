@@ -4,6 +4,7 @@ import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText, httpVerdict } from './classify-api-error.js';
+import { ClaudeToolCalls } from './claude-tool-calls.js';
 import { JsonLineSplitter, isRecord } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
 import { describeExit } from './process-verdict.js';
@@ -37,8 +38,10 @@ export function createClaudeParser(): OutputParser {
   let result: Record<string, unknown> | null = null;
   let initModel: string | null = null;
   let session: string | null = null;
+  const tools = new ClaudeToolCalls();
   const take = (objects: Record<string, unknown>[]): void => {
     for (const object of objects) {
+      tools.take(object);
       session = stringField(object, 'session_id') ?? session;
       if (object.type === 'result') result = object;
       else if (object.type === 'system' && object.subtype === 'init') initModel = stringField(object, 'model');
@@ -48,6 +51,7 @@ export function createClaudeParser(): OutputParser {
     stdout: (chunk) => take(lines.push(chunk)),
     stderr: (chunk) => stderr.push(chunk),
     session: () => session,
+    toolCalls: () => tools.calls(),
     finish(end) {
       take(lines.end());
       if (result === null) {

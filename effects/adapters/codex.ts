@@ -4,6 +4,7 @@ import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { OutputParser } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText } from './classify-api-error.js';
+import { CodexToolCalls } from './codex-tool-calls.js';
 import { JsonLineSplitter } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
 import { describeExit } from './process-verdict.js';
@@ -18,12 +19,14 @@ import { TextTail, oneLine } from './text-tail.js';
  * commands do not even show in the JSON output: workspace-write lets it edit the project.
  * With a gate, the run's own `PreToolUse` hook is a `-c` override (codex's session-flags layer,
  * never the project's .codex/ or the user's config.toml); codex 0.171 runs a hook only once its
- * trust is persisted, except with `--dangerously-bypass-hook-trust` (checked on the installed CLI).
+ * trust is persisted, except with `--dangerously-bypass-hook-trust`, and runs none with
+ * `[features] hooks = false` (or its alias `codex_hooks`) in any config layer, which
+ * `-c features.hooks=true` overrides (all checked on the installed CLI).
  */
 export function codexInvocation(model: string | null, gate: AgentGate | null = null): AgentInvocation {
   const args = ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write'];
   if (model !== null) args.push('-m', shellQuote(model));
-  if (gate !== null) args.push('--dangerously-bypass-hook-trust', '-c', shellQuote(codexHookOverride(gate.command)));
+  if (gate !== null) args.push('--dangerously-bypass-hook-trust', '-c', 'features.hooks=true', '-c', shellQuote(codexHookOverride(gate.command)));
   args.push('-');
   return { command: `exec ${BUILT_IN_AGENTS.codex.binary} ${args.join(' ')}`, env: {} };
 }
@@ -51,8 +54,10 @@ export function createCodexParser(model: string | null): OutputParser {
   let completed = false;
   let lastError: string | null = null;
   const declined: string[] = [];
+  const tools = new CodexToolCalls();
   const take = (objects: Record<string, unknown>[]): void => {
     for (const event of objects) {
+      tools.take(event);
       switch (event.type) {
         case 'turn.completed':
           completed = true;
@@ -77,6 +82,7 @@ export function createCodexParser(model: string | null): OutputParser {
   return {
     stdout: (chunk) => take(lines.push(chunk)),
     stderr: (chunk) => stderr.push(chunk),
+    toolCalls: () => tools.calls(),
     finish(end) {
       take(lines.end());
       const reported = usage === null ? null : codexUsage(usage, model);

@@ -4,6 +4,7 @@ import type { AgentGate, AgentInvocation } from './agent-invocation.js';
 import type { AgentOutcome, OutputParser, ProcessEnd } from './agent-outcome.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { apiMessage, classifyErrorText, httpVerdict, statusInText } from './classify-api-error.js';
+import { GeminiToolCalls } from './gemini-tool-calls.js';
 import { lastJsonDocument } from './json-document.js';
 import { JsonLineSplitter } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
@@ -38,8 +39,10 @@ export function createGeminiParser(model: string | null): OutputParser {
   const stderr = new TextTail(64_000);
   let result: Record<string, unknown> | null = null;
   let initModel: string | null = null;
+  const tools = new GeminiToolCalls();
   const take = (objects: Record<string, unknown>[]): void => {
     for (const event of objects) {
+      tools.take(event);
       if (event.type === 'result') result = event;
       else if (event.type === 'init') initModel = stringField(event, 'model');
     }
@@ -50,6 +53,7 @@ export function createGeminiParser(model: string | null): OutputParser {
       take(lines.push(chunk));
     },
     stderr: (chunk) => stderr.push(chunk),
+    toolCalls: () => tools.calls(),
     finish(end) {
       take(lines.end());
       // json mode prints one pretty-printed document instead of JSON Lines.

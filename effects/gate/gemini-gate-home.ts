@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GEMINI_HOOK_NAME } from '../../machines/retrofit/gate-wiring.js';
 
 /** gemini's own variable for its home (`homedir()` in its bundle). */
 export const GEMINI_HOME_ENV = 'GEMINI_CLI_HOME';
@@ -23,7 +24,7 @@ export interface GeminiGateHome {
 
 /** The hook group yoke adds: every tool, the gate command, 30 s (gemini's timeout is in ms). */
 export function geminiGateHook(command: string): Record<string, unknown> {
-  return { matcher: '*', hooks: [{ name: 'yoke-gate', type: 'command', command, timeout: 30_000 }] };
+  return { matcher: '*', hooks: [{ name: GEMINI_HOOK_NAME, type: 'command', command, timeout: 30_000 }] };
 }
 
 /** The user's settings with the gate hook appended to `hooks.BeforeTool` (hooks concatenate across gemini's layers). */

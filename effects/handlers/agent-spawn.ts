@@ -2,6 +2,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { EffectContext, EffectHandler } from '../handler.js';
+import type { EffectResult, ExecutedToolCall } from '../../machines/effects.js';
 import { GATED_AGENT_KINDS } from '../../config/tool-gate-reach.js';
 import { restoreContextFiles, type ContextRestore } from '../context/restore-context-files.js';
 import { CONTEXT_DIR } from '../../machines/context/context-files.js';
@@ -25,6 +26,7 @@ import { prepareQwenGateSettings } from '../gate/qwen-gate-settings.js';
  * (PreToolUse in a private QWEN_CODE_SYSTEM_SETTINGS_PATH), OpenCode (a private plugin's
  * tool.execute.before, loaded by OPENCODE_CONFIG_CONTENT).
  */
+import { hooksOffMessage, hooksTurnedOff } from '../gate/hooks-turned-off.js';
 
 /**
  * Start the agent with cwd = project root, the prompt on stdin (then closed), YOKE_* variables in
@@ -40,7 +42,9 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
   async execute(params, ctx) {
     // Tool-call control: the built-in agents whose CLI yoke wires to the run's gate (DESIGN §13).
     const gated = ctx.toolGate !== undefined && GATED_AGENT_KINDS.includes(params.agent.kind) ? ctx.toolGate : null;
-    const hookCommand = gated === null ? null : gated.command(params.agent.kind);
+    // A CLI whose settings switch its hooks off (changed since `yoke run` checked them) is not started.
+    const hooksOff = gated === null ? null : hooksTurnedOff(params.agent.kind, ctx.root, process.env);
+    const hookCommand = gated === null || hooksOff !== null ? null : gated.command(params.agent.kind);
     const geminiHome = hookCommand !== null && params.agent.kind === 'gemini' ? await prepareGeminiGateHome(hookCommand, process.env) : null;
     if (geminiHome?.warning != null) ctx.warn(geminiHome.warning);
     const privateHook = hookCommand === null ? null
@@ -60,6 +64,12 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       `${params.iteration}-${params.role}-${key}`,
       `# yoke ${params.role} agent, iteration ${params.iteration}, call ${ctx.key}: ${invocation.command}`,
     );
+    if (hooksOff !== null) {
+      const detail = hooksOffMessage(hooksOff, params.agent.kind, 'on or advisory');
+      transcript.write(`# yoke did not start the agent: ${detail}\n`);
+      await transcript.close();
+      return notStarted(detail, transcript.relativePath);
+    }
     const env = {
       ...childEnvironment(),
       ...invocation.env,
@@ -127,6 +137,13 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
     if (toolHold !== undefined && processVerdict(run, limits) === null) {
       outcome = { ...outcome, classification: 'tool-held', detail: `${held.length} tool call(s) held for the operator (${held.join(', ')})`, retryAfterMs: null };
     }
+    // DESIGN §13: every call the CLI ran must have a ruling that let it through; one without holds the run.
+    const executed = gated === null ? undefined : parser.toolCalls?.();
+    const unruled = executed === undefined || gated === null ? [] : gated.unruled(executed);
+    if (unruled.length > 0) {
+      outcome = { ...outcome, classification: 'tool-ungated', detail: unruledDetail(params.agent.kind, unruled), retryAfterMs: null };
+      ctx.warn(outcome.detail ?? '');
+    }
     return {
       outcome: run.outcome,
       exitCode: run.exitCode,
@@ -139,11 +156,27 @@ export const spawnAgent: EffectHandler<'agent.spawn'> = {
       detail: outcome.detail === null ? null : redactSecrets(outcome.detail, combineSecrets(secretValues(env, params.redact), ctx.secrets ?? [])),
       retryAfterMs: outcome.retryAfterMs,
       endedAt,
+      ...(executed === undefined ? {} : { toolCalls: executed }),
       ...(toolHold === undefined || outcome.classification !== 'tool-held' ? {} : { toolHold }),
       ...(contextRestored === null ? {} : { contextRestored }),
     };
   },
 };
+
+/** The result of a call yoke did not start (its CLI would not ask the gate): the run holds on it. */
+function notStarted(detail: string, transcript: string): EffectResult<'agent.spawn'> {
+  return {
+    outcome: 'spawn-failed', exitCode: null, signal: null, durationMs: 0, usage: null, transcript, classification: 'tool-ungated',
+    detail: `it was not started: ${detail}`, retryAfterMs: null, endedAt: Date.now(), toolCalls: [],
+  };
+}
+
+/** `claude ran 2 tool calls yoke's gate never ruled on: Bash rm -r keep, Write a.txt`: at most three named. */
+function unruledDetail(agent: string, calls: readonly ExecutedToolCall[]): string {
+  const named = calls.slice(0, 3).map((call) => call.summary).join('; ');
+  const more = calls.length > 3 ? `; and ${calls.length - 3} more` : '';
+  return `${agent} ran ${calls.length === 1 ? '1 tool call' : `${calls.length} tool calls`} yoke's gate never ruled on (${named}${more}): its hooks did not ask the gate`;
+}
 
 /** Restore the protected context files; says so on stderr, and returns what was done (null when nothing changed). */
 async function putContextBack(protect: Readonly<Record<string, string | null>>, ctx: EffectContext): Promise<ContextRestore | null> {

@@ -60,3 +60,16 @@ export function holdForTool(context: WorkContext, result: EffectResult<'agent.sp
     spent: spentOnSetback(context, result, role),
   };
 }
+
+/**
+ * A call whose CLI ran tool calls the gate never ruled on, or that was not started because the
+ * CLI's settings switch its hooks off (DESIGN §13): the run is held until `yoke run` is asked
+ * again, after the operator looked (`heldFor: agent:tool-ungated`).
+ */
+export function holdForUngated(context: WorkContext, result: EffectResult<'agent.spawn'>, role: SetbackRole): Partial<WorkContext> {
+  return {
+    heldFor: 'agent:tool-ungated',
+    holdDetail: `the ${role} agent's tool calls went around yoke's gate: ${result.detail ?? 'no detail given'}`,
+    spent: spentOnSetback(context, result, role),
+  };
+}

@@ -21,6 +21,8 @@ export function setbackTransitions(role: SetbackRole) {
     { guard: 'agentAuthFailed', target: `${role}AgentHold`, actions: { type: 'holdForAgent', params: { role } } },
     // A tool call held for the operator (DESIGN §13): the same hold; `yoke run` goes on once it is answered.
     { guard: 'agentToolHeld', target: `${role}AgentHold`, actions: { type: 'holdForTool', params: { role } } },
+    // Tool calls that ran without a ruling, or a CLI whose settings switch its hooks off: the operator looks first.
+    { guard: 'agentUngated', target: `${role}AgentHold`, actions: { type: 'holdForUngated', params: { role } } },
   ] as const;
 }
 

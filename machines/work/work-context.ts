@@ -71,6 +71,12 @@ export interface WorkInput {
    * and fold as they did.
    */
   restoresAfterCalls?: true;
+  /**
+   * Set by runs started since the results of gated agent calls carry the tool calls the CLI ran
+   * (`toolCalls`, DESIGN §13): `yoke replay --verify` then requires them and matches each against
+   * the gate's rulings. The machine never reads it; runs journaled before it verify as they did.
+   */
+  toolCallProof?: true;
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /**

@@ -1,7 +1,7 @@
 // The XState setup shared by the loop, brute and saga machines: types, the `request` action, shared guards.
 import { assign, setup } from 'xstate';
 import type { MachineEvent } from '../effect-events.js';
-import { holdForAgent, holdForTool, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
+import { holdForAgent, holdForTool, holdForUngated, noteRateLimit, type SetbackRole } from './agent-setbacks.js';
 import type { EffectRequest } from '../effects.js';
 import { budgetBreached, initialContext, restoresAfterCalls, succeeded, type RunOutput, type SuccessRule, type WorkContext, type WorkInput } from './work-context.js';
 
@@ -28,6 +28,8 @@ export const workSetup = setup({
       event.type === 'AGENT_EXITED' ? holdForAgent(context, event.result, params.role) : {}),
     holdForTool: assign(({ context, event }, params: { role: SetbackRole }) =>
       event.type === 'AGENT_EXITED' ? holdForTool(context, event.result, params.role) : {}),
+    holdForUngated: assign(({ context, event }, params: { role: SetbackRole }) =>
+      event.type === 'AGENT_EXITED' ? holdForUngated(context, event.result, params.role) : {}),
     /** An agent call that did its work ends a rate-limit streak. */
     clearRateLimits: assign({ rateLimits: 0, resumeSession: null }),
     /** yoke's commit is where HEAD must stay from now on (a commit with nothing staged changes nothing). */
@@ -49,6 +51,7 @@ export const workSetup = setup({
     agentRateLimited: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'rate-limited',
     agentAuthFailed: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'auth-error',
     agentToolHeld: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'tool-held',
+    agentUngated: ({ event }) => event.type === 'AGENT_EXITED' && event.result.classification === 'tool-ungated',
     overBudget: ({ context }, params: { attempt: boolean }) => budgetBreached(context, params.attempt) !== null,
     /** spec 1.1: the run restores the spec files right after every agent call (journaled in its input; absent in older runs) */
     restoresAfterCalls: ({ context }) => restoresAfterCalls(context),

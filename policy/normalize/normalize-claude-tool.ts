@@ -1,6 +1,6 @@
 // Claude Code's built-in tools (names verified in the 2.1.332 binary) as acts.
 import type { ToolAct } from '../tool-act.js';
-import { inputObject, stringField } from './tool-input.js';
+import { emptiesFile, inputObject, stringField } from './tool-input.js';
 
 /** Claude Code tools that only touch the agent's own session state (plans, todos, questions, tasks). */
 const INTERNAL = [
@@ -16,7 +16,8 @@ export function normalizeClaudeTool(tool: string, rawInput: unknown): ToolAct[] 
   const input = inputObject(rawInput);
   switch (tool) {
     case 'Bash': return [{ kind: 'shell', command: stringField(input, 'command') }];
-    case 'Write': case 'Edit': case 'MultiEdit': return [{ kind: 'write', path: stringField(input, 'file_path') }];
+    case 'Write': return [{ kind: 'write', path: stringField(input, 'file_path'), ...emptiesFile(input) }];
+    case 'Edit': case 'MultiEdit': return [{ kind: 'write', path: stringField(input, 'file_path') }];
     case 'NotebookEdit': return [{ kind: 'write', path: stringField(input, 'notebook_path', 'file_path') }];
     case 'Read': case 'NotebookRead': return [{ kind: 'read', path: stringField(input, 'file_path', 'notebook_path') }];
     case 'Glob': return [{ kind: 'search', path: stringField(input, 'path'), pattern: stringField(input, 'pattern'), contents: false }];

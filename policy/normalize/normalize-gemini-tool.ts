@@ -1,7 +1,7 @@
 // Gemini CLI's built-in tools (names verified in the 0.61 bundle) as acts; qwen-code, a Gemini CLI
 // fork, shares them and adds a few of its own.
 import type { ToolAct } from '../tool-act.js';
-import { inputObject, stringField, stringList } from './tool-input.js';
+import { emptiesFile, inputObject, stringField, stringList } from './tool-input.js';
 
 const INTERNAL = [
   'write_todos', 'todo_write', 'ask_user', 'enter_plan_mode', 'exit_plan_mode', 'activate_skill', 'update_topic', 'complete_task',
@@ -21,7 +21,8 @@ export function normalizeGeminiTool(tool: string, rawInput: unknown, memoryFile:
       const where = stringField(input, 'dir_path', 'directory');
       return [{ kind: 'shell', command: stringField(input, 'command'), ...(where === null ? {} : { cwd: where }) }];
     }
-    case 'write_file': case 'replace': case 'edit': return [{ kind: 'write', path: stringField(input, 'file_path', 'absolute_path', 'path') }];
+    case 'write_file': return [{ kind: 'write', path: stringField(input, 'file_path', 'absolute_path', 'path'), ...emptiesFile(input) }];
+    case 'replace': case 'edit': return [{ kind: 'write', path: stringField(input, 'file_path', 'absolute_path', 'path') }];
     case 'read_file': return [{ kind: 'read', path: stringField(input, 'file_path', 'absolute_path', 'path') }];
     case 'read_many_files': {
       const patterns = [...stringList(input, 'include'), ...stringList(input, 'paths')];

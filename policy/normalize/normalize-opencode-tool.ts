@@ -1,7 +1,7 @@
 // opencode's built-in tools as acts (bash, edit, write, read, glob, grep, list, webfetch, patch …).
 import type { ToolAct } from '../tool-act.js';
 import { patchActs } from './parse-apply-patch.js';
-import { inputObject, stringField } from './tool-input.js';
+import { emptiesFile, inputObject, stringField } from './tool-input.js';
 
 const INTERNAL = ['todowrite', 'todoread', 'skill', 'question', 'invalid', 'lsp'];
 
@@ -16,7 +16,8 @@ export function normalizeOpencodeTool(tool: string, rawInput: unknown): ToolAct[
       const workdir = stringField(input, 'workdir');
       return [{ kind: 'shell', command: stringField(input, 'command'), ...(workdir === null ? {} : { cwd: workdir }) }];
     }
-    case 'edit': case 'write': case 'multiedit': return [{ kind: 'write', path: stringField(input, 'filePath', 'file_path') }];
+    case 'write': return [{ kind: 'write', path: stringField(input, 'filePath', 'file_path'), ...emptiesFile(input) }];
+    case 'edit': case 'multiedit': return [{ kind: 'write', path: stringField(input, 'filePath', 'file_path') }];
     case 'read': return [{ kind: 'read', path: stringField(input, 'filePath', 'file_path') }];
     case 'glob': return [{ kind: 'search', path: stringField(input, 'path'), pattern: stringField(input, 'pattern'), contents: false }];
     case 'grep': return [{ kind: 'search', path: stringField(input, 'path'), pattern: stringField(input, 'include'), contents: true }];

@@ -1,6 +1,11 @@
 // Reads the fields of a tool call's input, which arrives as an object or as a JSON string (codex
 // function-call arguments), without trusting its shape.
 
+/** `{ empties: true }` when the input's `content` is the empty string (a Write that leaves the file empty), else nothing. */
+export function emptiesFile(input: Record<string, unknown>): { empties?: true } {
+  return input.content === '' ? { empties: true } : {};
+}
+
 /** The input as an object: a JSON string is parsed; anything else that is no object is empty. */
 export function inputObject(input: unknown): Record<string, unknown> {
   if (typeof input === 'string') {

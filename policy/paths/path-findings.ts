@@ -4,10 +4,13 @@ import type { ToolScope } from '../tool-scope.js';
 import { globMatches } from './glob-pattern.js';
 import { isHarmlessDevice, protectedWitnesses, protectionOf } from './protected-path.js';
 import { displayPath, normalizeAbsolute, projectRelative, resolvePath } from './resolve-path.js';
-import { secretGlobReason, secretReason } from './secret-path.js';
+import { secretGlobReason, secretReason, secretTreeReason } from './secret-path.js';
 
-/** What a call does to a path. `delete` and `truncate` lose content; `shred` destroys it for good. */
-export type PathAct = 'read' | 'write' | 'delete' | 'truncate' | 'shred';
+/**
+ * What a call does to a path. `search` reads every file under it, hidden and ignored ones too
+ * (`grep -r`); `delete` and `truncate` lose content; `shred` destroys it for good.
+ */
+export type PathAct = 'read' | 'search' | 'write' | 'delete' | 'truncate' | 'shred';
 
 /** A path as a call names it: its text (null when only known at run time) and whether it is a glob. */
 export interface PathTarget {
@@ -31,7 +34,7 @@ function losesTracked(rel: string | null, scope: ToolScope): boolean {
 
 function unknownPath(act: PathAct, origin: PathOrigin, what: string): Finding[] {
   switch (act) {
-    case 'read': return [{ class: 'read', reason: `${origin.doing} ${what}, a path known only when it runs` }];
+    case 'read': case 'search': return [{ class: 'read', reason: `${origin.doing} ${what}, a path known only when it runs` }];
     case 'write': return [{ class: 'protected', reason: `${origin.doing} ${what}, a path known only when it runs: yoke cannot tell it stays inside the boundary` }];
     case 'delete': case 'truncate': case 'shred':
       return [{ class: 'destructive', reason: `${origin.doing} ${what}, a path known only when it runs: it may be tracked work` }];
@@ -57,8 +60,10 @@ function globPath(act: PathAct, pattern: string, origin: PathOrigin): Finding[] 
   const { scope } = origin;
   const abs = origin.cwd === null && !pattern.startsWith('/') && !pattern.startsWith('~') ? null : resolvePath(origin.cwd ?? '/', pattern, scope.home);
   const shown = abs === null ? pattern : displayPath(abs, scope.root);
-  if (act === 'read') {
-    const secret = secretGlobReason(shown);
+  if (act === 'read' || act === 'search') {
+    // a recursive read of a folder the glob matches (`grep -r x .l*`) reads what is under it
+    const folder = act === 'search' ? ['.loop', '.loop/.journal'].find((dir) => couldReach(shown.replace(/^\.\//, ''), dir)) : undefined;
+    const secret = secretGlobReason(shown) ?? (folder === undefined ? null : secretTreeReason(folder, false));
     return [secret === null ? { class: 'read', reason: `${origin.doing} the files matching ${shown}`, path: shown } : { class: 'secret', reason: `${origin.doing} ${shown}: ${secret}`, path: shown }];
   }
   if (act !== 'write') return [{ class: 'destructive', reason: `${origin.doing} every file matching ${shown}`, path: shown }];
@@ -90,8 +95,10 @@ export function pathFindings(act: PathAct, target: PathTarget, origin: PathOrigi
   }
   const abs = resolvePath(origin.cwd ?? '/', target.text, scope.home);
   const shown = displayPath(abs, scope.root);
-  if (act === 'read') {
-    const secret = secretReason(shown);
+  if (act === 'read' || act === 'search') {
+    const rel = projectRelative(abs, normalizeAbsolute(scope.root));
+    const ancestor = rel === null && projectRelative(normalizeAbsolute(scope.root), abs) !== null;
+    const secret = secretReason(shown) ?? (act === 'search' ? secretTreeReason(rel, ancestor) : null);
     return [secret === null ? { class: 'read', reason: `${origin.doing} ${shown}`, path: shown } : { class: 'secret', reason: `${origin.doing} ${shown}: ${secret}`, path: shown }];
   }
   if (isHarmlessDevice(abs)) return [];

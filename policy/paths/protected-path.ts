@@ -1,8 +1,9 @@
-// Which writes are protected (DESIGN §13): yoke's own files, the agents' settings and hooks, `.git/`,
-// the boundary's `no-modify` and `protect` paths, and anything outside the project.
+// Which writes are protected (DESIGN §13): yoke's own files, the agents' settings and hooks, `.git/`
+// and husky's git hooks (`.husky/`), the boundary's `no-modify` and `protect` paths, and anything
+// outside the project.
 import { classifyPath } from '../../machines/boundary.js';
+import { isGlob, patternBase, patternCovers } from '../../machines/protect/protect-pattern.js';
 import { AGENT_FACING_LOOP_FILES, type ToolScope } from '../tool-scope.js';
-import { globMatches } from './glob-pattern.js';
 import { normalizeAbsolute, projectRelative } from './resolve-path.js';
 
 /** Why a path is protected. `control` paths steer yoke or an agent; the others are the run's boundary. */
@@ -35,6 +36,7 @@ function under(rel: string, dir: string): boolean {
 /** Why a project-relative path steers yoke or an agent, or null. */
 function controlReason(rel: string, scope: ToolScope): string | null {
   if (under(rel, '.git')) return `${rel} is inside .git/ (the repository, its config and hooks)`;
+  if (under(rel, '.husky')) return `${rel} is a git hook (.husky/ is where husky keeps the repository's hooks)`;
   if (/^\.claude\/settings[^/]*\.json$/.test(rel)) return `${rel} is Claude Code's settings`;
   const agentDir = AGENT_DIRS.find((dir) => under(rel, dir));
   if (agentDir !== undefined) return `${rel} is an agent's own settings or hooks (${agentDir}/)`;
@@ -53,8 +55,9 @@ function controlReason(rel: string, scope: ToolScope): string | null {
 /** Why a project-relative path is outside the run's boundary (`no-modify`, `allow`, `protect`), or null. */
 function boundaryReason(rel: string, scope: ToolScope): string | null {
   if (rel.startsWith('.loop/') || rel === '.loop') return null;
-  const glob = scope.protect.find((pattern) => globMatches(pattern, rel, false) || under(rel, pattern.replace(/\/$/, '')));
-  if (glob !== undefined) return `${rel} is protected by \`protect ${glob}\``;
+  // as the protection scan matches them (DESIGN §16)
+  const pattern = scope.protect.find((candidate) => patternCovers(candidate, rel));
+  if (pattern !== undefined) return `${rel} is protected by \`protect ${pattern}\``;
   if (rel === '.') return scope.allow.length > 0 || scope.noModify.length > 0 ? 'the whole project is wider than the boundary' : null;
   const verdict = classifyPath(rel, scope.allow, scope.noModify);
   if (verdict.allowed) return null;
@@ -84,7 +87,9 @@ export function protectionOf(abs: string, scope: ToolScope): Protection | null {
  */
 export function protectedWitnesses(scope: ToolScope): string[] {
   return [
-    '.git/', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks/', ...AGENT_DIRS.map((dir) => `${dir}/`), ...AGENT_FILES,
+    '.git/', '.husky/', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks/', ...AGENT_DIRS.map((dir) => `${dir}/`), ...AGENT_FILES,
     '.loop/.journal/', '.loop/.stash/', '.yoke/', ...scope.specFiles.map((file) => `.loop/${file}`), ...scope.noModify,
+    // a protect glob stands for the folder it starts from (a glob write there may match it)
+    ...scope.protect.map((pattern) => (isGlob(pattern) ? `${patternBase(pattern)}/` : pattern)).filter((witness) => witness !== '/'),
   ];
 }

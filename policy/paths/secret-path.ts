@@ -32,7 +32,7 @@ export function secretReason(path: string): string | null {
   const segments = path.split('/').filter((segment) => segment !== '');
   const name = segments.at(-1) ?? '';
   if (path.startsWith('/proc/') && (name === 'environ')) return "it is a process's environment";
-  if (`/${path}`.endsWith('/.loop/.journal/gate.json')) return "it holds the running yoke's operator token (an agent must not answer its own held calls)";
+  if (`/${path}`.endsWith(`/${GATE_TOKEN_FILE}`)) return TOKEN_REASON;
   const dir = segments.slice(0, -1).find((segment) => SECRET_DIRS.includes(segment));
   if (dir !== undefined && !isPublicKey(name)) return `it is in ${dir}/, a credential store`;
   if (SECRET_DIRS.includes(name) && segments.length > 0) return 'it is a credential store';
@@ -45,8 +45,27 @@ export function secretReason(path: string): string | null {
   return null;
 }
 
+/** The live run's operator token, project-relative: reading it would let an agent answer its own held calls. */
+export const GATE_TOKEN_FILE = '.loop/.journal/gate.json';
+
+const TOKEN_REASON = "it holds the running yoke's operator token (an agent must not answer its own held calls)";
+
+/**
+ * Why reading every file under the folder `rel` (project-relative; null: outside the project) reads a
+ * secret, hidden and ignored files included (`grep -r`): yoke's operator token under `.loop/`, and
+ * the project's `.env` files at its root. `ancestor`: the folder holds the project.
+ */
+export function secretTreeReason(rel: string | null, ancestor: boolean): string | null {
+  const holdsToken = rel !== null && GATE_TOKEN_FILE.startsWith(`${rel}/`);
+  if (ancestor || rel === '.') return `it reads every file under it, the project's .env files and ${GATE_TOKEN_FILE} (${TOKEN_REASON}) among them`;
+  return holdsToken ? `it reads every file under it, ${GATE_TOKEN_FILE} among them: ${TOKEN_REASON}` : null;
+}
+
 /** Why a shell glob (its last segment a pattern) could name a secret ("it may match …"), or null when it cannot. */
 export function secretGlobReason(pattern: string): string | null {
+  const token = GATE_TOKEN_FILE.split('/');
+  const parts = pattern.replace(/^\.\//, '').split('/');
+  if (parts.length === token.length && parts.every((part, i) => globMatches(part, token[i] ?? '', false))) return `it may match ${GATE_TOKEN_FILE}: ${TOKEN_REASON}`;
   const segments = pattern.split('/');
   const namePattern = segments.at(-1) ?? '';
   const dirs = segments.slice(0, -1);

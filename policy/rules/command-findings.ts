@@ -6,9 +6,10 @@ import { listVariables, printEnvironment, runWithEnvironment, setShell } from '.
 import { findFiles } from './find-rule.js';
 import { runGit } from './git-rules.js';
 import { INTERPRETERS, interpreterName, runInterpreter } from './interpreter-rules.js';
-import { NETWORK_TOOLS, PACKAGE_MANAGERS, reachNetwork, runPackageManager, syncFiles } from './network-rules.js';
+import { DATABASE_CLIENTS, NETWORK_TOOLS, PACKAGE_MANAGERS, reachDatabase, reachNetwork, runPackageManager, syncFiles } from './network-rules.js';
 import { FILE_READERS, PATTERN_READERS, WORD_COMMANDS, readAfterPattern, readFiles, touchNothing } from './read-rules.js';
 import { SHELLS, evaluate, runShell, sourceFile } from './shell-rules.js';
+import { runMake } from './make-rule.js';
 import { runUnknown } from './unknown-command.js';
 import { runYoke } from './yoke-rules.js';
 import { WRAPPERS, runRepeatedly, runWithInput, runWithTimeout, runWrapped } from './wrapper-rules.js';
@@ -43,6 +44,7 @@ const RULES = new Map<string, CommandRule>([
   ...table(['git'], runGit),
   ...table(Object.keys(INTERPRETERS), runInterpreter),
   ...table(NETWORK_TOOLS, reachNetwork),
+  ...table(DATABASE_CLIENTS, reachDatabase),
   ...table(['rsync'], syncFiles),
   ...table(PACKAGE_MANAGERS, runPackageManager),
   ...table(['deno'], runDeno),
@@ -54,6 +56,7 @@ const RULES = new Map<string, CommandRule>([
   ...table(['xargs', 'parallel'], runWithInput),
   ...table(['watch'], runRepeatedly),
   ...table(['yoke'], runYoke),
+  ...table(['make', 'gmake'], runMake),
 ]);
 
 /**

@@ -54,6 +54,14 @@ function subcommandFindings(sub: string, rest: readonly Arg[], ctx: CommandConte
       ? [{ class: 'protected', reason: `\`git remote ${words[0] ?? ''}\` changes the repository's configuration (.git/config)` }]
       : words[0] === 'update' || words[0] === 'prune' ? [{ class: 'network', reason: `\`git remote ${words[0]}\` talks to remotes` }] : [{ class: 'read', reason: '`git remote` lists remotes' }];
     case 'hook': return [{ class: 'exec', reason: '`git hook run` runs a hook' }];
+    case 'reflog': return ['expire', 'delete'].includes(words[0] ?? '') ? destructive(`\`git reflog ${words[0] ?? ''}\` drops the record of where branches were, the way back to lost commits`) : [{ class: 'read', reason: '`git reflog` reads the repository' }];
+    case 'show': case 'cat-file': {
+      // `git show HEAD:.env` prints a committed file: reading it is reading that path
+      const blobs = split.operands.flatMap((arg) => (arg.text !== null && /^[^:\s]*:(?!:)./.test(arg.text) && !arg.text.includes('://') ? [arg.text.slice(arg.text.indexOf(':') + 1)] : []));
+      const atRoot = ctx.moveTo(ctx.scope.root);
+      const secrets = blobs.flatMap((path) => atRoot.path('read', { text: path.replace(/^\.\//, ''), glob: false }, `\`git ${sub}\` prints`)).filter((finding) => finding.class === 'secret');
+      return [{ class: 'read', reason: `\`git ${sub}\` reads the repository` }, ...secrets];
+    }
     case 'worktree': return words[0] === 'remove' || words[0] === 'prune' ? destructive(`\`git worktree ${words[0]}\` deletes a working tree`) : [{ class: 'exec', reason: '`git worktree` manages working trees' }];
   }
   if (NETWORK.includes(sub)) return [{ class: 'network', reason: `\`git ${sub}\` talks to a remote` }];

@@ -1,9 +1,11 @@
 // Interpreters: program text given inline (`python -c`, `node -e`, `perl -e`, a here-document on
-// stdin) is scanned for what it names; a script file is `exec`; `python -m pip install` is network.
+// stdin, a script file whose text yoke can see) is scanned for what it names; `python -m pip install` is network.
 import type { Finding } from '../classification.js';
 import type { Arg, CommandContext, CommandRule } from '../shell/command-context.js';
 import { splitOptions } from '../shell/split-options.js';
 import { inlineCodeFindings } from './inline-code-findings.js';
+import { scriptFileFindings } from './script-file.js';
+import { isYokeEntry, operatorCommand, yokeVia } from './yoke-rules.js';
 
 /** How one interpreter takes inline code. */
 interface InterpreterSpec {
@@ -62,8 +64,9 @@ function scriptFile(spec: InterpreterSpec, operands: readonly Arg[], ctx: Comman
     if (ctx.stdin !== undefined) return inlineCodeFindings(ctx.stdin, spec.lang, ctx);
     return [{ class: 'exec', reason: `it runs ${spec.lang} code from its standard input, which yoke cannot see` }];
   }
-  const secret = ctx.path('read', file, `${spec.lang} reads`).filter((finding) => finding.class === 'secret');
-  return [...secret, { class: 'exec', reason: `it runs the ${spec.lang} script ${file.text ?? '(known only when it runs)'}` }];
+  // `node dist/bundle/yoke.js answer …` is yoke; so is an unknown script given yoke's operator words
+  if (isYokeEntry(file.text) || file.text === null && operatorCommand(operands.slice(1)) !== null) return yokeVia(operands.slice(1), ctx);
+  return scriptFileFindings(file, ctx, spec.lang, (text) => inlineCodeFindings(text, spec.lang, ctx));
 }
 
 /** `python -c …`, `node -e …`, `perl -pi -e … files`, `awk '…' file`, `python script.py`. */

@@ -4,6 +4,7 @@
 import type { Finding } from '../classification.js';
 import type { Arg, CommandContext, CommandRule } from '../shell/command-context.js';
 import { splitOptions } from '../shell/split-options.js';
+import { operatorCommand, yokeVia } from './yoke-rules.js';
 
 /** Commands that always talk to the network. */
 export const NETWORK_TOOLS = [
@@ -87,6 +88,24 @@ export const reachNetwork: CommandRule = (name, args, ctx) => {
   return [network, ...sent, ...saved, ...ends, ...remoteCommand];
 };
 
+/** Database and cache clients: they reach a server over the network when given a host or a URL. */
+export const DATABASE_CLIENTS = [
+  'psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_isready', 'mysql', 'mysqldump', 'mysqladmin', 'mariadb', 'mariadb-dump',
+  'redis-cli', 'valkey-cli', 'mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'sqlcmd', 'clickhouse-client', 'cqlsh',
+] as const;
+
+/** `psql -h 127.0.0.1`, `mysql --host=db`, `redis-cli -u redis://…`: network (loopback included); with no host, the local socket (`exec`). */
+export const reachDatabase: CommandRule = (name, args) => {
+  const words = args.map((arg) => arg.text);
+  const hostOption = words.findIndex((word) => word === '-h' || word === '--host' || word === '-H' && name === 'mongo' || word === '-S' && name === 'sqlcmd');
+  const host = hostOption >= 0 ? words[hostOption + 1] ?? null : words.map((word) => /^--host=(.*)$/.exec(word ?? '')?.[1] ?? /^-h(.+)$/.exec(word ?? '')?.[1]).find((value) => value !== undefined);
+  const url = words.find((word) => word === null || /^[a-z][a-z0-9+.-]*:\/\//i.test(word) || /(^|\s)host=/.test(word));
+  if (host !== undefined || url !== undefined || args.some((arg) => arg.text === null)) {
+    return [{ class: 'network', reason: `\`${name}\` connects to a server${host === undefined || host === null ? '' : ` at ${host}`} (loopback included)` }];
+  }
+  return [{ class: 'exec', reason: `\`${name}\` talks to a local server through its socket` }];
+};
+
 /** `rsync`: network only when an end names a host (`host:path`, `rsync://`); local ends are read and written. */
 export const syncFiles: CommandRule = (name, args, ctx) => {
   const operands = splitOptions(args, { valued: ['e', 'rsh', 'exclude', 'include', 'filter', 'f', 'files-from', 'link-dest', 'backup-dir', 'T', 'temp-dir', 'rsync-path'] }).operands;
@@ -99,10 +118,26 @@ export const syncFiles: CommandRule = (name, args, ctx) => {
   ];
 };
 
-/** `npm install`, `pip install`, `cargo install` …: network for downloading subcommands, `exec` otherwise. */
-export const runPackageManager: CommandRule = (name, args) => {
+/** Package runners, and the subcommands of package managers that run a package's program. */
+const RUNNERS: { readonly [name: string]: readonly string[] } = { npx: [''], pnpx: [''], bunx: [''], npm: ['exec', 'x'], pnpm: ['exec', 'dlx'], yarn: ['', 'dlx', 'exec', 'run'], bun: ['x', 'run'] };
+
+/** `npx yoke answer …`, `npm exec yoke -- budget …`: yoke's operator commands are yoke's (protected); null for anything else. */
+function yokeByRunner(name: string, args: readonly Arg[], operands: readonly Arg[], ctx: CommandContext): Finding[] | null {
+  const subs = RUNNERS[name];
+  if (subs === undefined) return null;
+  const at = operands.findIndex((arg, index) => index <= 1 && arg.text !== null && /^yoke(@.*)?$/.test(arg.text) && subs.includes(index === 0 ? '' : operands[0]?.text ?? ''));
+  if (at < 0) return null;
+  const rest = args.slice(args.indexOf(operands[at] as Arg) + 1).filter((arg) => arg.text !== '--');
+  return operatorCommand(rest) === null ? null : yokeVia(rest, ctx);
+}
+
+/** `npm install`, `pip install`, `cargo install` …: network for downloading subcommands, `exec` otherwise; yoke run through them is yoke. */
+export const runPackageManager: CommandRule = (name, args, ctx) => {
   const subcommands = DOWNLOADERS[name] ?? [];
-  const sub = splitOptions(args, { valued: ['C', 'prefix', 'registry', 'cwd', 'w', 'workspace', 'r', 'requirement', 'm'] }).operands[0]?.text ?? '';
+  const operands = splitOptions(args, { valued: ['C', 'prefix', 'registry', 'cwd', 'w', 'workspace', 'r', 'requirement', 'm', 'p', 'package'] }).operands;
+  const yoke = yokeByRunner(name, args, operands, ctx);
+  if (yoke !== null) return yoke;
+  const sub = operands[0]?.text ?? '';
   const downloads = subcommands.includes('*') || subcommands.includes(sub) || (sub === '' && subcommands.includes(''));
   if (name === 'go' && sub === 'mod') {
     const action = splitOptions(args).operands[1]?.text ?? '';

@@ -1,6 +1,7 @@
-// Shells and `eval`: the script they run is parsed and classified in turn (`bash -c 'rm -rf x'`).
-import type { Finding } from '../classification.js';
+// Shells and `eval`: the script they run is parsed and classified in turn (`bash -c 'rm -rf x'`,
+// and `bash x.sh` when yoke can see the file's text).
 import type { CommandRule } from '../shell/command-context.js';
+import { scriptFileFindings } from './script-file.js';
 
 /** Shells whose `-c` script is bash-compatible enough to parse as bash. */
 export const SHELLS = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash', 'mksh', 'rbash'] as const;
@@ -24,10 +25,7 @@ export const runShell: CommandRule = (name, args, ctx) => {
     if (operand === undefined) return [{ class: 'exec', reason: `\`${name} -c\` has no script` }];
     return operand.text === null ? [{ class: 'exec', reason: `\`${name} -c\` runs a script known only when it runs` }] : ctx.script(operand.text, `\`${name} -c\` runs`);
   }
-  if (operand !== undefined) {
-    const reads: Finding[] = ctx.path('read', operand, `\`${name}\` runs`).filter((finding) => finding.class === 'secret');
-    return [...reads, { class: 'exec', reason: `\`${name}\` runs the script file ${operand.text ?? '(known only when it runs)'}` }];
-  }
+  if (operand !== undefined) return scriptFileFindings(operand, ctx, `\`${name}\``, (text) => ctx.script(text, `the script ${operand.text ?? ''} run by \`${name}\``));
   if (ctx.stdin !== undefined) return ctx.script(ctx.stdin, `\`${name}\` reads from its input and runs`);
   return [{ class: 'exec', reason: `\`${name}\` runs the script on its standard input, which yoke cannot see` }];
 };
@@ -42,6 +40,5 @@ export const evaluate: CommandRule = (name, args, ctx) => {
 export const sourceFile: CommandRule = (name, args, ctx) => {
   const file = args[0];
   if (file === undefined) return [{ class: 'exec', reason: `\`${name}\` has no file` }];
-  const secret = ctx.path('read', file, `\`${name}\` reads`).filter((finding) => finding.class === 'secret');
-  return [...secret, { class: 'exec', reason: `\`${name}\` runs ${file.text ?? 'a file known only when it runs'} in the shell` }];
+  return scriptFileFindings(file, ctx, `\`${name}\``, (text) => ctx.script(text, `the file ${file.text ?? ''} sourced by \`${name}\``));
 };

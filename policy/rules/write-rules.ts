@@ -8,11 +8,15 @@ function writeAll(operands: readonly Arg[], ctx: CommandContext, doing: string):
   return operands.filter((arg) => arg.text !== '-').flatMap((arg) => ctx.path('write', arg, doing));
 }
 
-/** `touch`, `mkdir`, `tee`: each operand is written (`touch -r ref` reads ref). */
+/** `touch`, `mkdir`, `tee`: each operand is written (`touch -r ref` reads ref); `tee` of an empty input (`< /dev/null`) empties them. */
 export const writeFiles: CommandRule = (name, args, ctx) => {
   const split = splitOptions(args, { valued: ['m', 'mode', 'd', 'date', 't', 'r', 'reference', 'context'] });
   const reference = [...(split.values.get('r') ?? []), ...(split.values.get('reference') ?? [])];
-  return [...reference.flatMap((arg) => ctx.path('read', arg, `\`${name}\` reads`)), ...writeAll(split.operands, ctx, `\`${name}\` writes`)];
+  const empties = name === 'tee' && ctx.stdin === '' && !hasFlag(split, 'a', 'append');
+  const written = empties
+    ? split.operands.filter((arg) => arg.text !== '-').flatMap((arg) => ctx.path('truncate', arg, '`tee` of an empty input empties'))
+    : writeAll(split.operands, ctx, `\`${name}\` writes`);
+  return [...reference.flatMap((arg) => ctx.path('read', arg, `\`${name}\` reads`)), ...written];
 };
 
 /** `cp`, `mv`, `install`: sources are read (moved away: written), the destination written; `cp /dev/null f` empties f. */
@@ -70,12 +74,19 @@ export const changeMode: CommandRule = (name, args, ctx) => {
   return paths.flatMap((arg) => ctx.path('write', arg, `\`${name}\` changes`));
 };
 
-/** `sed`: the script is skipped; files are read, or written with `-i`. */
+/** A sed script that deletes every line (`d`, `1,$d`): run in place it empties the file. */
+function deletesEveryLine(script: string | null | undefined): boolean {
+  return script != null && /^\s*(1\s*,\s*\$\s*)?d\s*;?\s*$/.test(script);
+}
+
+/** `sed`: the script is skipped; files are read, or written with `-i` (emptied by a script deleting every line). */
 export const streamEdit: CommandRule = (name, args, ctx) => {
   const split = splitOptions(args, { valued: ['e', 'f', 'expression', 'file', 'l', 'line-length'] });
   const inPlace = hasFlag(split, 'i', 'in-place');
   const scriptByOption = split.values.has('e') || split.values.has('f') || split.values.has('expression') || split.values.has('file');
   const files = scriptByOption ? split.operands : split.operands.slice(1);
+  const scripts = scriptByOption ? [...(split.values.get('e') ?? []), ...(split.values.get('expression') ?? [])].map((arg) => arg.text) : [split.operands[0]?.text];
+  if (inPlace && scripts.length > 0 && scripts.every(deletesEveryLine)) return files.flatMap((arg) => ctx.path('truncate', arg, `\`${name} -i d\` empties`));
   if (inPlace) return writeAll(files, ctx, `\`${name} -i\` rewrites`);
   const reads = files.flatMap((arg) => ctx.path('read', arg, `\`${name}\` reads`));
   return reads.length > 0 ? reads : [{ class: 'read', reason: `\`${name}\` edits a stream` }];

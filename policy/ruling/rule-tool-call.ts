@@ -8,7 +8,7 @@ import { RULING_STRICTNESS, SHIPPED_TABLE } from './shipped-table.js';
 import type { StandingAnswers } from './standing-answers.js';
 import type { ToolAnswer } from './tool-answer.js';
 
-/** The call being ruled on: its id, its run and its tool (the key answers match). */
+/** The call being ruled on: its id, its run ('' without one) and its tool (the key answers match). */
 export interface RuledCall {
   callId: string;
   runId: string;
@@ -53,14 +53,15 @@ function decideClass(call: RuledCall, toolClass: ToolClass, toolRules: Config['t
  */
 export function ruleToolCall(call: RuledCall, classification: Classification, toolRules: Config['toolRules'], answers: StandingAnswers): ToolRuling {
   const why = classification.reasons[0] ?? 'it does nothing yoke can see';
+  const inRun = call.runId !== '';
   const answer = answers.byCall.get(call.callId);
   // A call's answer belongs to its run: ids derived from a call's content recur in later runs.
   if (answer !== undefined && answer.runId === call.runId) {
     const source: RulingSource = { kind: 'answer', id: answer.id, scope: 'call' };
-    return { ruling: answer.ruling, class: classification.class, source, message: rulingMessage(answer.ruling, call.tool, classification.class, source, why) };
+    return { ruling: answer.ruling, class: classification.class, source, message: rulingMessage(answer.ruling, call.tool, classification.class, source, why, inRun) };
   }
   const decisions = classification.classes.map((toolClass) => decideClass(call, toolClass, toolRules, answers));
   const decided = decisions.reduce((worst, next) => (RULING_STRICTNESS[next.ruling] > RULING_STRICTNESS[worst.ruling] ? next : worst));
   const reason = classification.classes[0] === decided.class ? why : `it is also ${decided.class}`;
-  return { ...decided, message: rulingMessage(decided.ruling, call.tool, decided.class, decided.source, reason) };
+  return { ...decided, message: rulingMessage(decided.ruling, call.tool, decided.class, decided.source, reason, inRun) };
 }

@@ -4,11 +4,14 @@
 import type { Ruling, ToolClass } from '../../config/types.js';
 import type { RulingSource } from './ruling-source.js';
 
-/** What the decision covers: "this one call" or "every Bash call classified destructive in this run". */
-export function rulingReach(tool: string, toolClass: ToolClass, source: RulingSource): string {
+/**
+ * What the decision covers: "this one call" or "every Bash call classified destructive in this run"
+ * (without a run, an interactive session: no run is named).
+ */
+export function rulingReach(tool: string, toolClass: ToolClass, source: RulingSource, inRun = true): string {
   if (source.kind === 'answer' && source.scope === 'call') return 'this one call';
-  const where = source.kind === 'answer' && source.scope === 'workspace' ? 'in this workspace' : 'in this run';
-  return `every ${tool} call classified ${toolClass} ${where}`;
+  const where = source.kind === 'answer' && source.scope === 'workspace' ? ' in this workspace' : inRun ? ' in this run' : '';
+  return `every ${tool} call classified ${toolClass}${where}`;
 }
 
 function decider(toolClass: ToolClass, ruling: Ruling, source: RulingSource): string {
@@ -26,8 +29,8 @@ const VERB: { readonly [R in Ruling]: string } = { pass: 'passed', hold: 'held',
  * @example rulingMessage('refuse', 'Bash', 'destructive', { kind: 'table' }, '`rm -r` deletes keep/')
  * // 'refused: every Bash call classified destructive in this run is refused by yoke's tool policy (…). …'
  */
-export function rulingMessage(ruling: Ruling, tool: string, toolClass: ToolClass, source: RulingSource, why: string): string {
-  const reach = rulingReach(tool, toolClass, source);
+export function rulingMessage(ruling: Ruling, tool: string, toolClass: ToolClass, source: RulingSource, why: string, inRun = true): string {
+  const reach = rulingReach(tool, toolClass, source, inRun);
   const head = `${VERB[ruling]}: ${reach} is ${VERB[ruling]} by ${decider(toolClass, ruling, source)}.`;
   const call = ` This call is ${toolClass}: ${why}.`;
   switch (ruling) {

@@ -4,6 +4,7 @@ import type { Finding } from '../classification.js';
 import { pathFindings, type PathAct } from '../paths/path-findings.js';
 import { resolvePath } from '../paths/resolve-path.js';
 import { commandFindings } from '../rules/command-findings.js';
+import { runPath } from '../rules/run-path.js';
 import type { ToolScope } from '../tool-scope.js';
 import { literal, type Arg, type CommandContext } from './command-context.js';
 import { expandWord, wordText, type WordEnv } from './evaluate-word.js';
@@ -68,6 +69,7 @@ function redirectFindings(redirect: ShellRedirect, stmt: ShellStmt, state: Shell
   if ((redirect.op === '>&' || redirect.op === '<&') && (target.text === null || /^(\d+|-)$/.test(target.text))) return findings;
   if (networkDevice(target.text)) return [...findings, { class: 'network', reason: `a \`${redirect.op}\` redirect opens a connection (${target.text ?? ''})` }];
   const origin = { cwd: state.cwd, scope: walk.scope, doing: `a \`${redirect.op}\` redirect` };
+  if (redirect.op === '<' && target.text === '/dev/null') stdin.text = '';
   if (redirect.op === '<' || redirect.op === '<&') return [...findings, ...pathFindings('read', target, { ...origin, doing: `${origin.doing} reads` })];
   if (!WRITE_OPS.includes(redirect.op) && redirect.op !== '>&') return findings;
   const truncates = TRUNCATING_OPS.includes(redirect.op) && printsNothing(stmt.command, env);
@@ -93,7 +95,45 @@ function commandContext(state: ShellState, walk: Walk, stdin: string | undefined
     run: (words, cwd) => runWords(words, { ...forkState(state), ...(cwd === undefined ? {} : { cwd }) }, walk, undefined),
     script: (text, origin) => scriptFindings(text, forkState(state), walk, origin),
     moveTo: (cwd) => commandContext({ ...forkState(state), cwd }, walk, stdin),
+    scriptFile: (arg) => scriptFile(arg, state, walk.scope),
   };
+}
+
+/** The absolute path `arg` names from the state's cwd, or null when it is known only at run time. */
+function absolutePath(arg: Arg, state: ShellState, scope: ToolScope): string | null {
+  if (arg.text === null || arg.glob || state.cwd === null && !arg.text.startsWith('/') && !arg.text.startsWith('~')) return null;
+  return resolvePath(state.cwd ?? '/', arg.text, scope.home);
+}
+
+/** A file run as a script: what this command wrote to it, else what the gate read (CommandContext.scriptFile). */
+function scriptFile(arg: Arg, state: ShellState, scope: ToolScope): { path: string | null; text: string | null; unread: boolean } {
+  const path = absolutePath(arg, state, scope);
+  if (path === null) return { path, text: null, unread: false };
+  const written = state.files?.get(path);
+  if (written !== undefined) return { path, text: written, unread: false };
+  const read = scope.scripts?.[path];
+  return { path, text: read ?? null, unread: read === undefined };
+}
+
+/**
+ * Remembers what a statement writes to files whose text it spells out (`printf 'rm -rf k' > x.sh`,
+ * `cat > x.sh <<EOF …`, `echo … >> x.sh` after one of those), so running the file later in the same
+ * command is classified from that text; any other write makes the file's text unknown.
+ */
+function recordWrites(stmt: ShellStmt, state: ShellState, walk: Walk, stdin: string | undefined): void {
+  for (const redirect of stmt.redirects) {
+    if (!WRITE_OPS.includes(redirect.op) || redirect.target === null) continue;
+    const target = expandWord(redirect.target, wordEnv(forkState(state), walk), [])[0];
+    const path = target === undefined ? null : absolutePath(target, state, walk.scope);
+    if (path === null) continue;
+    const command = stmt.command;
+    const cat = command?.kind === 'call' && command.args.length === 1 && wordText(command.args[0]!, wordEnv(forkState(state), walk), []) === 'cat';
+    const printed = cat ? stdin : printedText(stmt, state, walk);
+    const before = state.files?.get(path);
+    const appends = redirect.op === '>>' || redirect.op === '&>>';
+    const text = printed === undefined ? null : appends ? (before === undefined || before === null ? null : `${before}\n${printed}`) : printed;
+    state.files = new Map(state.files).set(path, text);
+  }
 }
 
 /** `alias name=value` remembered, so `name args` is read as `value args` (scripts may turn aliases on). */
@@ -118,7 +158,10 @@ function runWords(words: Arg[], state: ShellState, walk: Walk, stdin: string | u
   }
   const base = name.text.split('/').at(-1) ?? name.text;
   if (base === 'cd' || base === 'pushd' || base === 'popd') { changeDirectory([literal(base), ...rest], state, walk.scope); return []; }
-  return commandFindings(base, rest, commandContext(state, walk, stdin));
+  // `./clean.sh`, `bin/x`: a file of the project, run by its path (a program on PATH keeps its rule)
+  const ctx = commandContext(state, walk, stdin);
+  if (name.text.includes('/') && !/^\/(usr\/)?(s?bin|local\/s?bin)\//.test(name.text)) return runPath(name, rest, ctx, () => commandFindings(base, rest, ctx));
+  return commandFindings(base, rest, ctx);
 }
 
 function assignVariables(command: ShellCommand & { kind: 'call' | 'decl' }, env: WordEnv, findings: Finding[], store: boolean): void {
@@ -128,11 +171,22 @@ function assignVariables(command: ShellCommand & { kind: 'call' | 'decl' }, env:
   }
 }
 
-/** What echo or printf prints, when the words decide it: the text a pipe hands the next command. */
+/** The text a here-document (`<<X`) or here-string (`<<<`) of the statement gives its command, when the script decides it. */
+function inlineInput(stmt: ShellStmt, state: ShellState, walk: Walk): string | undefined {
+  const env = wordEnv(forkState(state), walk);
+  for (const redirect of stmt.redirects) {
+    if ((redirect.op === '<<' || redirect.op === '<<-') && redirect.heredoc !== null) return wordText(redirect.heredoc, env, []) ?? undefined;
+    if (redirect.op === '<<<' && redirect.target !== null) return wordText(redirect.target, env, []) ?? undefined;
+  }
+  return undefined;
+}
+
+/** What echo, printf or `cat <<X` prints, when the words decide it: the text a pipe hands the next command. */
 function printedText(stmt: ShellStmt, state: ShellState, walk: Walk): string | undefined {
   if (stmt.command?.kind !== 'call') return undefined;
   const words = args(stmt.command, wordEnv(forkState(state), walk), []).map((arg) => arg.text);
   const [name, ...rest] = words;
+  if (name === 'cat' && rest.length === 0) return inlineInput(stmt, state, walk);
   if (rest.some((word) => word === null)) return undefined;
   const known = rest as string[];
   if (name === 'echo') return known.filter((word) => !/^-[neE]+$/.test(word)).join(' ');
@@ -175,7 +229,9 @@ function commandFindingsOf(stmt: ShellStmt, state: ShellState, walk: Walk, stdin
 function walkStmt(stmt: ShellStmt, state: ShellState, walk: Walk, stdin: string | undefined): Finding[] {
   const input = { text: stdin };
   const redirected = stmt.redirects.flatMap((redirect) => redirectFindings(redirect, stmt, state, walk, input));
-  return [...redirected, ...commandFindingsOf(stmt, state, walk, input.text)];
+  const findings = [...redirected, ...commandFindingsOf(stmt, state, walk, input.text)];
+  recordWrites(stmt, state, walk, input.text);
+  return findings;
 }
 
 function walkStmts(stmts: ShellStmt[], state: ShellState, walk: Walk): Finding[] {

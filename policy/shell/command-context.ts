@@ -25,6 +25,12 @@ export interface CommandContext {
   moveTo(cwd: string | null): CommandContext;
   /** The findings of shell script text (what `sh -c` or `eval` run), with `origin` naming who runs it. */
   script(text: string, origin: string): Finding[];
+  /**
+   * The file `arg` names, for running it as a script: its absolute path (null: known only at run
+   * time) and its text: written earlier in this command, else as the gate read it (`scope.scripts`);
+   * null when it cannot be seen. `unread`: the gate has not read it yet (ask for it with `wants`).
+   */
+  scriptFile(arg: Arg): { path: string | null; text: string | null; unread: boolean };
 }
 
 /** Judges one command: `name` is the command's base name, `args` the words after it. */

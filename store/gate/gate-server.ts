@@ -10,13 +10,16 @@ import { join } from 'node:path';
 import type { Config } from '../../config/types.js';
 import { gateScope } from '../../policy/gate/gate-scope.js';
 import { readHookRequest } from '../../policy/gate/hook-request.js';
-import { ruleHookCall, unreadableRefusal } from '../../policy/gate/rule-hook-call.js';
+import { unreadableRefusal } from '../../policy/gate/rule-hook-call.js';
+import { trackedDigest } from '../../policy/gate/tracked-digest.js';
 import { isPolicyAgent } from '../../policy/tool-act.js';
+import type { ToolScope } from '../../policy/tool-scope.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
-import { agentCallId, gateCallId, gateHoldId } from './hold-id.js';
+import { agentCallId, gateCallId, gateHoldId } from '../../policy/gate/gate-call-id.js';
 import type { GateAnswer, GateQuestion, OperatorMessage, OperatorReply } from '../../effects/gate/gate-protocol.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { answerDraft, openHold, revokeDraft } from './answer-hold.js';
+import { ruleReadingScripts } from './rule-reading-scripts.js';
 import { journalAnswers } from './tool-records.js';
 
 type Draft = Omit<RecordDraft, 'run' | 'machine' | 'mv'>;
@@ -27,6 +30,10 @@ export interface GateHost {
   root: string;
   home: string | null;
   config: Pick<Config, 'allow' | 'noModify' | 'toolRules' | 'toolControl'>;
+  /** the `protect` patterns in force now (the run's protection baseline, which `yoke protect refresh` may change) */
+  protect(): readonly string[];
+  /** the project's tracked files for the agent call in progress (read once per call), or null when unknown */
+  tracked(): Promise<readonly string[] | null>;
   /** stage a record of the run (the runner's own staging) */
   stage(draft: Draft): JournalRecord;
   /** stage an operator's record as drafted (its run is the hold's, which may be an earlier run) */
@@ -69,6 +76,19 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     socket.on('error', () => undefined);
   });
 
+  // The tracked list goes into the journal whole once per agent call; later requests name it by digest.
+  let listedFor: { call: string | null; digest: string } | null = null;
+  function journaledScope(scope: ToolScope): ToolScope {
+    if (scope.tracked === undefined) return scope;
+    const digest = trackedDigest(scope.tracked);
+    if (listedFor?.call === call && listedFor.digest === digest) {
+      const { tracked: _tracked, ...rest } = scope;
+      return { ...rest, trackedDigest: digest };
+    }
+    listedFor = { call, digest };
+    return scope;
+  }
+
   async function answer(line: string, socket: Socket): Promise<void> {
     const reply = await rule(line);
     socket.end(`${JSON.stringify(reply)}\n`);
@@ -98,10 +118,13 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     const { request } = read;
     const callId = agentCallId(agent, request.toolUseId, request.tool, request.input);
     const id = gateHoldId(host.run, callId);
-    const scope = gateScope(host.root, request.cwd, host.config, host.home);
-    const { classification, ruling } = ruleHookCall({ agent, tool: request.tool, input: request.input, callId, runId: host.run }, scope, host.config.toolRules, journalAnswers(host.records()));
+    const tracked = await host.tracked();
+    const { classification, ruling, scope } = ruleReadingScripts(
+      { agent, tool: request.tool, input: request.input, callId, runId: host.run }, gateScope(host.root, request.cwd, host.config, host.home, host.protect(), tracked),
+      host.config.toolRules, journalAnswers(host.records()),
+    );
     const enforced = (host.config.toolControl ?? 'on') === 'on';
-    host.stage({ type: 'tool.requested', payload: { id, callId, key: call, agent, tool: request.tool, input: request.input, scope } });
+    host.stage({ type: 'tool.requested', payload: { id, callId, key: call, agent, tool: request.tool, input: request.input, scope: journaledScope(scope) } });
     host.stage({ type: 'tool.ruled', payload: { id, ruling: ruling.ruling, class: ruling.class, classes: classification.classes, source: ruling.source, message: ruling.message, enforced } });
     await host.flush();
     if (!enforced) return { ruling: 'pass', message: `advisory: ${ruling.message}`, id };

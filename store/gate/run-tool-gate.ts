@@ -7,7 +7,10 @@ import type { RunToolGate } from '../fold/runner.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import { journalEntry } from '../../config/workspace-layout.js';
+import { trackedFiles } from '../../effects/git/tracked-files.js';
+import { unruledCalls } from '../../policy/gate/unruled-calls.js';
 import { openGateServer } from './gate-server.js';
+import { callRulings } from './tool-records.js';
 import { newGateToken, removeGatePointer, writeGatePointer } from './gate-pointer.js';
 
 /** What opening a run's gate needs. */
@@ -17,6 +20,8 @@ export interface RunGateOptions {
   /** the workspace's `.loop/` (where the gate pointer for `yoke answer` goes) */
   loopDir: string;
   config: Config;
+  /** the `protect` patterns in force (the run's protection baseline; none without one) */
+  protect: () => readonly string[];
   journal: JournalWriter;
   /** the hook command's program and leading arguments (default: this node and this yoke's entry file) */
   yoke?: readonly string[];
@@ -33,6 +38,13 @@ export async function openRunToolGate(
     root: options.root,
     home: homedir(),
     config: options.config,
+    protect: options.protect,
+    // `git ls-files` once per agent call: what the agent deletes or empties is judged against it
+    tracked: () => {
+      if (call === null) return Promise.resolve(null);
+      if (listed?.call !== call) listed = { call, files: trackedFiles(options.root) };
+      return listed.files;
+    },
     stage: host.stage,
     // an answer to a hold of this run goes through the run's staging (its fold, `--json`); one of an earlier run as drafted
     stageOperator: (draft) => {
@@ -52,12 +64,18 @@ export async function openRunToolGate(
     throw error;
   }
   const yoke = options.yoke ?? [process.execPath, process.argv[1] ?? 'yoke'];
+  let call: string | null = null;
+  let listed: { call: string; files: Promise<string[] | null> } | null = null;
   return {
-    setCall: (key) => server.setCall(key),
+    setCall: (key) => {
+      call = key;
+      server.setCall(key);
+    },
     link: {
       socketPath: server.socketPath,
       command: (agent) => [...yoke, 'gate', '--agent', agent].map(shellQuote).join(' '),
       heldInCall: (answeredToo) => server.heldInCall(answeredToo),
+      unruled: (executed) => unruledCalls(executed, call === null ? [] : callRulings(options.journal.records, call)),
     },
     close: async () => {
       removeGatePointer(pointer);

@@ -1,7 +1,9 @@
 // Projections of the tool-call control records (DESIGN §13): the answers that stand, and the
 // calls still held. Folds over the journal, so they survive restarts exactly.
 import type { ToolClass } from '../../config/types.js';
+import type { CallRuling } from '../../policy/gate/unruled-calls.js';
 import { standingAnswers, type AnswerEvent, type StandingAnswers } from '../../policy/ruling/standing-answers.js';
+import type { ToolScope } from '../../policy/tool-scope.js';
 import type { JournalRecord } from '../journal/record.js';
 
 /** Every answer and revocation in journal order, as the policy's answer events. */
@@ -64,4 +66,29 @@ export function inputSummary(input: unknown, width = 80): string {
   const text = [fields.command, fields.cmd, fields.file_path, fields.path, fields.url].find((value): value is string => typeof value === 'string');
   const line = (text ?? JSON.stringify(input) ?? '').replace(/\s+/g, ' ');
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+/**
+ * The rulings the gate journaled during agent call `key`, each with its request, in order (a
+ * request is ruled by the next `tool.ruled` of its id).
+ */
+export function callRulings(records: readonly JournalRecord[], key: string): CallRuling[] {
+  const open = new Map<string, Extract<JournalRecord, { type: 'tool.requested' }>>();
+  const rulings: CallRuling[] = [];
+  for (const record of records) {
+    if (record.type === 'tool.requested' && record.payload.key === key) open.set(record.payload.id, record);
+    else if (record.type === 'tool.ruled') {
+      const request = open.get(record.payload.id);
+      if (request === undefined) continue;
+      open.delete(record.payload.id);
+      rulings.push(callRuling(request.payload, record.payload));
+    }
+  }
+  return rulings;
+}
+
+/** A request and its ruling as the matcher reads them. */
+export function callRuling(request: Extract<JournalRecord, { type: 'tool.requested' }>['payload'], ruled: Extract<JournalRecord, { type: 'tool.ruled' }>['payload']): CallRuling {
+  const scope = typeof request.scope === 'object' && request.scope !== null ? (request.scope as ToolScope) : null;
+  return { agent: request.agent, callId: request.callId, tool: request.tool, input: request.input, scope, letThrough: ruled.ruling === 'pass' || ruled.enforced === false };
 }

@@ -97,13 +97,18 @@ function unitOf(mode: string): string {
   return lifecycleNamed(mode)?.unit ?? 'iteration';
 }
 
+/** What to do about a pause, by its reason. */
+function pausedRemedy(reason: string): string {
+  if (reason.startsWith('budget:')) return 'raise it with `yoke budget`';
+  if (reason.startsWith('tool:')) return `answer it with \`yoke answer ${reason.slice('tool:'.length)} pass|refuse\`, then \`yoke run\``;
+  if (reason === 'agent:tool-ungated') return "look at what the calls that went around yoke's gate changed, then `yoke run` retries";
+  if (reason === 'agent:auth-error') return "fix the agent's credentials, then `yoke run` retries";
+  return '`yoke run` goes on once it is resolved';
+}
+
 function lastStopOf(record: JournalRecord): string | null {
   if (record.type === 'run.interrupted') return `interrupted by ${record.payload.signal}`;
-  if (record.type === 'run.paused') {
-    return record.payload.reason.startsWith('budget:')
-      ? `held: ${record.payload.reason} (raise it with \`yoke budget\`)`
-      : `held: ${record.payload.reason} (fix the agent's credentials, then \`yoke run\` retries)`;
-  }
+  if (record.type === 'run.paused') return `held: ${record.payload.reason} (${pausedRemedy(record.payload.reason)})`;
   // the tamper check's stop names itself and the kept copy (store/fold/runner.ts)
   if (record.type === 'effect.failed') return record.payload.message.startsWith(TAMPER_STOP) ? record.payload.message : `failed: ${record.payload.message}`;
   if (record.type === 'run.abandoned') return null;

@@ -11,7 +11,8 @@ import type { JournalRecord } from '../journal/record.js';
 import { RunFold } from '../fold/run-fold.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { checkRecord, keyOf, type Divergence } from './check-record.js';
-import { ToolRulingChecker, type RulingConfig } from './verify-tool-rulings.js';
+import { ToolRulingChecker } from './verify-tool-rulings.js';
+import type { RulingRun } from './verify-tool-scope.js';
 
 export type { Divergence } from './check-record.js';
 
@@ -83,7 +84,7 @@ export class RunVerifier {
     const { fold, started, startedKeys } = this;
     if (!fold || this.settled || record.seq <= started.seq || record.run !== started.run) return;
     let divergence = checkRecord(fold, record, startedKeys)
-      ?? this.tools?.check(record, (fold.snapshot.context as { config?: RulingConfig } | undefined)?.config) ?? null;
+      ?? this.tools?.check(record, rulingRun(fold)) ?? null;
     if (!divergence) {
       try {
         fold.apply(record, true);
@@ -116,4 +117,13 @@ export class RunVerifier {
     const rulings = this.tools?.verified.get(this.started.run ?? '') ?? 0;
     return { ...this.result, finished: this.fold !== null && this.fold.finished !== null, ...(rulings > 0 ? { rulings } : {}) };
   }
+}
+
+/** What the run gave its tool-call gate, from its fold: the config, the root, the spec files, the protect patterns. */
+function rulingRun(fold: RunFold): RulingRun {
+  const context = fold.snapshot.context as { config?: RulingRun['config']; toolCallProof?: true; loopDir?: string; specFiles?: string[]; protection?: { patterns: string[] } } | undefined;
+  return {
+    config: context?.config, proof: context?.toolCallProof === true, loopDir: context?.loopDir ?? null,
+    specFiles: context?.specFiles ?? [], protect: context?.protection?.patterns ?? [],
+  };
 }

@@ -150,7 +150,7 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   const protection = request.protection ?? null;
   // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
-    ...start.input, config, run: request.runId,
+    ...start.input, config, run: request.runId, toolCallProof: true,
     // The block opens every prompt (inject), parallel lanes' too (they read the layer in their worktrees, docs/parallel.md).
     ...(start.contextLayer === true ? { contextLayer: { run: request.runId, inject: true as const } } : {}),
     ...(routing ? { routing } : {}),

@@ -6,8 +6,11 @@
 // and the mock model server scripts the tool calls. Each case asserts on the file system, on what the
 // model was told, and on the journal. None of these CLIs can pause on a call (no `defer`), so a hold
 // is a denial saying the call is held; the run pauses after the agent call, and after `yoke answer
-// <id> pass` the next attempt makes the same call again and it runs.
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// <id> pass` the next attempt makes the same call again and it runs. Settings that would switch the
+// hooks off refuse the run (Gemini), are overridden on the command line (Codex) or by yoke's private
+// settings (Qwen, OpenCode); a CLI that runs tool calls without asking the gate anyway holds the run,
+// and `replay --verify` fails on them.
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +21,8 @@ import type { MockScript } from '../support/mock-model-server/mock-script.js';
 import type { OfflineRunResult } from '../support/mock-model-server/run-offline.js';
 import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
-import { runYokeOffline } from './support/offline-yoke.js';
+import { hooklessCli } from './support/hookless-cli.js';
+import { runYokeOffline, type OfflineOptions } from './support/offline-yoke.js';
 
 const workspaces: Workspace[] = [];
 afterAll(async () => {
@@ -55,8 +59,8 @@ async function project(cli: HookCli, conf: string[], files: Record<string, strin
   return ws;
 }
 
-async function yokeOffline(cli: HookCli, ws: Workspace, script: MockScript): Promise<OfflineRunResult> {
-  const run = await runYokeOffline(cli, ws.path, ['run'], script);
+async function yokeOffline(cli: HookCli, ws: Workspace, script: MockScript, options: OfflineOptions = {}): Promise<OfflineRunResult> {
+  const run = await runYokeOffline(cli, ws.path, ['run'], script, 150_000, options);
   expect(run.timedOut, `yoke timed out; stderr:\n${run.stderr}`).toBe(false);
   return run;
 }
@@ -92,6 +96,44 @@ for (const cli of ['codex', 'gemini', 'qwen', 'opencode'] as const) {
       expect(ruled(records)).toContainEqual({ ruling: 'refuse', class: 'destructive' });
       const requested = records.find((record) => record.type === 'tool.requested');
       expect(requested?.payload).toMatchObject({ agent: cli, input: { command: deleteKeep[cli] } });
+    });
+
+    if (cli === 'gemini') {
+      it.sequential('a project .gemini/settings.json with hooksConfig.enabled false: yoke refuses to start gemini (exit 2, naming the file and the setting), and keep/ is untouched', async () => {
+        const ws = await project(cli, [], { '.gemini/settings.json': '{"hooksConfig": {"enabled": false}}\n' });
+        const run = await yokeOffline(cli, ws, [{ runCommand: { command: 'rm -r keep' } }, ...done]);
+        expect(run.exitCode, run.stderr).toBe(2);
+        expect(run.stderr).toContain('.gemini/settings.json sets "hooksConfig": {"enabled": false}: Gemini CLI would run no hooks at all');
+        expect(run.requests, 'gemini was never started').toHaveLength(0);
+        expect(await ws.read('keep/file.txt')).toBe('tracked\n');
+      });
+    } else if (cli === 'codex') {
+      it.sequential('`[features] hooks = false` in the user\'s codex config does not switch the gate off: yoke overrides it, and `rm -r keep` is refused', async () => {
+        const ws = await project(cli, ['guard kept test -f keep/file.txt']);
+        const prepare = (env: Record<string, string>) => appendFileSync(join(env.CODEX_HOME!, 'config.toml'), '\n[features]\nhooks = false\ncodex_hooks = false\n');
+        const run = await yokeOffline(cli, ws, [{ runCommand: { command: 'rm -r keep' } }, ...done], { prepare });
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(await ws.read('keep/file.txt')).toBe('tracked\n');
+        expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'destructive' });
+      });
+    }
+
+    it.sequential(`a ${cli} that runs its tool calls without asking the gate: the run holds on them (exit 1, naming them) and \`replay --verify\` fails at that agent call`, async () => {
+      const ws = await project(cli, ['guard done test -f .loop/notes.md']);
+      const hookless = hooklessCli(cli);
+      workspaces.push({ cleanup: () => rmSync(hookless, { recursive: true, force: true }) } as Workspace);
+      const command = deleteKeep[cli];
+      const run = await yokeOffline(cli, ws, [{ runCommand: { command } }, ...done], { pathFirst: hookless });
+      expect(run.exitCode, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`${cli} ran 2 tool calls yoke's gate never ruled on \\((Bash|run_shell_command|bash) ${command}; `));
+      expect(existsSync(ws.abs('keep')), 'the CLI did delete keep/: the journal proves no ruling allowed it').toBe(false);
+      const records = await readJournal(ws);
+      expect(records.filter((record) => record.type.startsWith('tool.'))).toEqual([]);
+      const call = records.find((record) => record.type === 'effect.completed' && (record.payload as { kind: string }).kind === 'agent.spawn')!;
+      expect((call.payload as { result: { classification: string; toolCalls: unknown[] } }).result).toMatchObject({ classification: 'tool-ungated', toolCalls: [{}, {}] });
+      const verified = await runYoke(ws, ['replay', '--verify', '--json']);
+      expect(verified.exitCode, verified.stdout + verified.stderr).toBe(1);
+      expect(JSON.parse(verified.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: call.seq, record: 'effect.completed', path: 'toolCalls' } });
     });
 
     it.sequential('a write to a no-modify path is refused at call time: the file is never written', async () => {

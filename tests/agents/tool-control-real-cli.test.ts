@@ -4,7 +4,10 @@
 // a destructive `rm -rf keep/`, a write to a `no-modify` path and a write to .claude/settings.json
 // are refused at call time (the files stay as they were); a `curl` to loopback is held, the run
 // pauses, `yoke answer <id> pass` and `yoke run` resume Claude's session and the run finishes.
+// Settings that switch Claude's hooks off refuse the run before Claude starts; a Claude that runs
+// tool calls without asking the gate anyway holds the run, and `replay --verify` fails on them.
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCliBinary, agentCliPins, installedAgentCli, offlineAgentEnv, type OfflineAgentEnv } from '../support/agent-clis.js';
@@ -14,6 +17,7 @@ import { runOffline, type OfflineRunResult } from '../support/mock-model-server/
 import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 import { yokeBin } from '../support/yoke-process.js';
+import { hooklessCli } from './support/hookless-cli.js';
 
 const workspaces: Workspace[] = [];
 const envs: OfflineAgentEnv[] = [];
@@ -39,8 +43,8 @@ async function project(conf: string[], files: Record<string, string> = {}): Prom
   return ws;
 }
 
-/** `yoke <args>` offline in `ws`; `home` keeps one isolated HOME across calls (Claude's sessions live there). */
-async function yokeOffline(ws: Workspace, args: string[], script: MockScript, home: { env?: OfflineAgentEnv } = {}): Promise<OfflineRunResult> {
+/** `yoke <args>` offline in `ws`; `home` keeps one isolated HOME across calls (Claude's sessions live there); `pathFirst` goes ahead of claude on PATH. */
+async function yokeOffline(ws: Workspace, args: string[], script: MockScript, home: { env?: OfflineAgentEnv } = {}, pathFirst?: string): Promise<OfflineRunResult> {
   const bin = installedAgentCli('claude')!;
   if (!existsSync(yokeBin)) throw new Error(`the built yoke CLI is missing at ${yokeBin}; run npm run build first.`);
   const run = await runOffline({
@@ -51,7 +55,8 @@ async function yokeOffline(ws: Workspace, args: string[], script: MockScript, ho
         home.env = await offlineAgentEnv('claude', baseUrl);
         envs.push(home.env);
       }
-      const env = { ...home.env.env, ANTHROPIC_BASE_URL: baseUrl, PATH: `${dirname(bin)}:${home.env.env.PATH ?? ''}`, NO_COLOR: '1', FORCE_COLOR: '0' };
+      const path = [pathFirst, dirname(bin), home.env.env.PATH ?? ''].filter((part) => part !== undefined).join(':');
+      const env = { ...home.env.env, ANTHROPIC_BASE_URL: baseUrl, PATH: path, NO_COLOR: '1', FORCE_COLOR: '0' };
       return { file: process.execPath, args: [yokeBin, ...args], env, cwd: ws.path };
     },
   });
@@ -87,13 +92,17 @@ describe.skipIf(skip)(`tool-call control with claude ${agentCliPins.claude.versi
     expect(requested?.payload).toMatchObject({ agent: 'claude', tool: 'Bash', input: { command: 'rm -rf keep/' } });
   });
 
-  it('a write to a no-modify path is refused at call time: the file is never written', async () => {
-    const ws = await project(['no-modify src/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
-    const run = await yokeOffline(ws, ['run'], [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, ...done]);
+  it('a write to a no-modify path, and one to a `protect` path, are refused at call time: neither file is written, and replay --verify agrees', async () => {
+    const ws = await project(['no-modify src/', 'protect keep/', 'guard done test -f .loop/notes.md'], { 'src/main.txt': 'original\n' });
+    const run = await yokeOffline(ws, ['run'], [{ writeFile: { path: 'src/locked.txt', content: 'nope\n' } }, { writeFile: { path: 'keep/new.txt', content: 'nope\n' } }, ...done]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(existsSync(ws.abs('src/locked.txt'))).toBe(false);
+    expect(existsSync(ws.abs('keep/new.txt'))).toBe(false);
     expect(toldModel(run)).toContain('classified protected');
-    expect(ruled(await readJournal(ws))).toContainEqual({ ruling: 'refuse', class: 'protected' });
+    expect(toldModel(run)).toContain('protected by `protect keep/`');
+    expect(ruled(await readJournal(ws)).filter((r) => r.class === 'protected')).toEqual([{ ruling: 'refuse', class: 'protected' }, { ruling: 'refuse', class: 'protected' }]);
+    const verified = await runYoke(ws, ['replay', '--verify']);
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
   });
 
   it('a write to .claude/settings.json is refused: the agent cannot edit its own hooks', async () => {
@@ -136,5 +145,39 @@ describe.skipIf(skip)(`tool-call control with claude ${agentCliPins.claude.versi
     const verified = await runYoke(ws, ['replay', '--verify']);
     expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toContain('and 3 tool rulings re-derived');
+  });
+
+  it('a project .claude/settings.json with "disableAllHooks": true: yoke refuses to start claude (exit 2, naming the file and the setting), and keep/ is untouched', async () => {
+    const ws = await project(['guard kept test -f keep/file.txt'], { '.claude/settings.json': '{"disableAllHooks": true}\n' });
+    const run = await yokeOffline(ws, ['run'], [{ runCommand: { command: 'rm -rf keep/' } }, ...done]);
+    expect(run.exitCode, run.stderr).toBe(2);
+    expect(run.stderr).toContain('.claude/settings.json sets "disableAllHooks": true: Claude Code would run none of the hooks yoke passes it');
+    expect(run.stderr).toContain('tool-control off');
+    expect(run.requests, 'claude was never started').toHaveLength(0);
+    expect(await ws.read('keep/file.txt')).toBe('tracked\n');
+    expect(await readJournal(ws)).toEqual([]);
+    // `yoke config check` says so before a run does, at the setting's line
+    const check = await runYoke(ws, ['config', 'check', '--json']);
+    expect(check.exitCode).toBe(2);
+    expect((JSON.parse(check.stdout) as { issues: unknown[] }).issues).toContainEqual(expect.objectContaining({ file: ws.abs('.claude/settings.json'), line: 1, severity: 'error', message: expect.stringContaining('"disableAllHooks": true') as unknown }));
+  });
+
+  it('a claude that runs its tool calls without asking the gate: the run holds on them (exit 1, naming them) and `replay --verify` fails at that agent call', async () => {
+    const ws = await project(['guard done test -f .loop/notes.md']);
+    const hookless = hooklessCli('claude');
+    envs.push({ cleanup: () => rm(hookless, { recursive: true, force: true }) } as OfflineAgentEnv);
+    const run = await yokeOffline(ws, ['run'], [{ runCommand: { command: 'rm -rf keep/' } }, ...done], {}, hookless);
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.stderr).toContain("claude ran 2 tool calls yoke's gate never ruled on (Bash rm -rf keep/; Write ");
+    expect(run.stderr).toContain('make sure nothing in the CLI\'s settings switches its hooks off');
+    // the CLI did delete keep/: what the journal proves is that no ruling allowed it
+    expect(existsSync(ws.abs('keep'))).toBe(false);
+    const records = await readJournal(ws);
+    expect(records.filter((record) => record.type.startsWith('tool.'))).toEqual([]);
+    const call = records.find((record) => record.type === 'effect.completed' && (record.payload as { kind: string }).kind === 'agent.spawn')!;
+    expect((call.payload as { result: unknown }).result).toMatchObject({ classification: 'tool-ungated', toolCalls: [{ tool: 'Bash', summary: 'Bash rm -rf keep/' }, { tool: 'Write' }] });
+    const verified = await runYoke(ws, ['replay', '--verify', '--json']);
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(1);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ status: 'diverged', divergence: { seq: call.seq, record: 'effect.completed', path: 'toolCalls', journal: { summary: 'Bash rm -rf keep/' } } });
   });
 });

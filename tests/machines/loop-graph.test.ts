@@ -77,6 +77,8 @@ const SAMPLES: Record<string, MachineEvent> = {
   'AGENT_EXITED(auth-error)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), exitCode: 1, classification: 'auth-error', detail: 'HTTP 401', endedAt: T0 } },
   // DESIGN §13: a call whose tool call the gate held (Claude's defer: its session resumes after the answer)
   'AGENT_EXITED(tool-held)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), classification: 'tool-held', detail: '1 tool call(s) held for the operator (abcd1234)', toolHold: { id: 'abcd1234', session: 'session-1' }, endedAt: T0 } },
+  // DESIGN §13: a call whose CLI ran tool calls the gate never ruled on: the run holds for the operator
+  'AGENT_EXITED(tool-ungated)': { type: 'AGENT_EXITED', result: { ...makeAgentExit(), classification: 'tool-ungated', detail: "claude ran 1 tool call yoke's gate never ruled on (Bash rm -r keep)", toolCalls: [], endedAt: T0 } },
   'WAITED': { type: 'WAITED', result: { waitedMs: 30_000 } },
   'AGENT_RETRY': { type: 'AGENT_RETRY' },
   'NOTES_READ(DONE)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' } },
@@ -279,8 +281,8 @@ function iterationSucceeded(l: Ledger): boolean {
   return notesSayDone(l.lastNotes ?? null) && !l.violation && guardsRan && gatingPassed;
 }
 
-/** The agent exits that hold the run until `yoke run` journals AGENT_RETRY: credentials, or a tool call held for the operator (DESIGN §13). */
-const HOLDING_EXITS = ['auth-error', 'tool-held'];
+/** The agent exits that hold the run until `yoke run` journals AGENT_RETRY: credentials, a tool call held for the operator, or tool calls that went around the gate (DESIGN §13). */
+const HOLDING_EXITS = ['auth-error', 'tool-held', 'tool-ungated'];
 
 const INVARIANTS: Record<string, Invariant> = {
   'tool hold: the agent call after a held tool call resumes the held session, and no other call resumes one': (_l, emitted) => {

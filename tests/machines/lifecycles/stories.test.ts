@@ -105,7 +105,7 @@ const EDIT_SAMPLES: Record<string, Sample> = {
 };
 
 const STORY_SETBACKS: Record<string, Sample> = Object.fromEntries(Object.entries(ITERATION_SAMPLES).filter(([name]) =>
-  ['AGENT_INTERRUPTED', 'AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'AGENT_EXITED(tool-held)', 'WAITED', 'AGENT_RETRY'].includes(name)));
+  ['AGENT_INTERRUPTED', 'AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'AGENT_EXITED(tool-held)', 'AGENT_EXITED(tool-ungated)', 'WAITED', 'AGENT_RETRY'].includes(name)));
 const CHECK_FAIL = { 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample };
 const { 'VERDICT(invalid)': _invalid, 'VERDICT(missing)': _missing, ...PASS_OR_FAIL } = VERDICT_SAMPLES;
 const { 'BUDGET_RAISED(attempts 3)': _attempts, 'BUDGET_RAISED(tokens 55)': _t55, 'BUDGET_RAISED(tokens 1000)': _t1000, 'AGENT_EXITED(60 tokens, $0.60)': _spend, ...CLOCK_BUDGET } = BUDGET_SAMPLES;

@@ -53,7 +53,7 @@ export function bookRequests(book: BudgetBook, requests: readonly EffectRequest[
 
 /** An agent call refused by a rate limit or an authentication failure (its adapter says so). */
 export function isSetback(event: MachineEvent): boolean {
-  return event.type === 'AGENT_EXITED' && (event.result.classification === 'rate-limited' || event.result.classification === 'auth-error' || event.result.classification === 'tool-held');
+  return event.type === 'AGENT_EXITED' && ['rate-limited', 'auth-error', 'tool-held', 'tool-ungated'].includes(event.result.classification ?? 'ok');
 }
 
 /** The book after `event` reached the machine. */

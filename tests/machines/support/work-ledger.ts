@@ -321,7 +321,7 @@ function answer(l: WorkLedger, event: MachineEvent): void {
   switch (event.type) {
     case 'AGENT_EXITED':
       if (isSetback(event)) {
-        if (event.result.classification === 'auth-error' || event.result.classification === 'tool-held') l.agentHeld = true;
+        if (event.result.classification === 'auth-error' || event.result.classification === 'tool-held' || event.result.classification === 'tool-ungated') l.agentHeld = true;
         else l.waitOwed = true;
         // The same call is made again: a judge's verdict is not read from this one.
         if (answered.kind === 'agent.spawn' && answered.params.role === 'judge') l.verdictOwed = false;

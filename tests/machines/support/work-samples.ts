@@ -25,6 +25,8 @@ export const ITERATION_SAMPLES: Record<string, Sample> = {
   'AGENT_EXITED(auth-error)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'auth-error', detail: 'HTTP 401', endedAt: T0 } } },
   // DESIGN §13: a call whose tool call the gate held (the run holds until it is answered)
   'AGENT_EXITED(tool-held)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'tool-held', detail: '1 tool call(s) held for the operator (abcd1234)', toolHold: { id: 'abcd1234', session: 'session-1' }, endedAt: T0 } } },
+  // DESIGN §13: a call whose CLI ran tool calls the gate never ruled on (the run holds for the operator)
+  'AGENT_EXITED(tool-ungated)': { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'tool-ungated', detail: "claude ran 1 tool call yoke's gate never ruled on (Bash rm -r keep)", toolCalls: [], endedAt: T0 } } },
   'WAITED': { event: { type: 'WAITED', result: { waitedMs: 30_000 } } },
   'AGENT_RETRY': { event: { type: 'AGENT_RETRY' } },
   'NOTES_READ(DONE)': { event: { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' } } },

@@ -27,10 +27,11 @@ export const PROTECT_LEFT_OUT: LeftOut = {
     + 'ledgers) cover every state on the pure machine, and tests/e2e/protect.test.ts runs each for real (restore, overrule, refusal, refresh)',
 };
 
-/** The gate's tool hold (`[agentToolHeld]`, DESIGN §13). */
+/** The gate's tool hold (`[agentToolHeld]`) and the hold on ungated calls (`[agentUngated]`), DESIGN §13. */
 export const TOOL_HOLD_LEFT_OUT: LeftOut = {
-  match: /\[agentToolHeld\]/,
-  reason: 'not modelled here: the real Claude Code proves it end to end (tests/agents/tool-control-real-cli.test.ts: hold, answer, resume)',
+  match: /\[agent(ToolHeld|Ungated)\]/,
+  reason: 'not modelled here: the gate\'s tool hold and the hold on calls that went around the gate (DESIGN §13) are proven end to end by the real '
+    + 'CLIs (tests/agents/tool-control-real-cli.test.ts: hold, answer, resume; tool-control-codex-gemini-real-cli.test.ts: calls that never asked the gate)',
 };
 
 /** The context layer's read before each agent call (DESIGN §9: workerContext/judgeContext/scoperContext, CONTEXT_READ). */

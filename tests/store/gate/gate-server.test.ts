@@ -3,7 +3,7 @@
 // closed); the socket is private (0600 in a 0700 directory); with no agent call in progress every
 // question is refused.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,8 @@ async function gate(token: string | null = null): Promise<{ server: GateServer; 
   const server = await openGateServer({
     run, root, home: null,
     config: { allow: [], noModify: ['src/'], toolRules: undefined, toolControl: 'on' },
+    protect: () => ['tests/', '**/*.snap'],
+    tracked: () => Promise.resolve(['README.md', 'keep/a.txt']),
     stage: (draft) => journal.stage({ ...draft, run, machine: 'loop', mv: 1 } as Parameters<JournalWriter['stage']>[0]),
     stageOperator: (draft) => journal.stage(draft),
     flush: () => journal.flush(),
@@ -73,11 +75,53 @@ describe('the gate server', { timeout: 60_000 }, () => {
     expect(journal.records[1]?.payload).toMatchObject({ ruling: 'refuse', class: 'protected', source: { kind: 'table' }, enforced: true });
   });
 
+  it('a write to a `protect` path (a folder, or a glob) is refused at call time, and the journaled scope carries the patterns', async () => {
+    const { server, journal, root } = await gate();
+    server.setCall(`${run}/3/0`);
+    const write = (path: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(root, path), content: 'x' }, tool_use_id: `toolu_${path}`, cwd: root }));
+    expect(decision((await write('tests/a.test.ts')).stdout)).toBe('deny');
+    expect(decision((await write('lib/ui/__snapshots__/b.snap')).stdout)).toBe('deny');
+    expect(decision((await write('lib/a.ts')).stdout)).toBe('allow');
+    const ruled = journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string; message: string }));
+    expect(ruled.map((payload) => payload.class)).toEqual(['protected', 'protected', 'edit']);
+    expect(ruled[0]?.message).toContain('protected by `protect tests/`');
+    expect(journal.records[0]?.payload).toMatchObject({ scope: { protect: ['tests/', '**/*.snap'] } });
+  });
+
+  it('reads a script file the call runs and classifies its text: `sh clean.sh` and `./clean.sh` that delete keep/ are refused, `make clean` too, and the texts are journaled with the scope', async () => {
+    const { server, journal, root } = await gate();
+    writeFileSync(join(root, 'clean.sh'), '#!/bin/sh\nrm -rf keep\n', { mode: 0o755 });
+    writeFileSync(join(root, 'Makefile'), 'clean:\n\trm -rf keep\n');
+    server.setCall(`${run}/3/0`);
+    const bash = (command: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command}`, cwd: root }));
+    for (const command of ['sh clean.sh', './clean.sh', 'make clean']) expect(decision((await bash(command)).stdout), command).toBe('deny');
+    const ruled = journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string }).class);
+    expect(ruled).toEqual(['destructive', 'destructive', 'destructive']);
+    const requested = journal.records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: { scripts?: Record<string, string> } }).scope.scripts);
+    expect(requested[0]).toEqual({ [join(root, 'clean.sh')]: '#!/bin/sh\nrm -rf keep\n' });
+    expect(requested[2]).toMatchObject({ [join(root, 'Makefile')]: 'clean:\n\trm -rf keep\n' });
+  });
+
+  it('judges deletes against the tracked files: removing an untracked folder is an edit, emptying a tracked file destructive; the list is journaled once per agent call', async () => {
+    const { server, journal, root } = await gate();
+    server.setCall(`${run}/3/0`);
+    const bash = (command: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command}`, cwd: root }));
+    expect(decision((await bash('rm -rf build')).stdout)).toBe('allow');
+    expect(decision((await bash(': > README.md')).stdout)).toBe('deny');
+    const ruled = journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string }).class);
+    expect(ruled).toEqual(['edit', 'destructive']);
+    const scopes = journal.records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: Record<string, unknown> }).scope);
+    expect(scopes[0]).toMatchObject({ tracked: ['README.md', 'keep/a.txt'] });
+    expect(scopes[1]).not.toHaveProperty('tracked');
+    expect(scopes[1]).toMatchObject({ trackedDigest: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+  });
+
   it('refuses malformed hook JSON (fail closed), says so on stderr, and journals tool.ruled refuse (unreadable request)', async () => {
     const { server, journal } = await gate();
     server.setCall(`${run}/3/0`);
     const out = await yokeGate(server.socketPath, '{not json');
     expect(decision(out.stdout)).toBe('deny');
+    expect(out.stderr).toMatch(/^yoke gate: the hook's stdin is not JSON \(.*\); the call is refused \(fail closed\)\.$/m);
     const ruled = journal.records.find((record) => record.type === 'tool.ruled');
     expect(ruled?.payload).toMatchObject({ ruling: 'refuse', class: null, source: { kind: 'unreadable' } });
     expect(journal.records.find((record) => record.type === 'tool.requested')?.payload).toMatchObject({ tool: null, unreadable: '{not json' });
@@ -97,6 +141,25 @@ describe('the gate server', { timeout: 60_000 }, () => {
     const out = await yokeGate(join(tmpdir(), 'no-such-yoke-gate.sock'), JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }));
     expect(decision(out.stdout)).toBe('deny');
     expect(out.stderr).toContain('fail closed');
+  });
+
+  it('refuses a socket others can open, or one another user owns, without asking it (fail closed)', async () => {
+    const { server, journal } = await gate();
+    server.setCall(`${run}/3/0`);
+    const ls = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_ls' });
+    chmodSync(server.socketPath, 0o666);
+    const open = await yokeGate(server.socketPath, ls);
+    expect(decision(open.stdout)).toBe('deny');
+    expect(open.stderr).toContain('is open to other users (mode 666)');
+    chmodSync(server.socketPath, 0o600);
+    if (process.getuid?.() === 0) {
+      chownSync(server.socketPath, 65534, 65534);
+      const foreign = await yokeGate(server.socketPath, ls);
+      expect(decision(foreign.stdout)).toBe('deny');
+      expect(foreign.stderr).toContain('belongs to another user');
+      chownSync(server.socketPath, 0, 0);
+    }
+    expect(journal.records, 'the gate never asked the run').toEqual([]);
   });
 
   describe('an operator answer to the live run (`yoke answer` over the socket, with the run\'s token)', () => {

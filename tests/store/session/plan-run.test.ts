@@ -38,7 +38,7 @@ describe('planRun', () => {
   it('starts a new run when nothing is unfinished, with the given id (also in its input) and the argv it was started with', () => {
     const plan = planRun(journal([started(), abandoned]), request());
     expect(plan).toMatchObject({ kind: 'start', run: NEW, mode: 'loop', abandoned: null, maxIterations: 3 });
-    expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: { ...newRun().input, run: NEW }, argv: ['run'] } }]);
+    expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: { ...newRun().input, run: NEW, toolCallProof: true }, argv: ['run'] } }]);
   });
 
   it('journals the context layer in the new run\'s input only when .yoke/context/ exists (DESIGN §9), with the run id', () => {
