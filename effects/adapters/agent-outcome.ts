@@ -23,6 +23,6 @@ export interface OutputParser {
   finish(end: ProcessEnd): AgentOutcome;
   /** the CLI's session id, when it reports one (Claude Code): a held tool call resumes it */
   session?(): string | null;
-  /** the tool calls the CLI reported as executed, for the gated CLIs (Claude Code, Codex, Gemini CLI) */
+  /** the tool calls the CLI reported as executed, for the gated CLIs (all the built-in ones) */
   toolCalls?(): ExecutedToolCall[];
 }

@@ -7,6 +7,7 @@ import { BUILT_IN_AGENTS } from './built-in-agents.js';
 import { classifyErrorText, httpVerdict } from './classify-api-error.js';
 import { JsonLineSplitter } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
+import { OpencodeToolCalls } from './opencode-tool-calls.js';
 import { describeExit } from './process-verdict.js';
 import { retryAfterMs } from './retry-after.js';
 import { shellQuote } from './shell-quote.js';
@@ -41,8 +42,10 @@ export function createOpencodeParser(model: string | null): OutputParser {
   const steps: Record<string, unknown>[] = [];
   const errors: Record<string, unknown>[] = [];
   const refused: Record<string, unknown>[] = [];
+  const tools = new OpencodeToolCalls();
   const take = (objects: Record<string, unknown>[]): void => {
     for (const event of objects) {
+      tools.take(event);
       const part = objectField(event, 'part');
       if (event.type === 'step_finish' && part !== null) steps.push(part);
       else if (event.type === 'error') errors.push(objectField(event, 'error') ?? {});
@@ -55,6 +58,7 @@ export function createOpencodeParser(model: string | null): OutputParser {
   return {
     stdout: (chunk) => take(lines.push(chunk)),
     stderr: (chunk) => stderr.push(chunk),
+    toolCalls: () => tools.calls(),
     finish(end) {
       take(lines.end());
       const usage = steps.length === 0 ? null : opencodeUsage(steps, model);

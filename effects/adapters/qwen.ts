@@ -7,6 +7,7 @@ import { classifyErrorText, httpVerdict } from './classify-api-error.js';
 import { JsonLineSplitter } from './json-line-splitter.js';
 import { countField, objectField, stringField } from './json-value.js';
 import { describeExit } from './process-verdict.js';
+import { QwenToolCalls } from './qwen-tool-calls.js';
 import { retryAfterMs } from './retry-after.js';
 import { shellQuote } from './shell-quote.js';
 import { TextTail, oneLine } from './text-tail.js';
@@ -34,8 +35,10 @@ export function createQwenParser(model: string | null): OutputParser {
   const stderr = new TextTail(4000);
   let result: Record<string, unknown> | null = null;
   let initModel: string | null = null;
+  const tools = new QwenToolCalls();
   const take = (objects: Record<string, unknown>[]): void => {
     for (const object of objects) {
+      tools.take(object);
       if (object.type === 'result') result = object;
       else if (object.type === 'system' && object.subtype === 'init') initModel = stringField(object, 'model');
     }
@@ -43,6 +46,7 @@ export function createQwenParser(model: string | null): OutputParser {
   return {
     stdout: (chunk) => take(lines.push(chunk)),
     stderr: (chunk) => stderr.push(chunk),
+    toolCalls: () => tools.calls(),
     finish(end) {
       take(lines.end());
       if (result === null) return { usage: null, ...noResult(end, stderr.lastLine()) };

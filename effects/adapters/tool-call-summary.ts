@@ -8,6 +8,6 @@ import { oneLine } from './text-tail.js';
  */
 export function toolCallSummary(tool: string, input: unknown): string {
   const fields = isRecord(input) ? input : {};
-  const target = ['command', 'cmd', 'file_path', 'absolute_path', 'path', 'url', 'pattern'].map((key) => fields[key]).find((value): value is string => typeof value === 'string' && value !== '');
+  const target = ['command', 'cmd', 'file_path', 'filePath', 'absolute_path', 'path', 'url', 'pattern'].map((key) => fields[key]).find((value): value is string => typeof value === 'string' && value !== '');
   return oneLine(target === undefined ? tool : `${tool} ${target}`, 160);
 }
