@@ -6,7 +6,9 @@
 //   is unfinished, held tool calls and standing answers) see every such record: the ledger keeps
 //   them (`kept`), whatever their run;
 // - folds over the open effects of the checkpoint's run (its orphaned agents, a landing cut short,
-//   the effect in flight) see every record of each effect not completed by the checkpoint: kept too;
+//   the effect in flight, the gate's rulings an agent call's executed tool calls are matched against)
+//   see every record of each effect not completed by the checkpoint, and every tool call requested
+//   during one: kept too;
 // - sums over the checkpoint's run (its usage, its tool rulings, where its last agent call and
 //   protect scan are) start from the ledger's `run` tallies and add the records after it.
 // Events, completed effects and checkpoints, the bulk of a journal, are left out.
@@ -84,17 +86,24 @@ export function advanceLedger(previous: LedgerBase | null, records: readonly Jou
     if (record.type === 'tool.ruled') ruled.set(record.payload.id, (ruled.get(record.payload.id) ?? false) || record.payload.ruling === 'hold');
     if (record.type === 'effect.completed' && record.run === run) completed.add(record.payload.key);
   }
+  // the tool calls requested during an agent call of `run` not completed by the checkpoint: the gate
+  // matches what that call ran against all of them when it ends (`callRulings`)
+  const openCall = new Set<string>();
+  for (const record of candidates) {
+    if (record.type === 'tool.requested' && record.run === run && record.payload.key !== null && !completed.has(record.payload.key)) openCall.add(record.payload.id);
+  }
   const uncounted = new Set(tallies.uncounted);
-  const kept = candidates.filter((record) => keeps(record, run, ruled, completed, uncounted));
+  const kept = candidates.filter((record) => keeps(record, run, ruled, completed, uncounted, openCall));
   return { kept, run: tallies };
 }
 
 /**
  * Is `record` one a projection may still ask about after the checkpoint of `run`? `ruled`: the tool
  * calls ruled on, and whether any ruling held them; `completed`: the run's completed effects;
- * `uncounted`: its agent calls the usage tally has not counted yet.
+ * `uncounted`: its agent calls the usage tally has not counted yet; `openCall`: the tool calls
+ * requested during its agent calls still open.
  */
-function keeps(record: JournalRecord, run: string, ruled: ReadonlyMap<string, boolean>, completed: ReadonlySet<string>, uncounted: ReadonlySet<string>): boolean {
+function keeps(record: JournalRecord, run: string, ruled: ReadonlyMap<string, boolean>, completed: ReadonlySet<string>, uncounted: ReadonlySet<string>, openCall: ReadonlySet<string>): boolean {
   switch (record.type) {
     case 'run.started':
     case 'run.finished':
@@ -111,10 +120,10 @@ function keeps(record: JournalRecord, run: string, ruled: ReadonlyMap<string, bo
     case 'tool.revoked':
       return true;
     case 'tool.requested':
-      // a held call's request (`yoke holds`, `yoke answer`), or one whose ruling is still to come
-      return ruled.get(record.payload.id) ?? true;
+      // a held call's request (`yoke holds`, `yoke answer`), or one whose ruling is still to come, or one of an open agent call
+      return (ruled.get(record.payload.id) ?? true) || openCall.has(record.payload.id);
     case 'tool.ruled':
-      return ruled.get(record.payload.id) === true;
+      return ruled.get(record.payload.id) === true || openCall.has(record.payload.id);
     case 'effect.started':
     case 'effect.completed':
     case 'effect.interrupted':

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeProtection } from '../../../machines/protect/protection.js';
 import { findRun, runStarts, unfinishedRun } from '../../../store/fold/journal-runs.js';
-import { answerEvents, journalAnswers, toolHolds } from '../../../store/gate/tool-records.js';
+import { answerEvents, callRulings, journalAnswers, toolHolds } from '../../../store/gate/tool-records.js';
 import type { JournalRecord, RecordDraft } from '../../../store/journal/record.js';
 import { advanceLedger, effectInFlight, runRulings, runUsage, scanPositions, type CheckpointLedger, type LedgerBase } from '../../../store/projections/checkpoint-ledger.js';
 import { protectionHistory } from '../../../store/projections/protection-history.js';
@@ -152,6 +152,17 @@ function runOpenAt(records: readonly JournalRecord[], upTo: number): string | nu
 
 const locate = (seq: number): string => `record ${seq}`;
 
+/** The keys of `mine`'s effects started by record `upTo` and not completed by then, in order. */
+function openKeys(mine: readonly JournalRecord[], upTo: number): string[] {
+  const open = new Set<string>();
+  for (const record of mine) {
+    if (record.seq > upTo) break;
+    if (record.type === 'effect.started') open.add(record.payload.key);
+    if (record.type === 'effect.completed') open.delete(record.payload.key);
+  }
+  return [...open];
+}
+
 /** Every projection a command reading from a checkpoint after `upTo` asks, for `run` (and the runs started after it), on `records`. */
 function projections(records: readonly JournalRecord[], run: string, upTo: number, base: LedgerBase | null): unknown {
   const later = runStarts(records).filter((started) => started.seq > upTo).map((started) => started.run ?? '');
@@ -172,6 +183,8 @@ function projections(records: readonly JournalRecord[], run: string, upTo: numbe
     inFlight: effectInFlight(records, run, base),
     positions: scanPositions(records, run, base),
     last: mine[mine.length - 1]?.seq,
+    // the gate matches an agent call's executed tool calls against every ruling of that call when it ends
+    calls: openKeys(mine, upTo).map((key) => callRulings(records, key)),
     others: later.map((other) => [runUsage(records, other, base), runRulings(records, other, base), effectInFlight(records, other, base)]),
   };
 }
