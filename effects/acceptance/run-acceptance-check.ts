@@ -61,7 +61,7 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
       journeys,
       artifacts: { before, after },
       source: { before: sourceBefore, after: sourceAfter },
-      config: { digest: checkConfigDigest(params, flowDigests), flows: flowDigests },
+      config: { digest: checkConfigDigest(params, flowDigests), effective: params.configDigest ?? null, flows: flowDigests },
       versions: { yoke: ctx.yokeVersion, node: process.version, platform: process.platform, arch: process.arch, browser: browser?.version ?? null },
       ...(protectionDigest === undefined ? {} : { protectionDigest }),
     }));

@@ -68,6 +68,12 @@ export const acceptanceCheckParamsSchema = z.object({
    * older journals).
    */
   redact: z.array(z.string()).optional(),
+  /**
+   * SHA-256 of the whole effective configuration (effects/acceptance/config-digest.ts), for the
+   * report: `yoke check`'s loaded one, or the config a run started with (its journaled input).
+   * Absent in runs started before yoke recorded it (their reports say null).
+   */
+  configDigest: z.string().optional(),
 });
 export type AcceptanceCheckParams = z.infer<typeof acceptanceCheckParamsSchema>;
 
