@@ -6,6 +6,7 @@ import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { checkConfig } from '../load-config.js';
 import { findProjectQuick } from '../find-project-quick.js';
 import { loopFileReader } from '../loop-file-reader.js';
+import { storyCheckIssuesOf } from '../story-check-issues.js';
 import { protectListing, protectListingLines, type ProtectedPattern } from '../protect-listing.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 import { ungatedAgentIssue } from '../../config/tool-gate-reach.js';
@@ -23,7 +24,8 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const unprotected = config === null ? [] : unprotectedCheckFiles(config, checked.text, file, paths.root, files, protection.patterns.map((entry) => entry.pattern));
   const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
   // The lifecycle's own files (stories: prd.yaml) are validated as `yoke run` validates them.
-  const lifecycleIssues = lifecycle?.validate?.(loopFileReader(paths)) ?? [];
+  // ...and so are its stories' `journey:` checks (a declared journey; none with `parallel`)
+  const lifecycleIssues = [...(lifecycle?.validate?.(loopFileReader(paths)) ?? []), ...(config === null ? [] : storyCheckIssuesOf(config, paths))];
   // DESIGN §13: an agent the tool-call gate does not reach, with tool control on, is refused by `yoke run`
   const reach = config === null ? null : ungatedAgentIssue(config, checked.text, file);
   const issues = [...checked.issues, ...unprotected, ...protection.issues, ...(reach === null ? [] : [reach])].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
