@@ -22,7 +22,7 @@ export function statusText(report: StatusReport): string {
   if (report.view.rulings.total > 0) lines.push(`  tools     ${rulingCountsText(report.view.rulings)}`);
   // a status view cached by an older yoke has no `acceptance`
   const proof = summary.acceptance ?? null;
-  if (proof !== null) lines.push(`  evidence  acceptance ${proof.status} (attempt ${proof.iteration}): ${proof.path} sha256 ${proof.sha256.slice(0, 16)}`);
+  if (proof !== null) lines.push(`  evidence  acceptance ${proof.status} (${summary.unit} ${proof.iteration}): ${proof.path} sha256 ${proof.sha256.slice(0, 16)}`);
   switch (liveness.state) {
     case 'finished':
       lines.push(`  finished  ${summary.lastRecordAt}: ${summary.exitCode === 0 ? 'success' : summary.reason ?? 'unsuccessful'} (exit ${summary.exitCode ?? '?'})`);

@@ -15,10 +15,11 @@ function checkRequired(draft: ConfigDraft, issues: IssueCollector, catalog: Life
     issues.error(1, 1, 'the config has no `agent` line', 'add `agent claude` (or codex, gemini, opencode, qwen, or `agent cmd <command>`)');
   }
   const modeLine = draft.firstLines.get('mode');
-  const hasAccept = draft.uses.some((use) => use.value === 'accept');
+  // DESIGN §12: a journey is a criterion too
+  const hasCriterion = draft.uses.some((use) => use.value === 'accept' || use.value === 'journey');
   const mode = draft.scalars.mode === undefined ? undefined : findLifecycle(catalog, draft.scalars.mode);
-  if (mode?.features.includes('acceptance') && !hasAccept && modeLine !== undefined) {
-    issues.error(modeLine, 1, `${mode.name} mode needs at least one \`accept\` criterion`, 'add a line like `accept tests npm test`');
+  if (mode?.features.includes('acceptance') && !hasCriterion && modeLine !== undefined) {
+    issues.error(modeLine, 1, `${mode.name} mode needs at least one acceptance criterion, an \`accept\` or a \`journey\``, 'add a line like `accept tests npm test` or `journey smoke journeys/smoke.yaml`');
   }
 }
 

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { EffectAborted } from '../../effects/handler.js';
 import { CHECK_ENV } from '../../effects/acceptance/run-criterion-command.js';
 import { runAcceptanceCheck } from '../../effects/acceptance/run-acceptance-check.js';
+import { effectiveConfigDigest } from '../../effects/acceptance/config-digest.js';
 import { childEnvironment } from '../../effects/process/child-environment.js';
 import { storeSecrets } from '../../store/session/store-secrets.js';
 import { gitExitCode } from '../../effects/git/run-git.js';
@@ -56,7 +57,7 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
       ? `${conf} declares no acceptance criterion; add a line like \`accept tests npm test\` or \`journey smoke journeys/smoke.yaml\`.`
       : `no story in .loop/prd.yaml has a \`check\` and ${conf} declares no acceptance criterion; give a criterion a command, like \`- text: the greeting is tested\` with \`check: npm test\` below it.`);
   }
-  const params = { ...planned, ...(await protectionParam(paths, config)) };
+  const params = { ...planned, ...(await protectionParam(paths, config)), configDigest: effectiveConfigDigest(config) };
   if (await proofIsCommittable(paths.root)) {
     warn('.loop/proof/ is not ignored by git, so a commit would include the evidence; add `proof/` to .loop/.gitignore (`yoke init --force <mode>` writes it)');
   }

@@ -7,6 +7,7 @@ import { lifecycleNamed } from '../../machines/lifecycles/registry.js';
 import { checkConfig } from '../load-config.js';
 import { findProjectQuick } from '../find-project-quick.js';
 import { loopFileReader } from '../loop-file-reader.js';
+import { storyCheckIssuesOf } from '../story-check-issues.js';
 import { protectListing, protectListingLines, type ProtectedPattern } from '../protect-listing.js';
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 import { autoProtectStories } from '../../store/session/auto-protect-stories.js';
@@ -26,7 +27,8 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const unprotected = config === null ? [] : unprotectedCheckFiles(config, checked.text, file, paths.root, files, protection.patterns.map((entry) => entry.pattern));
   const lifecycle = config ? lifecycleNamed(config.mode) : undefined;
   // The lifecycle's own files (stories: prd.yaml) are validated as `yoke run` validates them.
-  const lifecycleIssues = lifecycle?.validate?.(loopFileReader(paths)) ?? [];
+  // ...and so are its stories' `journey:` checks (a declared journey; none with `parallel`)
+  const lifecycleIssues = [...(lifecycle?.validate?.(loopFileReader(paths)) ?? []), ...(config === null ? [] : storyCheckIssuesOf(config, paths))];
   // DESIGN §13: an agent the tool-call gate does not reach, with tool control on, is refused by `yoke run`
   const reach = config === null ? null : ungatedAgentIssue(config, checked.text, file);
   // … and so is one whose CLI settings switch its hooks off (the gate would never be asked)

@@ -8,6 +8,7 @@ import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
 import { hooksOffMessage, hooksTurnedOff } from '../../effects/gate/hooks-turned-off.js';
 import { loopFileReader } from '../loop-file-reader.js';
+import { storyCheckIssuesOf } from '../story-check-issues.js';
 import { handlers } from '../../effects/registry.js';
 import { workingTreeChanges } from '../../effects/git/working-tree-changes.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
@@ -81,6 +82,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
   if (config) checkLifecycleFiles(config, paths);
   // The agent CLIs must be installed before anything is journaled (a resumed run uses its journaled config).
   const runConfig = config ?? journaledConfig(before.records);
+  if (runConfig) checkStoryChecks(runConfig, paths, resuming);
   if (runConfig) await checkParallel(runConfig, flags, resuming, paths, before.records);
   if (runConfig) checkToolGateReach(runConfig, paths);
   if (runConfig) {
@@ -209,6 +211,14 @@ function checkLifecycleFiles(config: Config, paths: WorkspacePaths): void {
   const errors = (LIFECYCLES[config.mode]?.validate?.(loopFileReader(paths)) ?? []).filter((issue) => issue.severity === 'error');
   const [first, ...rest] = errors;
   if (first) throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), `${errors.length} error(s); nothing was run or changed.`]);
+}
+
+/** Stories: a `journey:` check naming no declared journey, or any in a parallel run, refuses the run (exit 2) before anything is journaled. */
+function checkStoryChecks(config: Config, paths: WorkspacePaths, resuming: boolean): void {
+  const [first, ...rest] = storyCheckIssuesOf(config, paths).filter((issue) => issue.severity === 'error');
+  if (!first) return;
+  const kept = resuming ? ['the unfinished run keeps the yoke.conf it started with; `yoke run --fresh` starts a run with the current one.'] : [];
+  throw new YokeError('usage', formatIssue(first), [...rest.map(formatIssue), ...kept, `${rest.length + 1} error(s); nothing was run or changed.`]);
 }
 
 /**

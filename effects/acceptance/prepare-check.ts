@@ -1,7 +1,7 @@
 // Everything a check needs before it may replace its label's evidence: valid flow files, their
 // environment values, a browser that starts, a base URL that answers, and a proof folder. Any of
 // them missing refuses the check (exit 2) and leaves the earlier evidence as it was.
-import type { AcceptanceCheckParams, AcceptanceCheckResult, CheckRefusal } from '../../machines/acceptance/acceptance-check.js';
+import { journeyOf, type AcceptanceCheckParams, type AcceptanceCheckResult, type CheckRefusal } from '../../machines/acceptance/acceptance-check.js';
 import { findChromium } from '../browser/find-chromium.js';
 import { launchChromium, type JourneyBrowser } from '../browser/launch-chromium.js';
 import { probeBaseUrl } from '../browser/probe-base-url.js';
@@ -22,9 +22,18 @@ function refuse(reason: CheckRefusal, message: string, details: string[] = []): 
   return { outcome: 'refused', exitCode: 2, reason, message, details };
 }
 
+/** The journeys a check runs, each once, under its own name (a story's `journey:<name>` check runs `<name>`). */
+export function checkJourneys(params: AcceptanceCheckParams): Array<{ name: string; flow: string }> {
+  const journeys = new Map<string, { name: string; flow: string }>();
+  for (const criterion of params.criteria) {
+    if (criterion.kind === 'journey' && !journeys.has(journeyOf(criterion))) journeys.set(journeyOf(criterion), { name: journeyOf(criterion), flow: criterion.flow });
+  }
+  return [...journeys.values()];
+}
+
 /** The prepared check, or why it cannot start (nothing was run, nothing was replaced). */
 export async function prepareCheck(params: AcceptanceCheckParams, ctx: CheckContext): Promise<PreparedCheck | Refused> {
-  const journeys = params.criteria.flatMap((criterion) => (criterion.kind === 'journey' ? [criterion] : []));
+  const journeys = checkJourneys(params);
   const flows = await loadJourneyFlows(ctx.root, journeys, ctx.env);
   if ('reason' in flows) return refuse(flows.reason, flows.message, flows.details);
   let browser: JourneyBrowser | null = null;

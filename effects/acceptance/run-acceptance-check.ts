@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AcceptanceCheckParams, AcceptanceCheckResult } from '../../machines/acceptance/acceptance-check.js';
+import { journeyOf, type AcceptanceCheckParams, type AcceptanceCheckResult } from '../../machines/acceptance/acceptance-check.js';
 import { buildCheckReport, checkResultOf, type CommandObservation, type JourneyObservation } from '../../machines/acceptance/build-check-report.js';
 import { checkReportSchema } from '../../machines/acceptance/check-report.js';
 import { runFlow } from '../browser/run-flow.js';
@@ -61,7 +61,7 @@ export async function runAcceptanceCheck(params: AcceptanceCheckParams, ctx: Che
       journeys,
       artifacts: { before, after },
       source: { before: sourceBefore, after: sourceAfter },
-      config: { digest: checkConfigDigest(params, flowDigests), flows: flowDigests },
+      config: { digest: checkConfigDigest(params, flowDigests), effective: params.configDigest ?? null, flows: flowDigests },
       versions: { yoke: ctx.yokeVersion, node: process.version, platform: process.platform, arch: process.arch, browser: browser?.version ?? null },
       ...(protectionDigest === undefined ? {} : { protectionDigest }),
     }));
@@ -94,12 +94,14 @@ async function runCriteria(
       commands[criterion.name] = await runCriterionCommand(criterion, params.label, ctx, redactor);
       continue;
     }
-    const loaded = prepared.flows.journeys.find((journey) => journey.name === criterion.name);
-    if (loaded === undefined || prepared.browser === null || params.baseUrl === null) continue;
+    // a journey that two criteria name (a story's `journey:<name>` check and `<name>` itself) runs once
+    const name = journeyOf(criterion);
+    const loaded = prepared.flows.journeys.find((journey) => journey.name === name);
+    if (journeys[name] !== undefined || loaded === undefined || prepared.browser === null || params.baseUrl === null) continue;
     const count = loaded.flow.steps.length;
-    ctx.progress(`journey ${criterion.name}: ${loaded.file} (${count} ${count === 1 ? 'step' : 'steps'})`);
+    ctx.progress(`journey ${name}: ${loaded.file} (${count} ${count === 1 ? 'step' : 'steps'})`);
     const { videoFailed, ...observation } = await runFlow(prepared.browser.browser, {
-      name: criterion.name,
+      name,
       flow: loaded.flow,
       inputs: { baseUrl: params.baseUrl, env: prepared.flows.env },
       proofDir: prepared.proof.dir,
@@ -111,7 +113,7 @@ async function runCriteria(
       ctx.warn('failure videos could not be recorded (ffmpeg did not start); screenshots are still taken');
       video = null;
     }
-    journeys[criterion.name] = observation;
+    journeys[name] = observation;
   }
   return { commands, journeys };
 }

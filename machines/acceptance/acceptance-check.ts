@@ -28,9 +28,20 @@ export const checkCriterionSchema = z.discriminatedUnion('kind', [
     name: z.string(),
     /** the flow file, project-relative */
     flow: z.string(),
+    /**
+     * The declared journey a story's `journey:<name>` check runs (DESIGN §8): the flow runs once
+     * per check under this name, its evidence named after it, whichever criteria name it. Absent
+     * when the criterion is the declared journey itself (and in older journals).
+     */
+    journey: z.string().optional(),
   }),
 ]);
 export type CheckCriterion = z.infer<typeof checkCriterionSchema>;
+
+/** The journey a journey criterion runs: the declared one it names, else itself. One flow run per journey and check. */
+export function journeyOf(criterion: Extract<CheckCriterion, { kind: 'journey' }>): string {
+  return criterion.journey ?? criterion.name;
+}
 
 /** What to check and where the evidence goes. */
 export const acceptanceCheckParamsSchema = z.object({
@@ -57,6 +68,12 @@ export const acceptanceCheckParamsSchema = z.object({
    * older journals).
    */
   redact: z.array(z.string()).optional(),
+  /**
+   * SHA-256 of the whole effective configuration (effects/acceptance/config-digest.ts), for the
+   * report: `yoke check`'s loaded one, or the config a run started with (its journaled input).
+   * Absent in runs started before yoke recorded it (their reports say null).
+   */
+  configDigest: z.string().optional(),
 });
 export type AcceptanceCheckParams = z.infer<typeof acceptanceCheckParamsSchema>;
 

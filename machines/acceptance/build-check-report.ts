@@ -1,6 +1,6 @@
 // From what a check observed to its report and verdict, purely: which criteria passed, whether
 // each artifact binding holds, and the exit code (DESIGN §12).
-import type { AcceptanceCheckParams, AcceptanceCheckResult } from './acceptance-check.js';
+import { journeyOf, type AcceptanceCheckParams, type AcceptanceCheckResult } from './acceptance-check.js';
 import {
   CHECK_REPORT_VERSION, type ArtifactReport, type ArtifactSnapshot, type CheckReport, type CriterionReport,
   type JourneyCategory, type JourneyReport,
@@ -19,7 +19,7 @@ export type JourneyObservation = Pick<JourneyReport, 'durationMs' | 'navigation'
   failure: JourneyCategory | null;
 };
 
-/** Everything the executor measured, keyed by criterion name; artifacts in the order of the params. */
+/** Everything the executor measured: commands by criterion name, journeys by the journey they ran (`journeyOf`); artifacts in the order of the params. */
 export interface CheckObservations {
   startedAt: string;
   durationMs: number;
@@ -56,7 +56,8 @@ export function buildCheckReport(params: AcceptanceCheckParams, seen: CheckObser
       const passed = run.outcome === 'exited' && run.exitCode === 0;
       return { name: criterion.name, kind: 'command', status: passed ? 'passed' : 'failed', exitCode: run.exitCode, outcome: run.outcome, durationMs: run.durationMs, outputTail: run.outputTail };
     }
-    const journey = journeyReport(criterion.name, criterion.flow, seen.journeys[criterion.name]);
+    // a story's `journey:<name>` check shares the run of that journey (one flow run per journey and check)
+    const journey = journeyReport(criterion.name, criterion.flow, seen.journeys[journeyOf(criterion)]);
     journeys.push(journey);
     return { name: criterion.name, kind: 'journey', status: journey.status, exitCode: null, outcome: null, durationMs: journey.durationMs, outputTail: null };
   });

@@ -89,8 +89,14 @@ export const checkReportSchema = z.object({
   /** git tree ids of the project outside .loop/ (tracked and untracked, not ignored) */
   source: z.object({ before: z.string(), after: z.string(), matches: z.boolean() }),
   config: z.object({
-    /** SHA-256 of the check's effective configuration: criteria, commands, timeouts, artifacts, journeys, base URL, and each flow file's bytes */
+    /** SHA-256 of what decides this check: criteria, commands, timeouts, artifacts, journeys, base URL, and each flow file's bytes */
     digest: z.string(),
+    /**
+     * SHA-256 of the whole effective yoke.conf (every directive with its defaults, positions and
+     * comments left out): `yoke check`'s, or the config the run started with. Null in a run
+     * started before yoke recorded it.
+     */
+    effective: z.string().nullable(),
     flows: z.array(z.object({ journey: z.string(), sha256: z.string() })),
   }),
   baseUrl: z.string().nullable(),

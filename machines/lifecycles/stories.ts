@@ -9,11 +9,12 @@
 // the same failure three times in a row block it; `on-story-blocked` decides whether the run ends).
 // Exit 0 when every story passed, 1 otherwise.
 import { assign, enqueueActions } from 'xstate';
-import { storyChecks, lacksCriteria } from '../../config/prd/story.js';
+import { lacksCriteria } from '../../config/prd/story.js';
 import { parsePrd } from '../../config/prd/parse-prd.js';
 import { decisionEntry } from '../context/decision-entry.js';
 import { request } from '../effects.js';
 import { applyStoriesChange } from '../stories/stories-change.js';
+import { storyCommandChecks, storyJourneyCheck } from '../stories/story-checks.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
 import { prdResumeEdit, prdSinceLastRun } from '../stories/prd-resume-edit.js';
 import { prdResumeRestore } from '../stories/prd-resume-restore.js';
@@ -55,15 +56,8 @@ const OPTIONS: WorkLoopOptions = {
     const story = currentStory(context.prd);
     return story === null ? {} : storyPromptValues(prdOf(context), story);
   },
-  extraChecks: (context) => {
-    const story = currentStory(context.prd);
-    if (story === null) return [];
-    return storyChecks(story).map((criterion) => ({
-      kind: 'accept' as const,
-      name: `${story.id}#${(story.acceptance ?? []).indexOf(criterion) + 1}`,
-      command: criterion.check ?? '',
-    }));
-  },
+  extraChecks: storyCommandChecks,
+  acceptance: storyJourneyCheck,
   storyOf: (context) => context.prd?.current ?? null,
   editsOnResume: true,
 };
@@ -88,11 +82,12 @@ function noteFailure(context: WorkContext): Partial<WorkContext> {
   const report = renderGuardReport({
     iteration: context.iteration, maxIterations: context.maxIterations, notesFirstLine: context.notesFirstLine,
     changed: context.changed, violations: context.violations, checks: context.checks,
+    ...(context.acceptance === null ? {} : { acceptance: context.acceptance }),
   });
   const judged = context.judgeTrigger === 'done' && context.verdict === 'FAIL';
   const verdict = judged ? `\n## Review: FAIL\n\n${context.verdictProblem ?? 'The judge said FAIL; its reasons are in `.loop/verdict.md`.'}\n` : '';
   if (!notesSayDone(context.notesFirstLine)) return { prd: updateProgress(prd, id, { feedback: `${report}${verdict}` }) };
-  const fingerprint = `${failureFingerprint(context.checks, context.violations)}${judged ? `\njudge FAIL ${context.verdictProblem ?? ''}` : ''}`;
+  const fingerprint = `${failureFingerprint(context.checks, context.violations, context.acceptance)}${judged ? `\njudge FAIL ${context.verdictProblem ?? ''}` : ''}`;
   const repeats = fingerprint === progress?.lastFingerprint ? (progress.fingerprintRepeats + 1) : 1;
   const attempts = (progress?.attempts ?? 0) + 1;
   const max = context.config.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS;
@@ -343,5 +338,6 @@ export const storiesLifecycle = {
     stories: parsePrd(readLoopFile?.('prd.yaml') ?? null, '.loop/prd.yaml').stories ?? [],
     laneGates: true as const,
     laneSetbacks: true as const,
+    storyJourneys: true as const,
   }),
 } satisfies LifecycleDescriptor;

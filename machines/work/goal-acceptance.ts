@@ -28,11 +28,23 @@ export function usesCheckEngine(context: { acceptanceEngine?: 'check' }): boolea
  * and the report compares that digest with the baseline's (a criterion that changed one fails the
  * check). Runs journaled before (without `protectAll`) copied the baseline's digest, and replay so.
  */
-export function goalAcceptanceParams(context: { config: Config; run?: string; protection?: Protection; protectAll?: true }): AcceptanceCheckParams | null {
+export function goalAcceptanceParams(context: RunCheckContext): AcceptanceCheckParams | null {
   const params = planAcceptanceCheck(context.config, context.run ?? DEFAULT_CHECK_LABEL);
-  if (params === null || context.protection === undefined) return params;
-  if (context.protectAll === true) return { ...params, protection: { patterns: context.protection.patterns, baseline: context.protection.digest } };
-  return { ...params, protection: { digest: context.protection.digest, baseline: context.protection.digest } };
+  return params === null ? null : inRun(params, context);
+}
+
+/** What a run's acceptance check takes from its context besides the config. */
+export type RunCheckContext = { config: Config; run?: string; configDigest?: string; protection?: Protection; protectAll?: true };
+
+/**
+ * A check as a run requests it: with the digest of the config the run started with (runs recorded
+ * before it have none), and the protection described above.
+ */
+export function inRun(params: AcceptanceCheckParams, context: RunCheckContext): AcceptanceCheckParams {
+  const planned = context.configDigest === undefined ? params : { ...params, configDigest: context.configDigest };
+  if (context.protection === undefined) return planned;
+  if (context.protectAll === true) return { ...planned, protection: { patterns: context.protection.patterns, baseline: context.protection.digest } };
+  return { ...planned, protection: { digest: context.protection.digest, baseline: context.protection.digest } };
 }
 
 /** Did the check run and everything in it pass with evidence? */

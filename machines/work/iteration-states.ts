@@ -76,6 +76,9 @@ export function turnStates(o: WorkLoopOptions) {
   const rule = successRule(o);
   const success = (context: WorkContext) => succeeded(context, rule);
   const scanned = scannedBy(o, rule.goal);
+  // Stories: the story's journeys, one acceptance check after its commands (never for journals without them).
+  const storyAcceptance = o.acceptance;
+  const acceptanceDue = (context: WorkContext): boolean => storyAcceptance !== undefined && context.acceptance === null && storyAcceptance(context) !== null;
   return {
     restoring: S(o.editsOnResume === true ? {
       // stories: an edit of prd.yaml journaled while this restore was outstanding restores again
@@ -170,23 +173,26 @@ export function turnStates(o: WorkLoopOptions) {
           guard: ({ context }: { context: WorkContext }) => usesCheckEngine(context) && context.acceptance === null && goalAcceptanceParams(context) !== null,
           target: 'accepting',
         }] : []),
+        // Stories: no check to run before the journeys.
+        ...(storyAcceptance === undefined ? [] : [{ guard: ({ context }: { context: WorkContext }) => context.plan.length === 0 && acceptanceDue(context), target: 'accepting' }]),
         { guard: ({ context }) => context.plan.length === 0, target: 'reporting' },
         { target: 'checking' },
       ],
     }),
-    ...(rule.goal ? {
+    ...(rule.goal || storyAcceptance !== undefined ? {
       accepting: S({
         entry: {
           type: 'request',
           params: ({ context }) => {
-            const params = goalAcceptanceParams(context);
+            const params = (storyAcceptance ?? goalAcceptanceParams)(context);
             if (params === null) throw new Error('accepting entered with no acceptance criterion');
             return request('acceptance.check', params);
           },
         },
         on: {
           ACCEPTANCE_CHECKED: {
-            target: 'routingChecks',
+            // goal: the guards next; stories: every other check has run
+            target: rule.goal ? 'routingChecks' : 'reporting',
             actions: assign(({ context, event }) => ({ acceptance: event.result, lastProof: proofOf(event.result, context.iteration) ?? context.lastProof })),
           },
         },
@@ -202,11 +208,25 @@ export function turnStates(o: WorkLoopOptions) {
         },
       },
       on: {
-        CHECK_FINISHED: [
+        // Stories with journeys: after the last check, the acceptance check (the same step, one alternative more).
+        CHECK_FINISHED: storyAcceptance === undefined ? [
           {
             guard: ({ context }) => context.checks.length + 1 < context.plan.length,
             target: 'checking',
             reenter: true,
+            actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }),
+          },
+          { target: 'reporting', actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }) },
+        ] : [
+          {
+            guard: ({ context }) => context.checks.length + 1 < context.plan.length,
+            target: 'checking',
+            reenter: true,
+            actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }),
+          },
+          {
+            guard: ({ context }) => acceptanceDue(context),
+            target: 'accepting',
             actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }),
           },
           { target: 'reporting', actions: assign({ checks: ({ context, event }) => [...context.checks, outcomeOf(context, event.result)] }) },

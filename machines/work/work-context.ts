@@ -79,6 +79,14 @@ export interface WorkInput {
   toolCallProof?: true;
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
+  /** SHA-256 of the whole effective config the run started with, for its check reports (DESIGN §12); absent in runs recorded before */
+  configDigest?: string;
+  /**
+   * stories: set by runs started since a story's `journey:<name>` check runs that journey through
+   * the check engine (one `acceptance.check` after the story's commands). Runs journaled before,
+   * which handed it to `sh` as a `check.run`, fold as they did.
+   */
+  storyJourneys?: true;
   /**
    * goal: `check` runs acceptance as one `acceptance.check` (criteria, artifact bindings, journeys,
    * a report); absent in runs recorded before, which run `accept` commands as `check.run`s.

@@ -1,4 +1,5 @@
 // How a work loop is built: the build-time options that are the only difference between lifecycles inside machines/.
+import type { AcceptanceCheckParams } from '../acceptance/acceptance-check.js';
 import type { PlannedCheck } from './guard-report.js';
 import type { WorkContext } from './work-context.js';
 
@@ -20,6 +21,8 @@ export interface WorkLoopOptions {
   promptValues?: (context: WorkContext) => Readonly<Record<string, string | number>>;
   /** stories: checks run after the guards (the story's executable criteria) */
   extraChecks?: (context: WorkContext) => PlannedCheck[];
+  /** stories: the acceptance check run after every other check (the story's journeys), or null for none */
+  acceptance?: (context: WorkContext) => AcceptanceCheckParams | null;
   /** stories: the story an agent call works on, journaled with the call */
   storyOf?: (context: WorkContext) => string | null;
   /**

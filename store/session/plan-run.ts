@@ -4,6 +4,7 @@
 // files since its last run. Pure: records (and the lifecycle's files and blobs, read through the
 // caller's readers) in, records to stage and files to write out.
 import { formatIssue } from '../../config/format-issue.js';
+import { effectiveConfigDigest } from '../../effects/acceptance/config-digest.js';
 import type { Config, ConfigIssue } from '../../config/types.js';
 import type { BlobReader, LifecycleDescriptor, LoopFileReader, Notice, ResumeEdit } from '../../machines/lifecycles/lifecycle-descriptor.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
@@ -151,6 +152,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
     ...start.input, config, run: request.runId, toolCallProof: true,
+    // the whole effective config's digest, for the reports of the run's acceptance checks (DESIGN §12)
+    configDigest: effectiveConfigDigest(config),
     // The block opens every prompt (inject), parallel lanes' too (they read the layer in their worktrees, docs/parallel.md).
     ...(start.contextLayer === true ? { contextLayer: { run: request.runId, inject: true as const } } : {}),
     ...(routing ? { routing } : {}),

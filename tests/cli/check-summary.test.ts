@@ -24,7 +24,7 @@ const REPORT: CheckReport = {
     { name: 'home', flow: 'h.yaml', status: 'failed', category: 'navigation-failed', durationMs: 300, navigation: { status: 'failed', category: 'navigation-failed', durationMs: 300 }, steps: [{ index: 1, action: 'reload', status: 'skipped', category: null, durationMs: 0 }], screenshot: null, video: null },
   ],
   source: { before: 'a'.repeat(40), after: 'b'.repeat(40), matches: false },
-  config: { digest: 'c'.repeat(64), flows: [] },
+  config: { digest: 'c'.repeat(64), effective: 'e'.repeat(64), flows: [] },
   baseUrl: 'http://x',
   versions: { yoke: '0', node: 'v20', platform: 'linux', arch: 'x64', browser: '1' },
 };

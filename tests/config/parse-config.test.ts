@@ -166,6 +166,14 @@ describe('directives that do not apply to the mode', () => {
     expect(errorsOf(`${LOOP}store mysql://db/yoke`).map((issue) => issue.message)).toEqual(['`store` must be `file` or a postgres://… URL, not `mysql://db/yoke`']);
     expect(errorsOf(`${LOOP}store postgres://\${1X}@db/yoke`).map((issue) => issue.message)).toEqual(['`${1X}` in the store URL is not a variable reference']);
   });
+  it('goal mode whose only criteria are journeys is valid (a journey is a criterion); with neither accept nor journey it is an error', () => {
+    const journeys = parse('mode goal\nagent claude\njourney smoke journeys/smoke.yaml\njourney login journeys/login.yaml\nbase-url http://127.0.0.1:8080');
+    expect(journeys.issues).toEqual([]);
+    expect(journeys.config?.accepts).toEqual([]);
+    expect(errorsOf('mode goal\nagent claude\nbase-url http://127.0.0.1:8080').map((issue) => [issue.line, issue.message])).toEqual([
+      [1, 'goal mode needs at least one acceptance criterion, an `accept` or a `journey`'],
+    ]);
+  });
   it('max-iterations in goal caps the attempts: no warning', () => {
     expect(parse('mode goal\nagent claude\naccept t true\nmax-iterations 5').issues).toEqual([]);
   });

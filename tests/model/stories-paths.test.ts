@@ -20,6 +20,12 @@ describeExecutedPaths({
     PROTECT_LEFT_OUT,
     TOOL_HOLD_LEFT_OUT,
     {
+      match: /stories\.accepting\b/,
+      reason: "a story's `journey:` checks (one acceptance.check: a real flow in Chromium against a web application, which this world "
+        + 'does not run): the graph test (tests/machines/lifecycles/stories.test.ts, its journeys models) takes every transition on the '
+        + 'pure machine with the §8 ledger, and tests/e2e/stories-journey.test.ts runs it for real',
+    },
+    {
       match: /stories\.parallel|SET_PARALLEL/,
       reason: '`parallel N` (DESIGN §10) runs lanes in git worktrees under a coordinator with its own graph model '
         + '(tests/machines/lifecycles/parallel.test.ts) and end-to-end test (tests/e2e/parallel.test.ts); these models are serial',

@@ -28,7 +28,7 @@ function observations(over: Partial<CheckObservations> = {}): CheckObservations 
     journeys: { smoke: PASSED_JOURNEY },
     artifacts: { before: [FILE, FILE], after: [FILE, FILE] },
     source: { before: 'tree1', after: 'tree1' },
-    config: { digest: 'd'.repeat(64), flows: [{ journey: 'smoke', sha256: 'f'.repeat(64) }] },
+    config: { digest: 'd'.repeat(64), effective: 'e'.repeat(64), flows: [{ journey: 'smoke', sha256: 'f'.repeat(64) }] },
     versions: { yoke: '0.1.0', node: 'v20.20.0', platform: 'linux', arch: 'x64', browser: '156.0' },
     ...over,
   };

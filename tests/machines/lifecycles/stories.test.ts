@@ -17,7 +17,7 @@ import { serializeStories, storiesInput } from '../support/stories-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { makeProtection } from '../../../machines/protect/protection.js';
-import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
+import { ACCEPTANCE_SAMPLES, BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE, T0 } from '../support/work-samples.js';
 
 /** What a passing story's three steps answer: the clock for its decision entry, its notes, its commit. */
 export const PASS_SAMPLES: Record<string, Sample> = {
@@ -75,6 +75,23 @@ const ONE_STORY = `stories:
       - text: parses
         check: npm test -- parser
 `;
+
+/** Journeys as story checks: S1's only check is a journey; S2's journey comes before its command in prd.yaml, and runs after it. */
+const JOURNEY_STORIES = `stories:
+  - id: S1
+    title: Landing page
+    acceptance:
+      - text: a visitor sees it
+        check: journey:smoke
+  - id: S2
+    title: Profile
+    acceptance:
+      - text: saves
+        check: journey:smoke
+      - text: tested
+        check: npm test -- profile
+`;
+const JOURNEY_CONF = ['journey smoke journeys/smoke.yaml', 'base-url http://127.0.0.1:3000'];
 
 /** S0 passed already; S1 (after S0) has no criteria: the line stops until prd.yaml gives it some. */
 const VAGUE = `stories:
@@ -164,6 +181,13 @@ const MODELS: Record<string, GraphModel> = {
     // the user edits once: S1 still has its one criterion
     allow: (snapshot, event) => event.type !== 'STORIES_CHANGED' || (snapshot.context as WorkContext).prd?.stories[0]?.acceptance?.length === 1,
   },
+  /** DESIGN §12: a story's `journey:` checks run as one acceptance check after its commands (runs that record `storyJourneys`) */
+  journeys: model(
+    { ...storiesInput(['max-iterations 2', 'max-story-attempts 1', ...JOURNEY_CONF], JOURNEY_STORIES), storyJourneys: true, run: 'RUN1' },
+    PLAIN_ITERATION_SAMPLES, CHECK_FAIL, ACCEPTANCE_SAMPLES, PASS_SAMPLES,
+  ),
+  /** journaled before `storyJourneys`: the same `journey:` checks folded as shell commands, as those runs did */
+  journeysBefore: model(storiesInput(['max-iterations 1', 'max-story-attempts 1', ...JOURNEY_CONF], JOURNEY_STORIES), PLAIN_ITERATION_SAMPLES, CHECK_FAIL, PASS_SAMPLES),
   /** every story passed already (an import carried `passes: true`): the run is done at once */
   allPassed: model(storiesInput(['max-iterations 1'], ONE_STORY.replace('check: npm test -- parser\n', 'check: npm test -- parser\n    passes: true\n')), PLAIN_ITERATION_SAMPLES),
 };
@@ -211,7 +235,7 @@ describe('stories machine graph', () => {
     }
   });
 
-  it('the invariants have teeth: they catch a machine that skips the story\'s checks, ignores priority, allows an attempt too many, passes without the judge, or keeps an edit of prd.yaml a restore put back', () => {
+  it('the invariants have teeth: they catch a machine that skips the story\'s checks, ignores priority, allows an attempt too many, passes without the judge, keeps an edit of prd.yaml a restore put back, or hands a journey to sh', () => {
     // each machine is given other rules than the user wrote (the oracle reads the user's)
     const caught = (m: GraphModel, change: (input: WorkInput) => WorkInput): string => {
       const input = change(m.input);
@@ -230,5 +254,8 @@ describe('stories machine graph', () => {
     // a machine that does not restore again after an edit (an older run's) while the oracle expects it
     const { restoresAfterCalls: _flag, ...olderRun } = (MODELS.editedWhileRestoring as GraphModel).input;
     expect(caught(MODELS.editedWhileRestoring as GraphModel, () => olderRun)).toMatch(/^§8\/spec 1\.1 an edit of prd\.yaml journaled while a spec restore was outstanding/);
+    const journeys = MODELS.journeys as GraphModel;
+    const toShell = (input: WorkInput): WorkInput => ({ ...input, storyJourneys: undefined });
+    expect(caught(journeys, toShell)).toMatch(/^§8 per-story gates/);
   });
 });

@@ -3,7 +3,7 @@
 // back, keeps its own account of which story passed, which is blocked and why, and names the
 // invariant every wrong step breaks.
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { lacksCriteria, storyChecks, type Story } from '../../../config/prd/story.js';
+import { lacksCriteria, type Story } from '../../../config/prd/story.js';
 import { awaitsEvent, type MachineEvent } from '../../../machines/effect-events.js';
 import { effectSchemas, type EffectRequest } from '../../../machines/effects.js';
 import type { WorkInput } from '../../../machines/work/work-context.js';
@@ -15,7 +15,7 @@ export const STORY_INVARIANT = {
   schema: 'every request’s params pass its zod schema',
   select: '§8 each worker call works on the ready story (not passed, not blocked, every dependency passed) with the lowest priority, then id',
   stopLine: '§8 Stop-the-Line: a selected story with no acceptance criteria holds the run before any agent call, naming the story',
-  checks: '§8 per-story gates: after a clean boundary the guards run, then exactly the story’s own `check` commands, in order',
+  checks: '§8 per-story gates: after a clean boundary the guards run, then exactly the story’s own `check` commands, in order, then (runs that record `storyJourneys`) its `journey:` checks as one acceptance check',
   judge: '§8 with `review on` a story whose worker said DONE and whose checks passed is judged before it passes; with review off never',
   passOnly: '§8 story.pass is requested only for the current story, only after DONE, a clean boundary, every check passed and (review on) a PASS',
   passAlways: '§8 a story that passed every gate gets its story.pass (feat(<id>): <title>) before the next worker call or the end',
@@ -32,7 +32,8 @@ interface Facts {
   iteration: number;
   notes: string | null | undefined;
   violation: boolean;
-  checks: Array<{ name: string; command: string; passed: boolean | null }>;
+  /** `engine`: run by the check engine (`acceptance.check`), not handed to `sh` */
+  checks: Array<{ name: string; command: string; passed: boolean | null; engine?: true }>;
   judged: boolean;
   verdict: string | null | undefined;
   passRequested: boolean;
@@ -67,6 +68,8 @@ interface Rules {
   noModify: readonly string[];
   /** spec files restored right after every agent call too (the run's input) */
   restoresAfterCalls: boolean;
+  /** the declared journeys a story's `journey:<name>` check runs through the check engine (none in runs journaled before `storyJourneys`) */
+  journeys: readonly string[];
 }
 
 function rulesOf(input: WorkInput): Rules {
@@ -75,6 +78,7 @@ function rulesOf(input: WorkInput): Rules {
     protectedFiles: input.protection ? JSON.stringify(input.protection.files) : null,
     guards: c.guards.map((g) => g.name), review: c.review === true, skip: c.onStoryBlocked === 'skip',
     maxAttempts: c.maxStoryAttempts ?? 3, noModify: c.noModify, restoresAfterCalls: input.restoresAfterCalls === true,
+    journeys: input.storyJourneys === true ? (c.journeys ?? []).map((journey) => journey.name) : [],
   };
 }
 
@@ -100,6 +104,12 @@ function fingerprintOf(facts: Facts): string {
 class Ledger {
   readonly failures: string[] = [];
   constructor(private readonly rules: Rules, private readonly describe: (path: readonly MachineEvent[]) => string) {}
+
+  /** Does this `check` run a declared journey through the check engine (rather than `sh`)? */
+  private runsJourney(check: string): boolean {
+    const trimmed = check.trim();
+    return trimmed.startsWith('journey:') && this.rules.journeys.includes(trimmed.slice('journey:'.length).trim());
+  }
 
   private fail(name: Name, path: readonly MachineEvent[], detail: string): void {
     this.failures.push(`${STORY_INVARIANT[name]}\n  ${detail}\n  path: ${this.describe(path)}`);
@@ -164,6 +174,15 @@ class Ledger {
         f.checks.push({ name: request.params.name, command: request.params.command, passed: null });
         return;
       }
+      case 'acceptance.check': {
+        const f = book.facts;
+        if (!f) return this.fail('checks', path, 'an acceptance check with no story being worked on');
+        if (f.violation) this.fail('checks', path, 'an acceptance check ran after a boundary violation');
+        for (const criterion of request.params.criteria) {
+          f.checks.push({ name: criterion.name, command: criterion.kind === 'journey' ? `journey:${criterion.journey ?? criterion.name}` : criterion.command, passed: null, engine: true });
+        }
+        return;
+      }
       case 'story.pass': {
         const f = book.facts;
         const id = request.params.story;
@@ -173,12 +192,13 @@ class Ledger {
         else {
           const story = book.stories.find((s) => s.id === id);
           const names = f.checks.map((c) => c.name);
-          // a story's nth `check` is named after its position among all its criteria (<id>#<n>)
-          const positions = (story?.acceptance ?? []).flatMap((c, i) => (c.check === undefined ? [] : [`${id}#${i + 1}`]));
-          const want = [...this.rules.guards, ...positions];
+          // a story's nth `check` is named after its position among all its criteria (<id>#<n>); its journeys run after its commands
+          const own = (story?.acceptance ?? []).flatMap((c, i) => (c.check === undefined ? [] : [{ name: `${id}#${i + 1}`, check: c.check, journey: this.runsJourney(c.check) }]));
+          const ordered = [...own.filter((c) => !c.journey), ...own.filter((c) => c.journey)];
+          const want = [...this.rules.guards, ...ordered.map((c) => c.name)];
           if (JSON.stringify(names) !== JSON.stringify(want)) this.fail('checks', path, `checks ${JSON.stringify(names)}, the story and guards ask for ${JSON.stringify(want)}`);
-          const commands = f.checks.slice(this.rules.guards.length).map((c) => c.command);
-          const wantCommands = storyChecks(story ?? { acceptance: null }).map((c) => c.check);
+          const commands = f.checks.slice(this.rules.guards.length).map((c) => [c.command, c.engine === true]);
+          const wantCommands = ordered.map((c) => [c.check, c.journey]);
           if (JSON.stringify(commands) !== JSON.stringify(wantCommands)) this.fail('checks', path, `story checks ran ${JSON.stringify(commands)}, prd.yaml says ${JSON.stringify(wantCommands)}`);
           if (story && request.params.message !== `feat(${id}): ${story.title}`) this.fail('passAlways', path, `the commit subject is ${request.params.message}`);
           f.passRequested = true;
@@ -224,6 +244,9 @@ class Ledger {
         if (check) check.passed = event.result.outcome === 'exited' && event.result.exitCode === 0;
         return;
       }
+      case 'ACCEPTANCE_CHECKED':
+        for (const check of f?.checks ?? []) if (check.passed === null) check.passed = event.result.outcome === 'completed' && event.result.status === 'passed';
+        return;
       case 'FILE_INSPECTED':
         if (f?.judged && answered.kind === 'file.inspect' && answered.params.file === 'verdict.md') f.verdict = event.result.firstLine;
         return;

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { parseConfig } from '../../../config/parse-config.js';
+import type { Config } from '../../../config/types.js';
+import { effectiveConfigDigest } from '../../../effects/acceptance/config-digest.js';
 import { LOOP_MACHINE_VERSION } from '../../../machines/lifecycles/loop.js';
 import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 import { STORIES_MACHINE_VERSION, storiesLifecycle } from '../../../machines/lifecycles/stories.js';
@@ -38,7 +40,7 @@ describe('planRun', () => {
   it('starts a new run when nothing is unfinished, with the given id (also in its input) and the argv it was started with', () => {
     const plan = planRun(journal([started(), abandoned]), request());
     expect(plan).toMatchObject({ kind: 'start', run: NEW, mode: 'loop', abandoned: null, maxIterations: 3 });
-    expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: { ...newRun().input, run: NEW, toolCallProof: true }, argv: ['run'] } }]);
+    expect(plan.drafts).toEqual([{ type: 'run.started', run: NEW, machine: 'loop', mv: LOOP_MACHINE_VERSION, payload: { mode: 'loop', input: { ...newRun().input, run: NEW, toolCallProof: true, configDigest: effectiveConfigDigest(newRun().input.config) }, argv: ['run'] } }]);
   });
 
   it('journals the context layer in the new run\'s input only when .yoke/context/ exists (DESIGN §9), with the run id', () => {
@@ -53,6 +55,10 @@ describe('planRun', () => {
     expect(plan).toMatchObject({ kind: 'start', maxIterations: 9 });
     const [draft] = plan.drafts;
     expect(draft?.type === 'run.started' && (draft.payload.input as { config: { maxIterations: number } }).config.maxIterations).toBe(9);
+    // the digest its check reports carry is the config the run has, --max-iterations included
+    const input = draft?.type === 'run.started' ? draft.payload.input as { config: Config; configDigest: string } : null;
+    expect(input?.configDigest).toBe(input && effectiveConfigDigest(input.config));
+    expect(input?.configDigest).not.toBe(effectiveConfigDigest(newRun().input.config));
   });
 
   it('resumes the unfinished run: run.resumed names this process, the fold says where it stands', () => {
