@@ -5,7 +5,7 @@ import { createOpencodeParser } from '../../../effects/adapters/opencode.js';
 import { gateCallId } from '../../../policy/gate/gate-call-id.js';
 import { feed, sample } from './support/feed-parser.js';
 
-const executed = (stdout: string) => {
+const executed = (stdout: Buffer | string) => {
   const parser = createOpencodeParser(null);
   feed(parser, { stdout });
   return parser.toolCalls?.();

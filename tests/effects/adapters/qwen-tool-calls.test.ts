@@ -6,7 +6,7 @@ import { createQwenParser } from '../../../effects/adapters/qwen.js';
 import { gateCallId } from '../../../policy/gate/gate-call-id.js';
 import { feed, sample } from './support/feed-parser.js';
 
-const executed = (stdout: string) => {
+const executed = (stdout: Buffer | string) => {
   const parser = createQwenParser(null);
   feed(parser, { stdout });
   return parser.toolCalls?.();
