@@ -15,7 +15,7 @@ import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
-import { workerChoice } from '../routing/escalation-ladder.js';
+import { noteWorkerExit, routeAfterGates, workerRoute } from './route-step.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
@@ -81,7 +81,7 @@ export function turnStates(o: WorkLoopOptions) {
           role: 'worker',
           iteration: context.iteration,
           ...(o.terminal ? {} : { chunk: context.chunk }),
-          ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
+          ...workerRoute(o, context),
           ...(o.goal ? { attempt: context.iteration } : {}),
           ...storyParam(o, context),
           prompt: promptWithContext(context, renderTemplate(
@@ -107,6 +107,7 @@ export function turnStates(o: WorkLoopOptions) {
           actions: [assign(({ context, event }) => ({
             agentCalls: context.agentCalls + 1,
             spent: spendCall(context, event.result),
+            ...noteWorkerExit(o, context, event.result.classification),
           })), 'clearRateLimits'],
         }],
         // The call was cut short (crash or signal): restore the spec and call the worker again
@@ -222,9 +223,7 @@ export function turnStates(o: WorkLoopOptions) {
         FILE_WRITTEN: {
           target: 'deciding',
           // escalate: an attempt that failed its gates moves the next one up a tier (setbacks never reach here).
-          actions: assign({
-            routeStep: ({ context }) => context.config.routing?.kind === 'escalate' && !(iterationPassed(context) && (!o.goal || success(context))) ? context.routeStep + 1 : context.routeStep,
-          }),
+          actions: assign(({ context }) => routeAfterGates(o, context, iterationPassed(context) && (!o.goal || success(context)))),
         },
       },
     }),
