@@ -14,7 +14,7 @@ function config(objective: 'cost' | 'speed' | 'balanced', names: string[]): Conf
 }
 
 const sequence = (profile: string, accepted: boolean, costUsd: number | null, durationMs = 1000): RoutingSequence => ({
-  run: 'R', taskClass: 'goal/worker/x', profile, attempts: 1, accepted, complete: true, costUsd, partial: false, durationMs,
+  run: 'R', unit: 'run', taskClass: 'goal/worker/x', profile, attempts: 1, accepted, complete: true, costUsd, unknownTokens: false, partial: false, durationMs,
 });
 
 describe('economicChoice', () => {
@@ -60,7 +60,7 @@ describe('economicChoice', () => {
     durationMs: fc.integer({ min: 1, max: 100_000 }),
     complete: fc.boolean(),
     partial: fc.boolean(),
-  }).map((s) => ({ ...s, run: 'R', taskClass: 'goal/worker/x', attempts: 1 }));
+  }).map((s) => ({ ...s, run: 'R', unit: 'run', taskClass: 'goal/worker/x', attempts: 1, unknownTokens: false }));
 
   it('property: never prefers a profile with fewer accepted sequences than the baseline, and an unknown cost never makes a profile cheaper', () => {
     fc.assert(fc.property(fc.array(arbitrarySequence, { maxLength: 80 }), fc.constantFrom('cost', 'speed', 'balanced'), (ledger, objective) => {
