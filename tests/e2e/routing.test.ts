@@ -176,7 +176,7 @@ describe('routing', () => {
     expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
   }, 120_000);
 
-  it('escalate in stories mode: each story is its own sequence, starting at the bottom again, and the ledger counts one sequence per story', async () => {
+  it('escalate in stories mode: each story is its own sequence, starting at the bottom again, and the ledger counts one sequence per story; config check resolves judge-agent naming a profile and refuses an unknown one', async () => {
     const ws = await makeWorkspace({
       '.loop/yoke.conf': 'mode stories\nagent claude\n',
       '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: One\n    acceptance:\n      - text: one\n        check: test -f out-S1.txt\n  - id: S2\n    title: Two\n    acceptance:\n      - text: two\n        check: test -f out-S2.txt\n',
@@ -197,6 +197,15 @@ describe('routing', () => {
     ].join('\n'));
     const agent = ws.side('agent.sh');
     const profiles = [`profile fast tier light cmd sh ${agent}`, `profile deep tier strong cmd sh ${agent}`];
+    // judge-agent may name a profile; a name no profile has is refused with its line
+    await ws.write('.loop/yoke.conf', `${['mode stories', ...profiles, 'agent fast', 'review on', 'judge-agent deap'].join('\n')}\n`);
+    const refused = await runYoke(ws, ['config', 'check']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/\.loop\/yoke\.conf:6:13: error: `deap` is not a known agent or profile/);
+    await ws.write('.loop/yoke.conf', `${['mode stories', ...profiles, 'agent fast', 'review on', 'judge-agent deep'].join('\n')}\n`);
+    const checked = await runYoke(ws, ['config', 'check', '--json']);
+    expect(checked.exitCode, checked.stderr).toBe(0);
+    expect((JSON.parse(checked.stdout) as { config: unknown }).config).toMatchObject({ judgeProfile: 'deep', judgeAgent: { kind: 'cmd', command: `sh ${agent}` }, agentProfile: 'fast' });
     await ws.write('.loop/yoke.conf', `${['mode stories', 'max-iterations 5', ...profiles, 'agent fast', 'routing escalate'].join('\n')}\n`);
     const run = await runYoke(ws, ['run', '--quiet']);
     expect(run.exitCode, run.stderr).toBe(0);
