@@ -15,20 +15,38 @@ function currentSequence(o: WorkLoopOptions, context: WorkContext): string {
   return sequenceKey({ story: o.storyOf?.(context) ?? null, chunk: o.terminal ? null : context.chunk });
 }
 
+/**
+ * The worker call of sequence `key`: its agent, model, profile and (escalate) why. The `…OfSequence`
+ * functions take the sequence by key, so a caller with several sequences under way (parallel lanes,
+ * keyed `story:<id>`) keeps each on its own rung in the same `routes`.
+ */
+export function workerOfSequence(context: WorkContext, key: string): RoutedWorker {
+  return routedWorker(context.config, routeOf(context.routes, key), context.routing?.start ?? null);
+}
+
+/** A worker call of sequence `key` ended as `classification` and went on to the gates (escalate only). */
+export function exitOfSequence(context: WorkContext, key: string, classification: AgentClassification | undefined): Partial<WorkContext> {
+  return context.config.routing?.kind === 'escalate' ? { routes: noteWorkerCall(context.routes, key, classification) } : {};
+}
+
+/** An attempt of sequence `key` went through its gates: `failure` says which failed (null: none); escalate only. */
+export function gatesOfSequence(context: WorkContext, key: string, failure: string | null): Partial<WorkContext> {
+  return context.config.routing?.kind === 'escalate' ? { routes: stepAfterAttempt(context.routes, key, failure) } : {};
+}
+
 /** The worker call's agent, model, profile and (escalate, routing by sequence) why. */
 export function workerRoute(o: WorkLoopOptions, context: WorkContext): RoutedWorker {
   if (context.sequenceRouting !== true) return workerChoice(context.config, context.routeStep, context.routing?.start ?? null);
-  return routedWorker(context.config, routeOf(context.routes, currentSequence(o, context)), context.routing?.start ?? null);
+  return workerOfSequence(context, currentSequence(o, context));
 }
 
 /** After a worker call that went on to the gates: remember how it ended (routing by sequence). */
 export function noteWorkerExit(o: WorkLoopOptions, context: WorkContext, classification: AgentClassification | undefined): Partial<WorkContext> {
-  if (context.sequenceRouting !== true || context.config.routing?.kind !== 'escalate') return {};
-  return { routes: noteWorkerCall(context.routes, currentSequence(o, context), classification) };
+  return context.sequenceRouting === true ? exitOfSequence(context, currentSequence(o, context), classification) : {};
 }
 
 /** Which gates an attempt failed, in words: the boundary, each failing guard or check, acceptance. */
-function failedGates(context: WorkContext): string {
+export function failedGates(context: Pick<WorkContext, 'violations' | 'checks' | 'acceptance'>): string {
   const parts: string[] = [];
   const paths = context.violations.map((violation) => violation.path);
   if (paths.length > 0) parts.push(`the boundary (${paths.slice(0, 3).join(', ')}${paths.length > 3 ? `, ${paths.length - 3} more` : ''})`);
@@ -51,9 +69,7 @@ export function routeAfterGates(o: WorkLoopOptions, context: WorkContext, passed
   if (context.sequenceRouting !== true) {
     return { routeStep: context.config.routing?.kind === 'escalate' && !passed ? context.routeStep + 1 : context.routeStep };
   }
-  if (context.config.routing?.kind !== 'escalate') return {};
-  const failure = passed ? null : `${o.unit} ${context.iteration} failed ${failedGates(context)}`;
-  return { routes: stepAfterAttempt(context.routes, currentSequence(o, context), failure) };
+  return gatesOfSequence(context, currentSequence(o, context), passed ? null : `${o.unit} ${context.iteration} failed ${failedGates(context)}`);
 }
 
 /**
@@ -65,5 +81,5 @@ export function pendingWorkerRoute(context: WorkContext, betweenUnits: boolean):
   const start = context.routing?.start ?? null;
   if (context.sequenceRouting !== true) return workerChoice(context.config, betweenUnits ? 0 : context.routeStep, start);
   const key = sequenceKey({ story: context.prd?.current ?? null, chunk: context.mode === 'saga' ? context.chunk : null });
-  return routedWorker(context.config, betweenUnits ? routeOf(undefined, key) : routeOf(context.routes, key), start);
+  return betweenUnits ? routedWorker(context.config, routeOf(undefined, key), start) : workerOfSequence(context, key);
 }
