@@ -38,8 +38,10 @@ export interface RoutingDecision {
  * The window of one profile and whether it may be compared. `strict` (runs that route by sequence,
  * and every new decision): every call of the window must have reported its cost (prices from
  * `price` count) and its token counts, whatever the objective, since the seed asks complete
- * reported cost of every attempt; and an empty window's cost is unknown, not $0. Decisions journaled
- * before are re-derived with the rules they were made by (`speed` ignored unknown cost).
+ * reported cost of every attempt; no call may have ended in an infrastructure failure (the
+ * seed: such failures are no evidence of the model's reasoning and do not qualify); and an empty
+ * window's cost is unknown, not $0. Decisions journaled before are re-derived with the rules they
+ * were made by (`speed` ignored unknown cost).
  */
 function evidenceFor(profile: Profile, sequences: readonly RoutingSequence[], taskClass: string, minSamples: number, objective: Objective, strict: boolean): ProfileEvidence {
   const mine = sequences.filter((sequence) => sequence.profile === profile.name && sequence.taskClass === taskClass && sequence.complete);
@@ -57,6 +59,7 @@ function evidenceFor(profile: Profile, sequences: readonly RoutingSequence[], ta
   };
   if (window.length < minSamples) return { ...base, eligible: false, why: `${window.length} of ${minSamples} complete sequences` };
   if (partial) return { ...base, eligible: false, why: 'a call in the window was cut short: its usage is partial' };
+  if (strict && window.some((sequence) => sequence.infrastructure)) return { ...base, eligible: false, why: 'a call in the window ended in an infrastructure failure (a crash, a timeout, a server error): it is no evidence of the model' };
   if (unknownTokens) return { ...base, eligible: false, why: 'a call in the window reported no token counts: its usage is partial' };
   if (unknownCost && (strict || objective !== 'speed')) return { ...base, eligible: false, why: 'a call in the window reported no cost (unknown is never zero)' };
   if (accepted === 0) return { ...base, eligible: false, why: 'no accepted sequence in the window' };

@@ -21,5 +21,7 @@ export interface RoutingSequence {
   unknownTokens: boolean;
   /** some call was cut short, so its usage is partial */
   partial: boolean;
+  /** some call ended in an infrastructure failure (a crash, a timeout, a server error): no evidence of the model */
+  infrastructure: boolean;
   durationMs: number;
 }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../config/types.js';
 import type { RoutingSequence } from '../../machines/routing/routing-sequence.js';
 import { economicChoice, type RoutingDecision } from '../../machines/routing/economic-choice.js';
-import { sequenceKey } from '../../machines/routing/sequence-route.js';
+import { INFRASTRUCTURE_FAILURES, sequenceKey } from '../../machines/routing/sequence-route.js';
 import type { JournalRecord, StartedRecord } from '../journal/record.js';
 import type { EffectParams, EffectResult } from '../../machines/effects.js';
 import { pricedUsage } from '../../machines/price-usage.js';
@@ -49,7 +49,7 @@ interface RunEntry {
 }
 
 function emptySequence(run: string, unit: string, taskClass: string): RoutingSequence {
-  return { run, unit, taskClass, profile: '', attempts: 0, accepted: false, complete: false, costUsd: 0, unknownTokens: false, partial: false, durationMs: 0 };
+  return { run, unit, taskClass, profile: '', attempts: 0, accepted: false, complete: false, costUsd: 0, unknownTokens: false, partial: false, infrastructure: false, durationMs: 0 };
 }
 
 /** A sequence after one more call: its (priced) cost and tokens, its time. */
@@ -59,6 +59,7 @@ function addCall(sequence: RoutingSequence, result: EffectResult<'agent.spawn'>,
   sequence.costUsd = sequence.costUsd === null || spend.costUsd === null ? null : sequence.costUsd + spend.costUsd;
   sequence.unknownTokens ||= spend.tokens === null;
   sequence.durationMs += result.durationMs;
+  sequence.infrastructure ||= result.classification !== undefined && INFRASTRUCTURE_FAILURES.includes(result.classification);
 }
 
 /**

@@ -14,7 +14,7 @@ function config(objective: 'cost' | 'speed' | 'balanced', names: string[]): Conf
 }
 
 const sequence = (profile: string, accepted: boolean, costUsd: number | null, durationMs = 1000): RoutingSequence => ({
-  run: 'R', unit: 'run', taskClass: 'goal/worker/x', profile, attempts: 1, accepted, complete: true, costUsd, unknownTokens: false, partial: false, durationMs,
+  run: 'R', unit: 'run', taskClass: 'goal/worker/x', profile, attempts: 1, accepted, complete: true, costUsd, unknownTokens: false, partial: false, infrastructure: false, durationMs,
 });
 
 describe('economicChoice', () => {
@@ -67,6 +67,14 @@ describe('economicChoice', () => {
     expect(decision?.evidence.find((e) => e.profile === 'b')?.why).toBe('a call in the window reported no token counts: its usage is partial');
   });
 
+  it('a worker call that ended in an infrastructure failure makes its window ineligible: it is no evidence of the model', () => {
+    const ledger = [...Array.from({ length: 10 }, () => sequence('a', true, 0.02)), ...Array.from({ length: 10 }, (_, i) => ({ ...sequence('b', true, 0.001), infrastructure: i === 9 }))];
+    const decision = economicChoice(config('cost', ['a', 'b']), ledger, 'goal/worker/x');
+    expect(decision?.start).toBe('a');
+    expect(decision?.evidence.find((e) => e.profile === 'b')?.why).toMatch(/infrastructure failure/);
+    expect(economicChoice(config('cost', ['a', 'b']), ledger, 'goal/worker/x', false)?.start).toBe('b');
+  });
+
   it('decisions journaled before sequence routing are re-derived by their own rules: speed ignored unknown cost, and an empty window cost $0', () => {
     const ledger = [...Array.from({ length: 10 }, () => sequence('a', true, 0.02, 5000)), ...Array.from({ length: 10 }, () => sequence('b', true, null, 1000))];
     expect(economicChoice(config('speed', ['a', 'b']), ledger, 'goal/worker/x', false)?.start).toBe('b');
@@ -96,7 +104,7 @@ describe('economicChoice', () => {
     durationMs: fc.integer({ min: 1, max: 100_000 }),
     complete: fc.boolean(),
     partial: fc.boolean(),
-  }).map((s) => ({ ...s, run: 'R', unit: 'run', taskClass: 'goal/worker/x', attempts: 1, unknownTokens: false }));
+  }).map((s) => ({ ...s, run: 'R', unit: 'run', taskClass: 'goal/worker/x', attempts: 1, unknownTokens: false, infrastructure: false }));
 
   it('property: never prefers a profile with fewer accepted sequences than the baseline, and an unknown cost never makes a profile cheaper', () => {
     fc.assert(fc.property(fc.array(arbitrarySequence, { maxLength: 80 }), fc.constantFrom('cost', 'speed', 'balanced'), (ledger, objective) => {

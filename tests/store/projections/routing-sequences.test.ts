@@ -26,10 +26,10 @@ function journal() {
   return {
     records,
     start: (run: string, cfg: Config) => add(run, 'run.started', { mode: 'goal', input: { config: cfg, sequenceRouting: true }, argv: [] }),
-    call: (run: string, key: string, profile: string, result: Usage | 'interrupted', role = 'worker') => {
+    call: (run: string, key: string, profile: string, result: Usage | 'interrupted', role = 'worker', classification = 'ok') => {
       add(run, 'effect.started', { key, kind: 'agent.spawn', attempt: 1, params: { role, iteration: 1, agent: { kind: 'cmd', command: 'x' }, model: null, profile, prompt: '', idleTimeoutMs: 0 } });
       if (result === 'interrupted') add(run, 'effect.interrupted', { key, kind: 'agent.spawn', reason: 'crash' });
-      else add(run, 'effect.completed', { key, kind: 'agent.spawn', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 1000, usage: result, transcript: 't' } });
+      else add(run, 'effect.completed', { key, kind: 'agent.spawn', result: { outcome: 'exited', exitCode: 0, signal: null, durationMs: 1000, usage: result, transcript: 't', classification } });
     },
     finish: (run: string, exitCode: number) => add(run, 'run.finished', { state: 'done', exitCode, reason: exitCode === 0 ? 'goal-complete' : 'attempts' }),
     abandon: (run: string) => add(run, 'run.abandoned', { reason: 'yoke run --fresh' }),
@@ -44,7 +44,7 @@ describe('the routing ledger', () => {
     j.call('R1', 'k1', 'cheap', j.usage({ inputTokens: 100, outputTokens: 10, model: 'm' }));
     j.call('R1', 'k2', 'dear', j.usage({ inputTokens: 1, outputTokens: 1, costUsd: 0.5 }), 'judge');
     j.finish('R1', 0);
-    expect(routingSequences(j.records)).toEqual([expect.objectContaining({ run: 'R1', unit: 'run', profile: 'cheap', attempts: 1, accepted: true, complete: true, costUsd: 0.62, unknownTokens: false, partial: false, durationMs: 2000 })]);
+    expect(routingSequences(j.records)).toEqual([expect.objectContaining({ run: 'R1', unit: 'run', profile: 'cheap', attempts: 1, accepted: true, complete: true, costUsd: 0.62, unknownTokens: false, partial: false, infrastructure: false, durationMs: 2000 })]);
   });
 
   it('an unpriced call leaves the cost unknown (never zero), and a call without token counts marks partial usage', () => {
@@ -73,6 +73,17 @@ describe('the routing ledger', () => {
     expect(routingSequences(j.records).map((s) => [s.run, s.profile, s.attempts, s.partial, s.complete])).toEqual([
       ['R1', 'dear', 2, true, true], ['R2', 'dear', 1, false, false], ['R3', 'cheap', 1, false, false],
     ]);
+  });
+
+  it('a call that ended in an infrastructure failure (an idle timeout here) marks its sequence', () => {
+    const j = journal();
+    j.start('R1', config(['agent cheap']));
+    j.call('R1', 'k1', 'cheap', j.usage({ inputTokens: 1, outputTokens: 1, costUsd: 0.01 }));
+    j.finish('R1', 0);
+    j.start('R2', config(['agent cheap']));
+    j.call('R2', 'k2', 'cheap', j.usage({ inputTokens: 1, outputTokens: 1, costUsd: 0.01 }), 'worker', 'idle-timeout');
+    j.finish('R2', 1);
+    expect(routingSequences(j.records).map((s) => [s.run, s.infrastructure])).toEqual([['R1', false], ['R2', true]]);
   });
 
   it('runs without profiles are no evidence', () => {
