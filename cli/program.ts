@@ -463,9 +463,9 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('routing')
-    .description('which profile the next attempt would use, and why: the escalation ladder, or the evidence per profile (DESIGN §15)')
+    .description('which profile the next attempt would use, and why: an unfinished run\'s next attempt, the escalation ladder, or the evidence per profile (DESIGN §15)')
     .option('--json', 'print as JSON', false)
-    .addHelpText('after', '\n`*` marks the baseline (the profile `agent` names). A profile with too few complete sequences, an unknown\ncost or a cut-short call in its window is not eligible; unknown is never counted as zero.\nExit codes: 0 shown, 2 usage or config error, 3 workspace refused.')
+    .addHelpText('after', '\nAn unfinished run\'s next attempt is folded from its journal (its sequence\'s rung, its economic start).\n`*` marks the baseline (the profile `agent` names). A profile with too few complete sequences, an unknown\ncost, a call without token counts, a cut-short call or an infrastructure failure in its window is not\neligible; unknown is never counted as zero. Exit codes: 0 shown, 2 usage or config error, 3 workspace refused.')
     .action(async (flags: { json: boolean }) => {
       const { routingCommand } = await import('./commands/routing.js');
       done(await routingCommand(flags));

@@ -1,8 +1,9 @@
-// Cross-line checks of the routing directives: `agent <profile>` names a declared profile, and
-// `routing escalate|economic` has profiles to choose among (DESIGN §15).
+// Cross-line checks of the routing directives: `agent <profile>` names a declared profile,
+// `routing escalate|economic` has profiles to choose among, and escalate's ladder can climb (DESIGN §15).
 import { withSuggestion } from './closest-match.js';
 import type { ConfigDraft } from './config-draft.js';
 import type { IssueCollector } from './issue-collector.js';
+import { tierLadder } from './tier-ladder.js';
 import { BUILT_IN_AGENT_KINDS } from './types.js';
 
 const ROLE_KEYS = {
@@ -32,5 +33,30 @@ export function resolveProfiles(draft: ConfigDraft, issues: IssueCollector): voi
   if (routing !== undefined && routing.kind !== 'fixed' && draft.profiles.length < 2) {
     const line = draft.firstLines.get('routing') ?? 1;
     issues.error(line, 1, `\`routing ${routing.kind}\` needs at least two \`profile\` lines to choose among, and this file has ${draft.profiles.length}`, 'declare the candidates, like `profile fast tier light model haiku claude` and `profile deep tier strong model opus claude`, or use `routing fixed`');
+  } else if (routing?.kind === 'escalate') warnLadder(draft, issues);
+}
+
+/**
+ * Warnings for an escalate ladder that cannot do what the file seems to ask: escalate climbs one
+ * tier per failure and runs each tier's first profile, so a second profile of a tier never runs,
+ * and a ladder of one rung (every profile in one tier, or `max-tier` cutting the rest) never climbs.
+ */
+function warnLadder(draft: ConfigDraft, issues: IssueCollector): void {
+  const maxTier = draft.scalars.maxTier;
+  const ladder = tierLadder(draft.profiles, maxTier);
+  for (const profile of draft.profiles) {
+    const rung = ladder.find((candidate) => candidate.tier === profile.tier);
+    if (rung === undefined || rung === profile) continue;
+    issues.warning(profile.line, 1, `\`routing escalate\` never runs the profile \`${profile.name}\`: \`${rung.name}\` (line ${rung.line}) is the ${profile.tier} rung`, 'escalate moves one tier per failed attempt and runs the first profile of each tier; give this profile another tier, or remove it');
   }
+  if (ladder.length > 1) return;
+  const capLine = maxTier === undefined ? undefined : draft.firstLines.get('max-tier');
+  const line = capLine ?? draft.firstLines.get('routing') ?? 1;
+  const [only] = ladder;
+  if (only === undefined) {
+    issues.warning(line, 1, `\`max-tier ${maxTier ?? ''}\` leaves \`routing escalate\` no profile, so every attempt runs the \`agent\` line`, 'raise `max-tier`, or give a profile a lower tier');
+    return;
+  }
+  const why = capLine === undefined ? `every profile is in the ${only.tier} tier` : `\`max-tier ${maxTier ?? ''}\` leaves no tier above ${only.tier}`;
+  issues.warning(line, 1, `\`routing escalate\` can never escalate: ${why}, so every attempt runs ${only.name}`, capLine === undefined ? 'give a profile a higher tier, like `profile deep tier strong model opus claude`' : 'raise `max-tier`, or remove it');
 }

@@ -116,6 +116,8 @@ export const effectSchemas = {
       model: z.string().nullable(),
       /** the `profile` this call runs as (absent when the config declares none) */
       profile: z.string().optional(),
+      /** `routing escalate` (runs that route by sequence): why this call runs on its rung, e.g. after which failed gates */
+      routeReason: z.string().optional(),
       prompt: z.string(),
       idleTimeoutMs: z.number().int().nonnegative(),
       /** hard limit for the whole call (`agent-timeout`); absent = none */

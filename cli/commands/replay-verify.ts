@@ -58,7 +58,7 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
 
 /** The routing decision in a run's start, checked against the sequences before it (the ledger has just folded the start, which adds none). */
 function startDivergence(routing: RoutingLedger, started: StartedRecord): Divergence | null {
-  const difference = routingDivergence(routing.list().filter((sequence) => sequence.run !== started.run), started);
+  const difference = routingDivergence(routing, started);
   if (!difference) return null;
   return {
     seq: started.seq, record: 'run.started', key: null, path: 'payload.input.routing',

@@ -1,49 +1,42 @@
 // `yoke routing`: which profile the next attempt would use, and why, from the workspace's own
-// journal (DESIGN §15): the ladder for `escalate`, the evidence per profile for `economic`.
+// journal (DESIGN §15): an unfinished run's next attempt, the ladder for `escalate`, the evidence per
+// profile for `economic`.
 import type { Config } from '../../config/types.js';
-import { escalationLadder } from '../../machines/routing/escalation-ladder.js';
-import type { ProfileEvidence, RoutingDecision } from '../../machines/routing/economic-choice.js';
-import { routingDecisionFor } from '../../store/projections/routing-sequences.js';
+import type { ProfileEvidence } from '../../machines/routing/economic-choice.js';
+import { routingReport, type RoutingReport } from '../../store/projections/routing-report.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { findProject } from '../find-project.js';
 import { loadConfig } from '../load-config.js';
-
-/** What `yoke routing --json` prints. */
-interface RoutingReport {
-  routing: NonNullable<Config['routing']>['kind'];
-  /** the profile the next run's first attempt uses (null: `agent` names no profile) */
-  next: string | null;
-  /** escalate: the tiers the sequence climbs, cheapest first */
-  ladder: { profile: string; tier: string }[];
-  decision: RoutingDecision | null;
-}
 
 /** Print the choice the next attempt would make. */
 export async function routingCommand(flags: { json: boolean }): Promise<number> {
   const paths = findProject(process.cwd());
   const config = loadConfig(paths, (line) => process.stderr.write(`${line}\n`));
-  const kind = config.routing?.kind ?? 'fixed';
-  const decision = kind === 'economic' ? routingDecisionFor((await readWorkspace(paths)).records, config) : null;
-  const ladder = kind === 'escalate' ? escalationLadder(config).map((profile) => ({ profile: profile.name, tier: profile.tier })) : [];
-  const report: RoutingReport = { routing: kind, next: decision?.start ?? ladder[0]?.profile ?? config.agentProfile ?? null, ladder, decision };
+  const report = routingReport((await readWorkspace(paths)).records, config);
   process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : renderRouting(report, config));
   return 0;
 }
 
 function renderRouting(report: RoutingReport, config: Config): string {
   const lines: string[] = [];
+  const pending = report.unfinished;
+  if (pending !== null) {
+    lines.push(`the unfinished run ${pending.run} continues with ${pending.profile === null ? 'its `agent` line' : `the profile ${pending.profile}`} (\`yoke run\` resumes it; \`--fresh\` starts a new run as below).`);
+    if (pending.reason !== null) lines.push(`  why: ${pending.reason}`);
+  }
+  const fresh = report.newRun;
   switch (report.routing) {
     case 'fixed':
-      lines.push(`routing fixed: every attempt uses ${report.next === null ? 'the `agent` line' : `the profile ${report.next}`}.`);
+      lines.push(`routing fixed: every attempt uses ${fresh === null ? 'the `agent` line' : `the profile ${fresh}`}.`);
       break;
     case 'escalate':
-      lines.push(`routing escalate: a sequence starts at ${report.next ?? '?'} and climbs one tier after each attempt that fails its gates${config.maxTier ? ` (up to ${config.maxTier})` : ''}:`);
+      lines.push(`routing escalate: a sequence starts at ${fresh ?? '?'} and climbs one tier after each attempt that fails its gates${config.maxTier ? ` (up to ${config.maxTier})` : ''}:`);
       for (const rung of report.ladder) lines.push(`  ${rung.tier.padEnd(9)} ${rung.profile}`);
       break;
     case 'economic': {
       const decision = report.decision;
       if (!decision) break;
-      lines.push(`routing economic (objective ${decision.objective}, min-samples ${decision.minSamples}): the next run starts with ${decision.start}.`);
+      lines.push(`routing economic (objective ${decision.objective}, min-samples ${decision.minSamples}): ${pending === null ? 'the next run' : 'a new run'} starts with ${decision.start}.`);
       lines.push(`  why: ${decision.reason}`);
       lines.push(`  ${'profile'.padEnd(16)} ${'samples'.padStart(7)} ${'accepted'.padStart(8)} ${'$/accepted'.padStart(11)} ${'s/accepted'.padStart(10)}  eligible`);
       for (const entry of decision.evidence) lines.push(`  ${row(entry, entry.profile === decision.baseline)}`);

@@ -10,6 +10,7 @@ import { assign, enqueueActions } from 'xstate';
 import { request } from '../effects.js';
 import { renderTemplate } from '../render-template.js';
 import { renderSagaLog } from './saga-log.js';
+import { roleModel } from '../routing/role-model.js';
 import { callLimits, freshIteration, notesSayDone, protectionOutput, protectsEveryCall, spendCall, type RunOutput, type WorkContext } from '../work/work-context.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { afterCallRestore } from '../work/after-call-restore.js';
@@ -74,7 +75,7 @@ export const sagaMachine = workSetup.createMachine({
           iteration: 0,
           chunk: context.chunk + 1,
           agent: context.config.scoperAgent ?? context.config.agent,
-          model: context.config.scoperModel ?? context.config.model ?? null,
+          model: roleModel(context.config, 'scoper', context.sequenceRouting === true),
           prompt: promptWithContext(context, renderTemplate(context.scoperPrompt ?? '', { chunk: context.chunk + 1, maxChunks: context.config.maxChunks, loopDir: context.loopDir })
             // runs from before the scoper's call was scanned were never told (their prompts replay as journaled)
             + (protectsEveryCall(context) ? protectionNote(context.protection, 'scoper') : '')),

@@ -34,11 +34,21 @@ export interface RoutingDecision {
   evidence: ProfileEvidence[];
 }
 
-function evidenceFor(profile: Profile, sequences: readonly RoutingSequence[], taskClass: string, minSamples: number, objective: Objective): ProfileEvidence {
+/**
+ * The window of one profile and whether it may be compared. `strict` (runs that route by sequence,
+ * and every new decision): every call of the window must have reported its cost (prices from
+ * `price` count) and its token counts, whatever the objective, since the seed asks complete
+ * reported cost of every attempt; no call may have ended in an infrastructure failure (the
+ * seed: such failures are no evidence of the model's reasoning and do not qualify); and an empty
+ * window's cost is unknown, not $0. Decisions journaled before are re-derived with the rules they
+ * were made by (`speed` ignored unknown cost).
+ */
+function evidenceFor(profile: Profile, sequences: readonly RoutingSequence[], taskClass: string, minSamples: number, objective: Objective, strict: boolean): ProfileEvidence {
   const mine = sequences.filter((sequence) => sequence.profile === profile.name && sequence.taskClass === taskClass && sequence.complete);
   const window = mine.slice(-minSamples);
   const accepted = window.filter((sequence) => sequence.accepted).length;
-  const unknownCost = window.some((sequence) => sequence.costUsd === null);
+  const unknownCost = window.some((sequence) => sequence.costUsd === null) || (strict && window.length === 0);
+  const unknownTokens = strict && window.some((sequence) => sequence.unknownTokens);
   const partial = window.some((sequence) => sequence.partial);
   const costUsd = unknownCost ? null : window.reduce((sum, sequence) => sum + (sequence.costUsd ?? 0), 0);
   const durationMs = window.reduce((sum, sequence) => sum + sequence.durationMs, 0);
@@ -49,7 +59,9 @@ function evidenceFor(profile: Profile, sequences: readonly RoutingSequence[], ta
   };
   if (window.length < minSamples) return { ...base, eligible: false, why: `${window.length} of ${minSamples} complete sequences` };
   if (partial) return { ...base, eligible: false, why: 'a call in the window was cut short: its usage is partial' };
-  if (unknownCost && objective !== 'speed') return { ...base, eligible: false, why: 'a call in the window reported no cost (unknown is never zero)' };
+  if (strict && window.some((sequence) => sequence.infrastructure)) return { ...base, eligible: false, why: 'a call in the window ended in an infrastructure failure (a crash, a timeout, a server error): it is no evidence of the model' };
+  if (unknownTokens) return { ...base, eligible: false, why: 'a call in the window reported no token counts: its usage is partial' };
+  if (unknownCost && (strict || objective !== 'speed')) return { ...base, eligible: false, why: 'a call in the window reported no cost (unknown is never zero)' };
   if (accepted === 0) return { ...base, eligible: false, why: 'no accepted sequence in the window' };
   return { ...base, eligible: true, why: `${accepted} of ${window.length} accepted` };
 }
@@ -77,15 +89,16 @@ function compare(a: number | null, b: number | null): 'better' | 'same' | 'worse
 /**
  * The profile the next run starts with. The baseline is the profile `agent` names (else the first);
  * an alternative replaces it only when both windows are eligible and the alternative beats it; of
- * several, the best by the objective, equal scores keeping file order.
+ * several, the best by the objective, equal scores keeping file order. `strict`: the evidence rules
+ * of runs that route by sequence (see `evidenceFor`); false re-derives decisions journaled before.
  */
-export function economicChoice(config: Config, sequences: readonly RoutingSequence[], taskClass: string): RoutingDecision | null {
+export function economicChoice(config: Config, sequences: readonly RoutingSequence[], taskClass: string, strict = true): RoutingDecision | null {
   if (config.routing?.kind !== 'economic') return null;
   const profiles = config.profiles ?? [];
   const baselineProfile = profiles.find((profile) => profile.name === config.agentProfile) ?? profiles[0];
   if (!baselineProfile) return null;
   const { objective, minSamples } = config.routing;
-  const evidence = profiles.map((profile) => evidenceFor(profile, sequences, taskClass, minSamples, objective));
+  const evidence = profiles.map((profile) => evidenceFor(profile, sequences, taskClass, minSamples, objective, strict));
   const decide = (start: string, reason: string): RoutingDecision => ({ start, baseline: baselineProfile.name, objective, minSamples, taskClass, reason, evidence });
   const baseline = evidence.find((entry) => entry.profile === baselineProfile.name);
   if (!baseline?.eligible) return decide(baselineProfile.name, `insufficient evidence: the baseline ${baselineProfile.name} has ${baseline?.why ?? 'no window'}`);

@@ -16,7 +16,7 @@ import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
 import { renderGuardReport, type CheckOutcome } from './guard-report.js';
 import { planChecks } from './plan-checks.js';
-import { workerChoice } from '../routing/escalation-ladder.js';
+import { noteWorkerExit, routeAfterGates, workerRoute } from './route-step.js';
 import { renderTemplate } from '../render-template.js';
 import { interrupted, setbackStates, setbackTransitions } from './setback-states.js';
 import {
@@ -54,9 +54,13 @@ function scannedBy(o: WorkLoopOptions, goal: boolean) {
   };
 }
 
-/** A worker call that did its work: one more completed call, and its usage spent. */
-function workerCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
-  return event.type === 'AGENT_EXITED' ? { agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result) } : {};
+/** A worker call that did its work: one more completed call, its usage spent, and (routing by sequence) how it ended. */
+function workerCallDone(o: WorkLoopOptions) {
+  return ({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> => (event.type === 'AGENT_EXITED' ? {
+    agentCalls: context.agentCalls + 1,
+    spent: spendCall(context, event.result),
+    ...noteWorkerExit(o, context, event.result.classification),
+  } : {});
 }
 
 /** `{ story }` for an agent call's params in stories mode; absent elsewhere (so other journals re-derive the same params). */
@@ -96,7 +100,7 @@ export function turnStates(o: WorkLoopOptions) {
           role: 'worker',
           iteration: context.iteration,
           ...(o.terminal ? {} : { chunk: context.chunk }),
-          ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
+          ...workerRoute(o, context),
           ...(o.goal ? { attempt: context.iteration } : {}),
           ...storyParam(o, context),
           prompt: promptWithContext(context, renderTemplate(
@@ -119,8 +123,8 @@ export function turnStates(o: WorkLoopOptions) {
       on: {
         AGENT_EXITED: [
           ...setbackTransitions('worker'),
-          { guard: 'restoresAfterCalls', target: 'restoringAfterWorker', actions: [assign(workerCallDone), 'clearRateLimits'] },
-          { target: 'readingNotes', actions: [assign(workerCallDone), 'clearRateLimits'] },
+          { guard: 'restoresAfterCalls', target: 'restoringAfterWorker', actions: [assign(workerCallDone(o)), 'clearRateLimits'] },
+          { target: 'readingNotes', actions: [assign(workerCallDone(o)), 'clearRateLimits'] },
         ],
         // The call was cut short (crash or signal): restore the spec and call the worker again
         // for the same iteration. The interrupted call's usage stays unknown in the journal.
@@ -253,9 +257,7 @@ export function turnStates(o: WorkLoopOptions) {
         FILE_WRITTEN: {
           target: 'deciding',
           // escalate: an attempt that failed its gates moves the next one up a tier (setbacks never reach here).
-          actions: assign({
-            routeStep: ({ context }) => context.config.routing?.kind === 'escalate' && !(iterationPassed(context) && (!o.goal || success(context))) ? context.routeStep + 1 : context.routeStep,
-          }),
+          actions: assign(({ context }) => routeAfterGates(o, context, iterationPassed(context) && (!o.goal || success(context)))),
         },
       },
     }),

@@ -7,6 +7,7 @@ import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { afterCallRestore } from './after-call-restore.js';
 import type { MachineEvent } from '../effect-events.js';
+import { roleModel } from '../routing/role-model.js';
 import { callProtectStates } from './call-protect-states.js';
 import { gateStates } from './gate-states.js';
 import { promptWithContext, protectParam } from './context-prompt.js';
@@ -48,7 +49,7 @@ export function judgeStates(o: WorkLoopOptions) {
           iteration: context.iteration,
           ...(o.terminal ? {} : { chunk: context.chunk }),
           agent: context.config.judgeAgent ?? context.config.agent,
-          model: context.config.judgeModel ?? context.config.model ?? null,
+          model: roleModel(context.config, 'judge', context.sequenceRouting === true),
           ...storyParam(o, context),
           prompt: promptWithContext(context, renderTemplate(context.judgePrompt ?? '', { iteration: context.iteration, loopDir: context.loopDir, ...o.promptValues?.(context) }) + protectionNote(context.protection, 'judge', protectsEveryCall(context))),
           ...callLimits(context.config, context.resumeSession),

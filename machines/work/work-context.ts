@@ -14,6 +14,7 @@ import type { AcceptanceCheckResult } from '../acceptance/acceptance-check.js';
 import { acceptancePassed, type ProofRecord } from './goal-acceptance.js';
 import { checkPassed, gatesDone, type CheckOutcome, type PlannedCheck } from './guard-report.js';
 import type { RoutingDecision } from '../routing/economic-choice.js';
+import type { SequenceRoutes } from '../routing/sequence-route.js';
 import type { ProtectedContextFile } from '../context/context-files.js';
 
 /** Everything a lifecycle needs, journaled in `run.started`. */
@@ -94,6 +95,15 @@ export interface WorkInput {
   acceptanceEngine?: 'check';
   /** `routing economic`: the profile this run starts with, decided from the ledger when it started (DESIGN §15) */
   routing?: RoutingDecision;
+  /**
+   * Set (with `profile` lines) by runs started since routing follows sequences (DESIGN §15):
+   * escalate keeps a rung per sequence (a story, a chunk, the run) in `routes`, climbs one tier (not
+   * one profile) per attempt that failed its gates, never after an infrastructure failure (a crash,
+   * an idle timeout, a timeout, a server error), and journals why with each worker call; each
+   * profile runs with its own model; and `routing economic` compares sequences per story and chunk
+   * under the stricter evidence rules. Runs journaled before fold as they did.
+   */
+  sequenceRouting?: true;
   /** stories: prd.yaml's stories when the run started */
   stories?: Story[];
 }
@@ -192,8 +202,10 @@ export interface WorkContext extends WorkInput {
   /** goal: the last failed attempt's fingerprint and how many attempts in a row failed that way */
   lastFingerprint: string | null;
   fingerprintRepeats: number;
-  /** `routing escalate`: attempts of this sequence that failed their gates (the ladder's rung) */
+  /** `routing escalate`, runs without `sequenceRouting`: attempts of this sequence that failed their gates (the ladder's rung) */
   routeStep: number;
+  /** `routing escalate`, runs with `sequenceRouting`: each sequence's rung, by `sequenceKey` (absent until the first worker call) */
+  routes?: SequenceRoutes;
   /** the decision entry on its way into the next commit: the journaled clock, the notes, then the entry itself */
   decisionNow: number | null;
   decisionNotes: string | null;

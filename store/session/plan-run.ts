@@ -157,6 +157,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     // The block opens every prompt (inject), parallel lanes' too (they read the layer in their worktrees, docs/parallel.md).
     ...(start.contextLayer === true ? { contextLayer: { run: request.runId, inject: true as const } } : {}),
     ...(routing ? { routing } : {}),
+    // sequenceRouting: this yoke routes by sequence (escalate per story and chunk, a model per profile, stricter evidence); older journals lack it
+    ...(config.profiles !== undefined ? { sequenceRouting: true as const } : {}),
     // protectAll: this yoke scans after every agent call and measures the check's digest (older journals lack it and fold as they did)
     ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection, protectAll: true as const } : {}),
   };

@@ -1,9 +1,11 @@
-// Routing end to end (DESIGN §15): profiles that report usage through $YOKE_USAGE_FILE, real runs
-// filling the windows, then `routing economic` choosing by cost per accepted sequence, and
-// `routing escalate` climbing from light to strong after a gate failure.
+// Routing end to end (DESIGN §15): profiles that report usage through $YOKE_USAGE_FILE (or tokens
+// priced by `price`), real runs filling the windows, then `routing economic` choosing by cost per
+// accepted sequence; `routing escalate` climbing one tier per gate failure of a sequence (never
+// after an idle timeout), each profile with its own model, per story in stories mode.
 import { chmod, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournal } from '../support/journal-records.js';
+import { rewriteJournal } from '../support/journal-edit.js';
+import { journalPath, readJournal } from '../support/journal-records.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 
 const workspaces: Workspace[] = [];
@@ -12,22 +14,27 @@ afterEach(async () => {
 });
 
 /**
- * A `cmd` agent: counts its calls in the side folder, reports `cost` dollars, and ships done.txt
- * on the calls `passes` says (else removes it, so the goal's acceptance fails).
+ * A `cmd` agent: counts its calls in the side folder, reports `usage` (JSON) through
+ * $YOKE_USAGE_FILE, and ships done.txt on the calls `passes` says (else removes it, so the goal's
+ * acceptance fails). `before` runs first (e.g. going quiet past the idle timeout).
  */
-async function agentScript(ws: Workspace, name: string, cost: number, passes: string): Promise<string> {
+async function agentScript(ws: Workspace, name: string, usage: string, passes: string, before = ''): Promise<string> {
   const path = ws.side(`${name}.sh`);
   await writeFile(path, [
     '#!/bin/sh',
     `n=$(( $(cat "${ws.side(`${name}.count`)}" 2>/dev/null || echo 0) + 1 ))`,
     `echo "$n" > "${ws.side(`${name}.count`)}"`,
-    `printf '{"input_tokens": 100, "output_tokens": 10, "cost_usd": ${cost}}' > "$YOKE_USAGE_FILE"`,
+    before,
+    `printf '%s' '${usage}' > "$YOKE_USAGE_FILE"`,
     `if ${passes}; then echo ok > done.txt; else rm -f done.txt; fi`,
     'printf "STATUS: DONE\\n" > .loop/notes.md',
   ].join('\n'));
   await chmod(path, 0o755);
   return path;
 }
+
+/** Usage with a reported cost. */
+const costing = (usd: number): string => `{"input_tokens": 100, "output_tokens": 10, "cost_usd": ${usd}}`;
 
 async function goalWorkspace(): Promise<Workspace> {
   const ws = await makeWorkspace(() => ({
@@ -45,22 +52,43 @@ async function conf(ws: Workspace, lines: string[]): Promise<void> {
   await ws.write('.loop/yoke.conf', `${['mode goal', 'accept shipped test -f done.txt', ...lines].join('\n')}\n`);
 }
 
-interface SpawnParams { role: string; profile?: string }
+interface SpawnParams { role: string; profile?: string; model: string | null; story?: string; routeReason?: string }
+interface SpawnResult { classification?: string }
+
+/** The worker calls as journaled: their params and how each ended. */
+async function workerCalls(ws: Workspace): Promise<Array<SpawnParams & { classification?: string }>> {
+  const records = await readJournal(ws);
+  const results = new Map(records.filter((r) => r.type === 'effect.completed').map((r) => {
+    const payload = r.payload as { key: string; result: SpawnResult };
+    return [payload.key, payload.result];
+  }));
+  return records
+    .filter((r) => r.type === 'effect.started' && (r.payload as { kind: string }).kind === 'agent.spawn')
+    .map((r) => r.payload as { key: string; params: SpawnParams })
+    .filter(({ params }) => params.role === 'worker')
+    .map(({ key, params }) => ({ ...params, classification: results.get(key)?.classification }));
+}
 
 async function workerProfiles(ws: Workspace): Promise<(string | undefined)[]> {
-  return (await readJournal(ws))
-    .filter((r) => r.type === 'effect.started' && (r.payload as { kind: string }).kind === 'agent.spawn')
-    .map((r) => (r.payload as { params: SpawnParams }).params)
-    .filter((params) => params.role === 'worker')
-    .map((params) => params.profile);
+  return (await workerCalls(ws)).map((call) => call.profile);
+}
+
+interface Evidence { profile: string; samples: number; accepted: number; costUsd: number | null; costPerAccepted: number | null; eligible: boolean; why: string }
+interface Report { next: string | null; newRun: string | null; unfinished: { run: string; profile: string | null; reason: string | null } | null; ladder: { profile: string; tier: string }[]; decision: { baseline: string; reason: string; evidence: Evidence[] } | null }
+
+async function routingReport(ws: Workspace): Promise<Report> {
+  const explained = await runYoke(ws, ['routing', '--json']);
+  expect(explained.exitCode, explained.stderr).toBe(0);
+  return JSON.parse(explained.stdout) as Report;
 }
 
 describe('routing', () => {
-  it('economic objective cost: from real runs, the dear profile that always passes is cheaper per accepted sequence than the cheap one that passes 1 of 3', async () => {
+  it('economic objective cost: from real runs, the dear profile that always passes (its tokens priced by `price`) is cheaper per accepted sequence than the cheap one that passes 1 of 3; a forged decision fails verify', async () => {
     const ws = await goalWorkspace();
-    const cheap = await agentScript(ws, 'cheap', 0.01, '[ $((n % 3)) -eq 0 ]');
-    const dear = await agentScript(ws, 'dear', 0.02, 'true');
-    const profiles = [`profile cheap tier light cmd sh ${cheap}`, `profile dear tier strong cmd sh ${dear}`];
+    const cheap = await agentScript(ws, 'cheap', costing(0.01), '[ $((n % 3)) -eq 0 ]');
+    // tokens only: `price dear-model` makes its cost (100 × 190 + 10 × 100) / 1e6 = $0.02 a call
+    const dear = await agentScript(ws, 'dear', '{"input_tokens": 100, "output_tokens": 10, "model": "dear-model"}', 'true');
+    const profiles = [`profile cheap tier light cmd sh ${cheap}`, `profile dear tier strong cmd sh ${dear}`, 'price dear-model 190 100'];
     await conf(ws, ['max-iterations 1', ...profiles, 'agent cheap']);
     const exits: number[] = [];
     for (let i = 0; i < 10; i += 1) exits.push((await runYoke(ws, ['run', '--quiet'])).exitCode ?? -1);
@@ -69,12 +97,10 @@ describe('routing', () => {
     for (let i = 0; i < 10; i += 1) expect((await runYoke(ws, ['run', '--quiet'])).exitCode).toBe(0);
 
     await conf(ws, ['max-iterations 1', ...profiles, 'agent cheap', 'routing economic objective cost min-samples 10']);
-    const explained = await runYoke(ws, ['routing', '--json']);
-    expect(explained.exitCode, explained.stderr).toBe(0);
-    const report = JSON.parse(explained.stdout) as { next: string; decision: { baseline: string; reason: string; evidence: { profile: string; samples: number; accepted: number; costPerAccepted: number; eligible: boolean }[] } };
+    const report = await routingReport(ws);
     expect(report.next).toBe('dear');
-    expect(report.decision.baseline).toBe('cheap');
-    const byName = Object.fromEntries(report.decision.evidence.map((e) => [e.profile, e]));
+    expect(report.decision?.baseline).toBe('cheap');
+    const byName = Object.fromEntries((report.decision?.evidence ?? []).map((e) => [e.profile, e]));
     expect(byName.cheap).toMatchObject({ samples: 10, accepted: 3, eligible: true });
     expect(byName.cheap?.costPerAccepted).toBeCloseTo(0.1 / 3, 6);
     expect(byName.dear).toMatchObject({ samples: 10, accepted: 10, eligible: true });
@@ -89,27 +115,107 @@ describe('routing', () => {
     expect((await workerProfiles(ws)).at(-1)).toBe('dear');
     const verify = await runYoke(ws, ['replay', '--verify', '--all']);
     expect(verify.exitCode, verify.stdout).toBe(0);
+
+    // the journaled decision says cheap, and the chain is made whole again: only re-deriving it finds the forgery
+    rewriteJournal(journalPath(ws.path), (record) => {
+      if (record.seq !== last?.seq) return;
+      ((record.payload as { input: { routing: { start: string } } }).input.routing).start = 'cheap';
+    });
+    const forged = await runYoke(ws, ['replay', '--verify', '--all']);
+    expect(forged.exitCode, forged.stdout).toBe(1);
+    expect(forged.stdout).toMatch(new RegExp(`DIVERGED at seq ${last?.seq ?? '?'} \\(run\\.started\\)[\\s\\S]*routing decision[\\s\\S]*payload\\.input\\.routing`));
   }, 600_000);
 
-  it('economic with too few sequences keeps the baseline and says why', async () => {
+  it('economic with too few sequences keeps the baseline and says why; a profile without samples has an unknown cost, not $0', async () => {
     const ws = await goalWorkspace();
-    const cheap = await agentScript(ws, 'cheap', 0.01, 'true');
-    const dear = await agentScript(ws, 'dear', 0.02, 'true');
+    const cheap = await agentScript(ws, 'cheap', costing(0.01), 'true');
+    const dear = await agentScript(ws, 'dear', costing(0.02), 'true');
     await conf(ws, [`profile cheap tier light cmd sh ${cheap}`, `profile dear cmd sh ${dear}`, 'agent cheap', 'routing economic min-samples 10']);
     expect((await runYoke(ws, ['run', '--quiet'])).exitCode).toBe(0);
     const explained = await runYoke(ws, ['routing']);
     expect(explained.stdout).toMatch(/starts with cheap[\s\S]*insufficient evidence: the baseline cheap has 1 of 10 complete sequences/);
+    const evidence = (await routingReport(ws)).decision?.evidence ?? [];
+    expect(evidence.find((e) => e.profile === 'cheap')).toMatchObject({ samples: 1, costUsd: 0.01 });
+    expect(evidence.find((e) => e.profile === 'dear')).toMatchObject({ samples: 0, costUsd: null, costPerAccepted: null });
   }, 120_000);
 
-  it('escalate: a gate failure moves the next attempt from light to strong, and it stays there for the rest of the sequence', async () => {
+  it('escalate: an idle timeout does not escalate, a gate failure climbs one tier (never sideways) and stays; each profile runs with its own model, the reason is journaled, and `yoke routing` shows a paused run\'s next rung', async () => {
     const ws = await goalWorkspace();
-    const light = await agentScript(ws, 'light', 0.01, 'false');
-    const strong = await agentScript(ws, 'strong', 0.05, '[ "$n" -ge 2 ]');
-    await conf(ws, ['max-iterations 5', `profile deep tier strong cmd sh ${strong}`, `profile fast tier light cmd sh ${light}`, 'agent deep', 'routing escalate']);
-    expect(JSON.parse((await runYoke(ws, ['routing', '--json'])).stdout)).toMatchObject({ routing: 'escalate', next: 'fast', ladder: [{ profile: 'fast', tier: 'light' }, { profile: 'deep', tier: 'strong' }] });
+    // fast goes quiet past the idle timeout on its first call, then fails acceptance; deep fails once
+    // (another way, or the third identical failure would block the goal as no-progress), then passes
+    const light = await agentScript(ws, 'light', costing(0.01), 'false', 'if [ "$n" -eq 1 ]; then sleep 6; fi');
+    const strong = await agentScript(ws, 'strong', costing(0.05), '[ "$n" -ge 2 ]', 'if [ "$n" -eq 1 ]; then touch junk.txt; else rm -f junk.txt; fi');
+    await conf(ws, [
+      'accept tidy test ! -f junk.txt', 'max-iterations 6', 'idle-timeout 2s', 'budget attempts 2',
+      `profile deep tier strong cmd sh ${strong}`, `profile fast tier light model haiku cmd sh ${light}`, `profile spare tier light model mini cmd sh ${light}`,
+      'agent fast', 'routing escalate',
+    ]);
+    const check = await runYoke(ws, ['config', 'check']);
+    expect(check.stderr).toMatch(/yoke\.conf:\d+:1: .*`routing escalate` never runs the profile `spare`: `fast` \(line \d+\) is the light rung/);
+    expect(await routingReport(ws)).toMatchObject({ next: 'fast', unfinished: null, ladder: [{ profile: 'fast', tier: 'light' }, { profile: 'deep', tier: 'strong' }] });
+
+    // attempts 2 holds the run after fast's two attempts: the next one is deep's, and `yoke routing` says so
+    const held = await runYoke(ws, ['run', '--quiet']);
+    expect(held.exitCode, held.stderr).toBe(1);
+    const paused = await routingReport(ws);
+    expect(paused).toMatchObject({ next: 'deep', newRun: 'fast', unfinished: { profile: 'deep', reason: expect.stringMatching(/up to deep \(strong\), rung 2 of 2, after attempt 2 failed accept shipped/) as unknown } });
+    expect((await runYoke(ws, ['budget', '--attempts', '10'])).exitCode).toBe(0);
     const run = await runYoke(ws, ['run', '--quiet']);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(await workerProfiles(ws)).toEqual(['fast', 'deep', 'deep']);
+
+    const calls = await workerCalls(ws);
+    expect(calls.map((call) => [call.profile, call.model, call.classification])).toEqual([
+      ['fast', 'haiku', 'idle-timeout'], ['fast', 'haiku', 'ok'], ['deep', null, 'ok'], ['deep', null, 'ok'],
+    ]);
+    expect(calls.map((call) => call.routeReason)).toEqual([
+      'escalate: fast (light) is the first rung of 2',
+      'escalate: fast (light) is the first rung of 2',
+      'escalate: up to deep (strong), rung 2 of 2, after attempt 2 failed accept shipped',
+      'escalate: deep (strong) is the top rung, kept after attempt 3 failed accept shipped, accept tidy',
+    ]);
+    expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
+  }, 120_000);
+
+  it('escalate in stories mode: each story is its own sequence, starting at the bottom again, and the ledger counts one sequence per story; config check resolves judge-agent naming a profile and refuses an unknown one', async () => {
+    const ws = await makeWorkspace({
+      '.loop/yoke.conf': 'mode stories\nagent claude\n',
+      '.loop/prd.yaml': 'stories:\n  - id: S1\n    title: One\n    acceptance:\n      - text: one\n        check: test -f out-S1.txt\n  - id: S2\n    title: Two\n    acceptance:\n      - text: two\n        check: test -f out-S2.txt\n',
+      '.loop/protocol.md': '# Protocol\n',
+      '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+      '.loop/.gitignore': '.journal/\n.stash/\n',
+    });
+    workspaces.push(ws);
+    // the worker skips S1's file on its first call (S1's check fails), then does each story
+    await writeFile(ws.side('agent.sh'), [
+      '#!/bin/sh',
+      'story=$(grep -o \'^### [A-Za-z0-9_-]*:\' | head -1 | sed \'s/^### //; s/:$//\')',
+      `n=$(( $(cat "${ws.side('calls')}" 2>/dev/null | wc -l) + 1 ))`,
+      `echo "$story" >> "${ws.side('calls')}"`,
+      'if [ "$n" -ne 1 ]; then echo ok > "out-$story.txt"; fi',
+      'printf \'{"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}\' > "$YOKE_USAGE_FILE"',
+      'printf "STATUS: DONE\\n" > .loop/notes.md',
+    ].join('\n'));
+    const agent = ws.side('agent.sh');
+    const profiles = [`profile fast tier light cmd sh ${agent}`, `profile deep tier strong cmd sh ${agent}`];
+    // judge-agent may name a profile; a name no profile has is refused with its line
+    await ws.write('.loop/yoke.conf', `${['mode stories', ...profiles, 'agent fast', 'review on', 'judge-agent deap'].join('\n')}\n`);
+    const refused = await runYoke(ws, ['config', 'check']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/\.loop\/yoke\.conf:6:13: error: `deap` is not a known agent or profile/);
+    await ws.write('.loop/yoke.conf', `${['mode stories', ...profiles, 'agent fast', 'review on', 'judge-agent deep'].join('\n')}\n`);
+    const checked = await runYoke(ws, ['config', 'check', '--json']);
+    expect(checked.exitCode, checked.stderr).toBe(0);
+    expect((JSON.parse(checked.stdout) as { config: unknown }).config).toMatchObject({ judgeProfile: 'deep', judgeAgent: { kind: 'cmd', command: `sh ${agent}` }, agentProfile: 'fast' });
+    await ws.write('.loop/yoke.conf', `${['mode stories', 'max-iterations 5', ...profiles, 'agent fast', 'routing escalate'].join('\n')}\n`);
+    const run = await runYoke(ws, ['run', '--quiet']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect((await workerCalls(ws)).map((call) => `${call.profile ?? '?'} ${call.story ?? '?'}`)).toEqual(['fast S1', 'deep S1', 'fast S2']);
+
+    // the same journal as evidence: S1 and S2 are two sequences, both started by fast and accepted
+    await ws.write('.loop/yoke.conf', `${['mode stories', 'max-iterations 5', ...profiles, 'agent fast', 'routing economic min-samples 10'].join('\n')}\n`);
+    const evidence = (await routingReport(ws)).decision?.evidence ?? [];
+    expect(evidence.find((e) => e.profile === 'fast')).toMatchObject({ samples: 2, accepted: 2, why: '2 of 10 complete sequences' });
+    expect(evidence.find((e) => e.profile === 'fast')?.costUsd).toBeCloseTo(0.03, 6);
     expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
   }, 120_000);
 });

@@ -34,9 +34,9 @@ function events(file: string): string[] {
 describe('golden journals', () => {
   it('there is one per recorded scenario, for every lifecycle, named with the yoke version that wrote it', () => {
     expect(goldens).toEqual([
-      'brute-bailout.v0.1.0.jsonl', 'brute-done.v0.1.0.jsonl', 'goal-complete.v0.1.0.jsonl', 'goal-no-progress.v0.1.0.jsonl',
+      'brute-bailout.v0.1.0.jsonl', 'brute-done.v0.1.0.jsonl', 'goal-complete.v0.1.0.jsonl', 'goal-economic-speed.v0.1.0.jsonl', 'goal-escalate.v0.1.0.jsonl', 'goal-no-progress.v0.1.0.jsonl',
       'loop-crash-resume.v0.1.0.jsonl', 'loop-done.v0.1.0.jsonl', 'loop-max-iterations.v0.1.0.jsonl', 'loop-sigint-resume.v0.1.0.jsonl',
-      'saga-done.v0.1.0.jsonl', 'stories-done.v0.1.0.jsonl',
+      'saga-done.v0.1.0.jsonl', 'stories-done.v0.1.0.jsonl', 'stories-escalate.v0.1.0.jsonl',
     ]);
   });
 
@@ -95,6 +95,22 @@ describe('golden journals', () => {
     const { records } = readJournalFile(join(here, 'stories-done.v0.1.0.jsonl'));
     const messages = records.flatMap((r) => (r.type === 'effect.started' && r.payload.kind === 'story.pass' ? [(r.payload.params as { message: string }).message] : []));
     expect(messages).toEqual(['feat(S1): Parser', 'feat(S2): Printer', 'feat(S3): Docs']);
+  });
+
+  it('the routing journals, recorded before routing followed sequences, hold the decisions today\'s rules no longer make', () => {
+    const workers = (file: string) => readJournalFile(join(here, file)).records.flatMap((r) => {
+      const params = r.type === 'effect.started' && r.payload.kind === 'agent.spawn' ? r.payload.params as { role: string; story?: string; profile?: string; model: string | null } : null;
+      return params === null ? [] : [`${params.role} ${params.story ?? '-'} ${params.profile ?? '-'} ${params.model ?? '-'}`];
+    });
+    // the idle timeout escalated, sideways to the second light profile, and the `agent` profile's model leaked
+    expect(workers('goal-escalate.v0.1.0.jsonl')).toEqual(['worker - fast haiku', 'worker - spare haiku', 'worker - deep haiku', 'worker - deep haiku']);
+    // S2 started on S1's rung; the judge profile without a model ran with the worker's
+    expect(workers('stories-escalate.v0.1.0.jsonl')).toEqual(['worker S1 fast haiku', 'worker S1 wise haiku', 'worker S1 deep haiku', 'judge S1 - haiku', 'worker S2 deep haiku', 'judge S2 - haiku']);
+    // speed chose a profile whose cost is unknown; a profile without samples cost $0
+    const started = readJournalFile(join(here, 'goal-economic-speed.v0.1.0.jsonl')).records.filter((r) => r.type === 'run.started').at(-1);
+    const routing = (started?.payload.input as { routing?: { start: string; evidence: Array<{ profile: string; costUsd: number | null; eligible: boolean }> } }).routing;
+    expect(routing?.start).toBe('quick');
+    expect(routing?.evidence.map((e) => [e.profile, e.costUsd === null ? null : e.costUsd > 0 ? '>0' : 0, e.eligible])).toEqual([['slow', '>0', true], ['quick', null, true], ['idle', 0, false]]);
   });
 });
 

@@ -17,6 +17,7 @@ import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Res
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
+import { checkRoutePaths } from '../support/route-ledger.js';
 import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 const MODEL: GraphModel = {
@@ -65,7 +66,13 @@ const PROTECTED_RESTORING: GraphModel = {
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING };
+/** DESIGN §15: `routing escalate` between a light and a strong profile, routed by sequence (the runs this yoke starts): a failing guard climbs. */
+const ESCALATE: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('brute', ['max-iterations 3', 'max-judge-failures 2', 'guard tests npm test', 'commit off', 'profile fast tier light cmd ./fast.sh', 'profile deep tier strong model opus cmd ./deep.sh', 'routing escalate'])), sequenceRouting: true },
+  samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING, escalate: ESCALATE };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET_SAMPLES, ...CONTEXT_SAMPLES });
 
 describe('brute machine graph', () => {
@@ -105,6 +112,12 @@ describe('brute machine graph', () => {
   it('(b) budgets: with an attempts ceiling, the judge of the last attempt is admitted (a judge call spends no attempt)', () => {
     const { failures } = checkPaths(bruteMachine, ATTEMPTS.input, transitionPaths(bruteMachine, ATTEMPTS).paths, describePath);
     expect(failures.slice(0, 2)).toEqual([]);
+  });
+
+  it('(b) routing escalate: every worker call runs its sequence\'s rung with its own model and says why (support/route-ledger.ts)', () => {
+    const { failures, seen } = checkRoutePaths(bruteMachine, ESCALATE.input, explored.escalate?.paths ?? [], describePath);
+    expect(failures.slice(0, 1)).toEqual([]);
+    expect([...seen]).toEqual(expect.arrayContaining(['run fast', 'run deep']));
   });
 
   it('the invariants have teeth: they catch a machine that passes without a PASS, bails out one FAIL late, skips the cadence, or admits past a ceiling', () => {

@@ -14,8 +14,9 @@ import { sagaMachine } from '../../../machines/lifecycles/saga.js';
 import { drive, makeAcceptanceResult, makeAgentResult, makeCheckResult, type Responder } from '../support/loop-driver.js';
 import { makeJudgedInput, makeModeConfig } from '../support/judged-input.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
-import { pathNamer, serializeWork, transitionPaths, type GraphModel } from '../support/work-graph.js';
+import { pathNamer, serializeWork, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { checkPaths } from '../support/work-ledger.js';
+import { checkRoutePaths } from '../support/route-ledger.js';
 import { BUDGET_SAMPLES, CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PLAIN_ITERATION_SAMPLES, PROTECT_SAMPLES, PROTECTED_FILE, SAGA_SAMPLES, VERDICT_SAMPLES, VIOLATION_SAMPLE } from '../support/work-samples.js';
 
 // the loop and brute models cover wall-clock breaches and raises that fall short; here a tokens hold
@@ -62,7 +63,13 @@ const PROTECTED_RESTORING: GraphModel = {
   samples: { ...PLAIN_ITERATION_SAMPLES, ...PASS_OR_FAIL, ...SAGA_SAMPLES, ...PROTECT_SAMPLES },
   serialize: serializeWork,
 };
-const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING };
+/** DESIGN §15: `routing escalate` between a light and a strong profile, routed by sequence (the runs this yoke starts): a failing guard climbs, per chunk. */
+const ESCALATE: GraphModel = {
+  input: { ...makeJudgedInput(makeModeConfig('saga', ['max-chunks 2', 'max-iterations 2', 'max-judge-failures 1', 'guard tests npm test', 'commit off', 'profile fast tier light cmd ./fast.sh', 'profile deep tier strong model opus cmd ./deep.sh', 'routing escalate'])), sequenceRouting: true },
+  samples: { ...PLAIN_ITERATION_SAMPLES, 'CHECK_FINISHED(fail)': ITERATION_SAMPLES['CHECK_FINISHED(fail)'] as Sample, ...PASS_OR_FAIL, ...SAGA_SAMPLES },
+  serialize: serializeWork,
+};
+const MODELS = { model: MODEL, guardless: GUARDLESS, budget: BUDGET, context: CONTEXT, protected: PROTECTED, protectedRestoring: PROTECTED_RESTORING, escalate: ESCALATE };
 const describePath = pathNamer({ ...MODEL.samples, ...BUDGET.samples, ...CONTEXT_SAMPLES });
 
 describe('saga machine graph', () => {
@@ -90,6 +97,12 @@ describe('saga machine graph', () => {
       const { failures } = checkPaths(sagaMachine, model.input, explored[name]?.paths ?? [], describePath);
       expect(failures.slice(0, 3), name).toEqual([]);
     }
+  });
+
+  it('(b) routing escalate: every worker call runs its sequence\'s rung with its own model and says why (support/route-ledger.ts)', () => {
+    const { failures, seen } = checkRoutePaths(sagaMachine, ESCALATE.input, explored.escalate?.paths ?? [], describePath);
+    expect(failures.slice(0, 1)).toEqual([]);
+    expect([...seen]).toEqual(expect.arrayContaining(['chunk:1 deep', 'chunk:2 fast']));
   });
 
   it('the invariants have teeth: they catch a saga that runs one chunk too many or admits a call past a ceiling', () => {

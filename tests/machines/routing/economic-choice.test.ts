@@ -14,7 +14,7 @@ function config(objective: 'cost' | 'speed' | 'balanced', names: string[]): Conf
 }
 
 const sequence = (profile: string, accepted: boolean, costUsd: number | null, durationMs = 1000): RoutingSequence => ({
-  run: 'R', taskClass: 'goal/worker/x', profile, attempts: 1, accepted, complete: true, costUsd, partial: false, durationMs,
+  run: 'R', unit: 'run', taskClass: 'goal/worker/x', profile, attempts: 1, accepted, complete: true, costUsd, unknownTokens: false, partial: false, infrastructure: false, durationMs,
 });
 
 describe('economicChoice', () => {
@@ -53,6 +53,50 @@ describe('economicChoice', () => {
     expect(economicChoice(config('speed', ['a', 'b']), ledger, 'goal/worker/x')?.start).toBe('a');
   });
 
+  it('partial usage makes a window ineligible under every objective: one sequence with an unknown cost among known ones, or a call without token counts', () => {
+    const known = Array.from({ length: 10 }, () => sequence('a', true, 0.02));
+    const oneUnknown = [...Array.from({ length: 9 }, () => sequence('b', true, 0.001, 10)), sequence('b', true, null, 10)];
+    for (const objective of ['cost', 'speed', 'balanced'] as const) {
+      const decision = economicChoice(config(objective, ['a', 'b']), [...known, ...oneUnknown], 'goal/worker/x');
+      expect(decision?.start, objective).toBe('a');
+      expect(decision?.evidence.find((e) => e.profile === 'b'), objective).toMatchObject({ eligible: false, costUsd: null, why: 'a call in the window reported no cost (unknown is never zero)' });
+    }
+    const tokensUnknown = Array.from({ length: 10 }, (_, i) => ({ ...sequence('b', true, 0.001, 10), unknownTokens: i === 4 }));
+    const decision = economicChoice(config('balanced', ['a', 'b']), [...known, ...tokensUnknown], 'goal/worker/x');
+    expect(decision?.start).toBe('a');
+    expect(decision?.evidence.find((e) => e.profile === 'b')?.why).toBe('a call in the window reported no token counts: its usage is partial');
+  });
+
+  it('a worker call that ended in an infrastructure failure makes its window ineligible: it is no evidence of the model', () => {
+    const ledger = [...Array.from({ length: 10 }, () => sequence('a', true, 0.02)), ...Array.from({ length: 10 }, (_, i) => ({ ...sequence('b', true, 0.001), infrastructure: i === 9 }))];
+    const decision = economicChoice(config('cost', ['a', 'b']), ledger, 'goal/worker/x');
+    expect(decision?.start).toBe('a');
+    expect(decision?.evidence.find((e) => e.profile === 'b')?.why).toMatch(/infrastructure failure/);
+    expect(economicChoice(config('cost', ['a', 'b']), ledger, 'goal/worker/x', false)?.start).toBe('b');
+  });
+
+  it('decisions journaled before sequence routing are re-derived by their own rules: speed ignored unknown cost, and an empty window cost $0', () => {
+    const ledger = [...Array.from({ length: 10 }, () => sequence('a', true, 0.02, 5000)), ...Array.from({ length: 10 }, () => sequence('b', true, null, 1000))];
+    expect(economicChoice(config('speed', ['a', 'b']), ledger, 'goal/worker/x', false)?.start).toBe('b');
+    expect(economicChoice(config('speed', ['a', 'b']), ledger, 'goal/worker/x')?.start).toBe('a');
+    const empty = economicChoice(config('cost', ['a', 'c']), ledger, 'goal/worker/x', false)?.evidence.find((e) => e.profile === 'c');
+    expect(empty).toMatchObject({ samples: 0, costUsd: 0 });
+    expect(economicChoice(config('cost', ['a', 'c']), ledger, 'goal/worker/x')?.evidence.find((e) => e.profile === 'c')).toMatchObject({ samples: 0, costUsd: null });
+  });
+
+  it('equal scores keep file order, and only the latest min-samples complete sequences count', () => {
+    const ledger = [
+      ...Array.from({ length: 10 }, () => sequence('a', true, 0.02)),
+      ...Array.from({ length: 10 }, () => sequence('c', true, 0.01)),
+      ...Array.from({ length: 10 }, () => sequence('b', true, 0.01)),
+    ];
+    expect(economicChoice(config('cost', ['a', 'b', 'c']), ledger, 'goal/worker/x')?.start).toBe('b');
+    expect(economicChoice(config('cost', ['a', 'c', 'b']), ledger, 'goal/worker/x')?.start).toBe('c');
+    // ten old failures of b, then ten passes: the window is the passes; an open sequence is no evidence
+    const later = [...Array.from({ length: 10 }, () => sequence('b', false, 0.01)), ...ledger, { ...sequence('b', false, 0.5), complete: false }];
+    expect(economicChoice(config('cost', ['a', 'b']), later, 'goal/worker/x')?.evidence.find((e) => e.profile === 'b')).toMatchObject({ samples: 10, accepted: 10 });
+  });
+
   const arbitrarySequence = fc.record({
     profile: fc.constantFrom('a', 'b', 'c'),
     accepted: fc.boolean(),
@@ -60,7 +104,7 @@ describe('economicChoice', () => {
     durationMs: fc.integer({ min: 1, max: 100_000 }),
     complete: fc.boolean(),
     partial: fc.boolean(),
-  }).map((s) => ({ ...s, run: 'R', taskClass: 'goal/worker/x', attempts: 1 }));
+  }).map((s) => ({ ...s, run: 'R', unit: 'run', taskClass: 'goal/worker/x', attempts: 1, unknownTokens: false, infrastructure: false }));
 
   it('property: never prefers a profile with fewer accepted sequences than the baseline, and an unknown cost never makes a profile cheaper', () => {
     fc.assert(fc.property(fc.array(arbitrarySequence, { maxLength: 80 }), fc.constantFrom('cost', 'speed', 'balanced'), (ledger, objective) => {
@@ -75,7 +119,7 @@ describe('economicChoice', () => {
       // Unknown cost: turning a known cost into unknown never makes that profile the choice when it was not.
       const withUnknown = ledger.map((s) => (s.profile === 'b' ? { ...s, costUsd: null } : s));
       const after = economicChoice(config(objective, ['a', 'b', 'c']), withUnknown, 'goal/worker/x');
-      if (objective !== 'speed' && decision.start !== 'b') expect(after?.start).not.toBe('b');
+      if (decision.start !== 'b') expect(after?.start).not.toBe('b');
     }), { numRuns: 300 });
   });
 });
