@@ -317,5 +317,7 @@ export const storiesLifecycle = {
     stories: parsePrd(readLoopFile?.('prd.yaml') ?? '', '.loop/prd.yaml').stories ?? [],
     laneGates: true as const,
     laneSetbacks: true as const,
+    laneProtect: true as const,
+    laneRequeue: true as const,
   }),
 } satisfies LifecycleDescriptor;

@@ -1,19 +1,26 @@
 // One lane of the parallel stories coordinator (DESIGN §10): a region of the coordinator's parallel state
 // that works one story in its worktree, turn by turn, until its candidate is committed and integrated.
 //
-// idle → creating (worktree) → restoring → admitting (budgets) → [readingContext] → working (worker; a
-// rate limit waits in rateLimited, an authentication failure holds in agentHold) → readingNotes → scanning (boundary) →
-// checking (guards, story checks) → reporting (guard-results.md) → deciding: a passing turn reads
-// the notes and commits the candidate, then waits in `queued` for the integration lane; a failing
-// turn becomes the story's feedback and the lane goes again (or parks when the story is blocked or
-// the run is out of iterations; its worktree is kept). Landed → the worktree is removed; rejected →
-// a fresh attempt in a worktree reset to the new target. Every request names the lane, and the lane
-// listens only to events carrying its story.
+// idle → creating (worktree) → restoring (spec, then [restoringProtected] the protected files) →
+// admitting (budgets) → [readingContext] → working (worker; a rate limit waits in rateLimited, an
+// authentication failure holds in agentHold) → readingNotes → scanning (boundary) → [protecting →
+// unprotecting] (protected files) → checking (guards, story checks) → reporting (guard-results.md) →
+// deciding: a passing turn reads the notes and commits the candidate, then waits in `queued` for the
+// integration lane; a failing turn becomes the story's feedback and the lane goes again (or parks
+// when the story is blocked or the run is out of iterations; its worktree is kept). Landed → the
+// worktree is removed; rejected → the story goes back to the scheduler (older runs: a fresh attempt
+// at once in a worktree reset to the new target). A turn effect withdrawn because the worktree was
+// made again on resume (LANE_INTERRUPTED) sends the lane back to its restore step. Every request
+// names the lane, and the lane listens only to events carrying its story.
 import { assign } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
 import { withContextBlock } from '../context/context-block.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
+import type { MachineEvent } from '../effect-events.js';
 import { request } from '../effects.js';
+import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
+import { protectionNote } from '../protect/protection-note.js';
+import { protectViolations } from '../protect/protect-violations.js';
 import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
@@ -69,6 +76,11 @@ function setbackOf(context: WorkContext, event: { type: string; result?: { class
   return classification === 'rate-limited' || classification === 'auth-error' ? classification : null;
 }
 
+/** Do this run's lanes keep protected files (DESIGN §16)? Only runs that journal `laneProtect`, and only with a baseline. */
+export function lanesProtect(context: Pick<WorkContext, 'laneProtect' | 'protection'>): boolean {
+  return context.laneProtect === true && context.protection !== undefined;
+}
+
 /** An admitted lane call spends one attempt of the run's budget. */
 const admitted = ({ context }: { context: WorkContext }): Partial<WorkContext> => ({ spent: { ...context.spent, attempts: context.spent.attempts + 1 } });
 
@@ -77,6 +89,22 @@ export function laneStates(i: number) {
   const S = workSetup.createStateConfig;
   const mine = ({ context, event }: { context: WorkContext; event: { lane?: string } }) => eventOfLane(event, slotOf(context, i)?.story);
   const lane = (context: WorkContext) => laneAt(context, i);
+  // A turn effect withdrawn because the lane's worktree was made again on resume: the turn starts over from its restore step.
+  const restart = {
+    LANE_INTERRUPTED: { guard: mine, target: 'restoring' as const, actions: workSetup.assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
+  };
+  // What a boundary scan tells the turn: the changed paths (the story's touched files too), the violations, the gates to run.
+  const scanned = ({ context, event }: { context: WorkContext; event: MachineEvent }) => {
+    if (event.type !== 'BOUNDARY_SCANNED') return {};
+    const slot = lane(context);
+    const touched = { ...parallelOf(context).touched, [slot.story]: event.result.changed };
+    return updateSlot(context, i, {
+      changed: event.result.changed,
+      violations: boundaryViolations(event.result, context.config, null),
+      plan: storyGates(context, storyOf(context, slot.story), slot.iteration),
+      checks: [],
+    }, { touched });
+  };
   const nextTurn = (context: WorkContext, change: Partial<LaneSlot> = {}) => {
     const turns = parallelOf(context).turns + 1;
     return {
@@ -106,7 +134,18 @@ export function laneStates(i: number) {
           type: 'request',
           params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: { ...(context.baseline?.specFiles ?? {}), ...context.chunkSpecFiles } }),
         },
-        on: { SPEC_RESTORED: { guard: mine, target: 'admitting' } },
+        on: {
+          SPEC_RESTORED: [
+            { guard: ({ context, event }) => mine({ context, event }) && lanesProtect(context), target: 'restoringProtected' },
+            { guard: mine, target: 'admitting' },
+          ],
+        },
+      }),
+      // DESIGN §16: the worktree holds the baseline's protected files before every worker call (the
+      // git-ignored ones too, which a fresh worktree lacks); files that already match are left alone.
+      restoringProtected: S({
+        entry: { type: 'request', params: ({ context }) => request('protect.restore', { lane: lane(context).story, write: context.protection?.files ?? [], remove: [] }) },
+        on: { PROTECT_RESTORED: { guard: mine, target: 'admitting' }, ...restart },
       }),
       // Call admission before every lane agent call, across lanes (DESIGN §10): the run's budgets
       // are shared, so a lane over a ceiling waits here; the run pauses once nothing else is in flight.
@@ -132,6 +171,7 @@ export function laneStates(i: number) {
             target: 'working',
             actions: assign(({ context, event }) => updateSlot(context, i, { contextBlock: event.result.block, contextGuard: event.result.guard })),
           },
+          ...restart,
         },
       }),
       // Not final: `yoke budget` journals BUDGET_RAISED, and the lane is admitted again.
@@ -155,7 +195,7 @@ export function laneStates(i: number) {
                 iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context.loopDir, slot.story), planFile: 'prd.yaml',
                 attempt: slot.iteration, maxAttempts: context.maxIterations,
                 ...(context.prd ? storyPromptValues(context.prd, story) : {}),
-              })),
+              })) + (lanesProtect(context) ? protectionNote(context.protection, 'worker') : ''),
               ...callLimits(context.config),
               ...(slot.contextGuard == null ? {} : { protect: slot.contextGuard }),
             });
@@ -213,26 +253,40 @@ export function laneStates(i: number) {
       }),
       readingNotes: S({
         entry: { type: 'request', params: ({ context }) => request('notes.read', { lane: lane(context).story, file: 'notes.md' }) },
-        on: { NOTES_READ: { guard: mine, target: 'scanning', actions: assign(({ context, event }) => updateSlot(context, i, { notesFirstLine: event.result.firstLine })) } },
+        on: { NOTES_READ: { guard: mine, target: 'scanning', actions: assign(({ context, event }) => updateSlot(context, i, { notesFirstLine: event.result.firstLine })) }, ...restart },
       }),
       scanning: S({
         entry: { type: 'request', params: ({ context }) => request('boundary.scan', { lane: lane(context).story, baseline: lane(context).baseTree ?? '' }) },
         on: {
-          BOUNDARY_SCANNED: {
-            guard: mine,
-            target: 'routingChecks',
-            actions: assign(({ context, event }) => {
-              const slot = lane(context);
-              const touched = { ...parallelOf(context).touched, [slot.story]: event.result.changed };
-              return updateSlot(context, i, {
-                changed: event.result.changed,
-                violations: boundaryViolations(event.result, context.config, null),
-                plan: storyGates(context, storyOf(context, slot.story), slot.iteration),
-                checks: [],
-              }, { touched });
-            }),
-          },
+          BOUNDARY_SCANNED: [
+            // DESIGN §16: with protected files, look at them too before any check runs.
+            { guard: ({ context, event }) => mine({ context, event }) && lanesProtect(context), target: 'protecting', actions: assign(scanned) },
+            { guard: mine, target: 'routingChecks', actions: assign(scanned) },
+          ],
+          ...restart,
         },
+      }),
+      protecting: S({
+        entry: { type: 'request', params: ({ context }) => request('protect.scan', { lane: lane(context).story, patterns: context.protection?.patterns ?? [] }) },
+        on: {
+          PROTECT_SCANNED: [
+            {
+              guard: ({ context, event }) => mine({ context, event }) && protectionDrift(context.protection?.files ?? [], event.result.files).length > 0,
+              target: 'unprotecting',
+              actions: assign(({ context, event }) => {
+                const drift = protectionDrift(context.protection?.files ?? [], event.result.files);
+                return updateSlot(context, i, { violations: [...lane(context).violations, ...protectViolations(drift, context.protection?.patterns ?? [])], protectRestore: restorePlan(drift) });
+              }),
+            },
+            { guard: mine, target: 'routingChecks' },
+          ],
+          ...restart,
+        },
+      }),
+      // The worker's versions are kept as blobs by the scan; the baseline goes back before any check runs.
+      unprotecting: S({
+        entry: { type: 'request', params: ({ context }) => request('protect.restore', { lane: lane(context).story, ...(lane(context).protectRestore ?? { write: [], remove: [] }) }) },
+        on: { PROTECT_RESTORED: { guard: mine, target: 'routingChecks', actions: assign(({ context }) => updateSlot(context, i, { protectRestore: null })) }, ...restart },
       }),
       routingChecks: S({
         always: [
@@ -261,11 +315,12 @@ export function laneStates(i: number) {
             },
             { guard: mine, target: 'reporting', actions: assign(({ context, event }) => updateSlot(context, i, { checks: [...lane(context).checks, outcome(lane(context), event.result)] })) },
           ],
+          ...restart,
         },
       }),
       reporting: S({
         entry: { type: 'request', params: ({ context }) => request('file.write', { lane: lane(context).story, file: 'guard-results.md', content: laneReport(context, lane(context)) }) },
-        on: { FILE_WRITTEN: { guard: mine, target: 'deciding' } },
+        on: { FILE_WRITTEN: { guard: mine, target: 'deciding' }, ...restart },
       }),
       deciding: S({
         always: [
@@ -281,7 +336,7 @@ export function laneStates(i: number) {
       }),
       notingDecision: S({
         entry: { type: 'request', params: ({ context }) => request('file.read', { lane: lane(context).story, file: 'notes.md' }) },
-        on: { FILE_READ: { guard: mine, target: 'committing', actions: assign(({ context, event }) => updateSlot(context, i, { decisionNotes: event.result.content })) } },
+        on: { FILE_READ: { guard: mine, target: 'committing', actions: assign(({ context, event }) => updateSlot(context, i, { decisionNotes: event.result.content })) }, ...restart },
       }),
       committing: S({
         entry: {
@@ -297,15 +352,22 @@ export function laneStates(i: number) {
             target: 'queued',
             actions: assign(({ context, event }) => updateSlot(context, i, { candidate: event.result.sha }, { queue: [...parallelOf(context).queue, i] })),
           },
+          ...restart,
         },
       }),
       // Waiting for the serial integration lane's verdict on the candidate.
       queued: S({
         always: [
           { guard: ({ context }) => lane(context).outcome?.kind === 'landed', target: 'removing' },
-          { guard: ({ context }) => lane(context).outcome?.kind === 'rejected' && (blockedStory(context, lane(context).story) || parallelOf(context).turns >= context.maxIterations), target: 'parking' },
+          // A rejected candidate counts as one attempt. The story goes back to the scheduler, which
+          // applies the file-overlap rule to its next attempt too (runs with `laneRequeue`).
           {
-            // A rejected candidate counts as one attempt: a fresh one starts against the new target.
+            guard: ({ context }) => lane(context).outcome?.kind === 'rejected'
+              && (context.laneRequeue === true || blockedStory(context, lane(context).story) || parallelOf(context).turns >= context.maxIterations),
+            target: 'parking',
+          },
+          {
+            // Runs journaled before `laneRequeue`: a fresh attempt starts at once against the new target.
             guard: ({ context }) => lane(context).outcome?.kind === 'rejected',
             target: 'creating',
             actions: assign(({ context }) => {
