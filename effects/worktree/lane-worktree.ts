@@ -1,6 +1,6 @@
 // Making a parallel stories lane's git worktree (DESIGN §10): added from scratch, or an existing one
 // reset, and its `.loop/.journal` linked to the main one.
-import { mkdir, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, stat, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { journalDirOf } from '../../config/workspace-layout.js';
 import { runGit } from '../git/run-git.js';
@@ -40,5 +40,6 @@ export async function resetWorktree(path: string, branch: string, commit: string
 export async function linkLaneJournal(mainLoopDir: string, path: string): Promise<void> {
   await mkdir(join(path, '.loop'), { recursive: true });
   const journal = journalDirOf(join(path, '.loop'));
-  if (!(await exists(journal))) await symlink(journalDirOf(mainLoopDir), journal);
+  // lstat: a link whose target is missing is still the link (linking again would fail)
+  if (!(await lstat(journal).then(() => true, () => false))) await symlink(journalDirOf(mainLoopDir), journal);
 }

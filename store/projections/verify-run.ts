@@ -3,11 +3,12 @@
 // Every record of a run is checked against the fold of the records before it (Temporal's replayer
 // check): each `effect.started` must be the oldest request today's machine still owes, with the
 // same key, kind and params; each event must be exactly what its effect's journaled result (or
-// interruption) produces; an interruption only for a kind whose policy surfaces it; and
+// interruption) produces; an interruption only for a kind whose policy surfaces it (or a lane's turn
+// effect withdrawn because its worktree was made again on resume); and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
 import { hasLane, laneOfRequest } from '../fold/request-lane.js';
-import { INTERRUPTION_EVENT } from '../../machines/effect-events.js';
+import { INTERRUPTION_EVENT, interruptionEvent } from '../../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import { lifecycleForRun } from '../fold/machine-versions.js';
 import type { JournalRecord, RecordType } from '../journal/record.js';
@@ -173,7 +174,8 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
       if ('kind' in record.payload && record.payload.kind !== kind) {
         return at(`the journal records ${record.type} for effect ${record.payload.key} as ${record.payload.kind}, but today's machine requested ${kind}`, record.payload.kind, kind);
       }
-      if (record.type === 'effect.interrupted' && !(kind in INTERRUPTION_EVENT)) {
+      // a surfaced kind, or a lane's turn effect withdrawn because its worktree was made again (LANE_INTERRUPTED)
+      if (record.type === 'effect.interrupted' && !(kind in INTERRUPTION_EVENT) && interruptionEvent(status.request.request, record.payload.reason) === null) {
         return at(`effect ${record.payload.key} (${kind}) is journaled as interrupted, but its recovery policy retries or reconciles it instead`, record.payload, null);
       }
       return null;
