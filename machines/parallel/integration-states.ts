@@ -13,7 +13,7 @@ import { checkPassed, gatesDone, type CheckOutcome } from '../work/guard-report.
 import type { WorkContext } from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, parallelOf, storyGates, storyOf, updateSlot } from './lane-context.js';
-import { lanesProtect } from './lane-states.js';
+import { lanesProtect } from './lane-protect-states.js';
 import type { Integration } from './parallel-state.js';
 
 /** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */

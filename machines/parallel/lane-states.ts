@@ -18,9 +18,7 @@ import { withContextBlock } from '../context/context-block.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
 import type { MachineEvent } from '../effect-events.js';
 import { request } from '../effects.js';
-import { protectionDrift, restorePlan } from '../protect/protection-drift.js';
 import { protectionNote } from '../protect/protection-note.js';
-import { protectViolations } from '../protect/protect-violations.js';
 import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
@@ -32,6 +30,7 @@ import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
 import { budgetBreached, callLimits, injectsContext, notesSayDone, redactNames, spendCall, type WorkContext } from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
+import { lanesProtect, laneProtectStates } from './lane-protect-states.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
 
 /** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */
@@ -76,11 +75,6 @@ function setbackOf(context: WorkContext, event: { type: string; result?: { class
   return classification === 'rate-limited' || classification === 'auth-error' ? classification : null;
 }
 
-/** Do this run's lanes keep protected files (DESIGN §16)? Only runs that journal `laneProtect`, and only with a baseline. */
-export function lanesProtect(context: Pick<WorkContext, 'laneProtect' | 'protection'>): boolean {
-  return context.laneProtect === true && context.protection !== undefined;
-}
-
 /** An admitted lane call spends one attempt of the run's budget. */
 const admitted = ({ context }: { context: WorkContext }): Partial<WorkContext> => ({ spent: { ...context.spent, attempts: context.spent.attempts + 1 } });
 
@@ -93,6 +87,8 @@ export function laneStates(i: number) {
   const restart = {
     LANE_INTERRUPTED: { guard: mine, target: 'restoring' as const, actions: workSetup.assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
   };
+  // DESIGN §16: restoringProtected, protecting, unprotecting
+  const protection = laneProtectStates(i, restart);
   // What a boundary scan tells the turn: the changed paths (the story's touched files too), the violations, the gates to run.
   const scanned = ({ context, event }: { context: WorkContext; event: MachineEvent }) => {
     if (event.type !== 'BOUNDARY_SCANNED') return {};
@@ -140,12 +136,6 @@ export function laneStates(i: number) {
             { guard: mine, target: 'admitting' },
           ],
         },
-      }),
-      // DESIGN §16: the worktree holds the baseline's protected files before every worker call (the
-      // git-ignored ones too, which a fresh worktree lacks); files that already match are left alone.
-      restoringProtected: S({
-        entry: { type: 'request', params: ({ context }) => request('protect.restore', { lane: lane(context).story, write: context.protection?.files ?? [], remove: [] }) },
-        on: { PROTECT_RESTORED: { guard: mine, target: 'admitting' }, ...restart },
       }),
       // Call admission before every lane agent call, across lanes (DESIGN §10): the run's budgets
       // are shared, so a lane over a ceiling waits here; the run pauses once nothing else is in flight.
@@ -266,28 +256,7 @@ export function laneStates(i: number) {
           ...restart,
         },
       }),
-      protecting: S({
-        entry: { type: 'request', params: ({ context }) => request('protect.scan', { lane: lane(context).story, patterns: context.protection?.patterns ?? [] }) },
-        on: {
-          PROTECT_SCANNED: [
-            {
-              guard: ({ context, event }) => mine({ context, event }) && protectionDrift(context.protection?.files ?? [], event.result.files).length > 0,
-              target: 'unprotecting',
-              actions: assign(({ context, event }) => {
-                const drift = protectionDrift(context.protection?.files ?? [], event.result.files);
-                return updateSlot(context, i, { violations: [...lane(context).violations, ...protectViolations(drift, context.protection?.patterns ?? [])], protectRestore: restorePlan(drift) });
-              }),
-            },
-            { guard: mine, target: 'routingChecks' },
-          ],
-          ...restart,
-        },
-      }),
-      // The worker's versions are kept as blobs by the scan; the baseline goes back before any check runs.
-      unprotecting: S({
-        entry: { type: 'request', params: ({ context }) => request('protect.restore', { lane: lane(context).story, ...(lane(context).protectRestore ?? { write: [], remove: [] }) }) },
-        on: { PROTECT_RESTORED: { guard: mine, target: 'routingChecks', actions: assign(({ context }) => updateSlot(context, i, { protectRestore: null })) }, ...restart },
-      }),
+      ...protection,
       routingChecks: S({
         always: [
           // spec 1.4: a boundary violation skips every guard

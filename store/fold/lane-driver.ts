@@ -139,7 +139,7 @@ export class LaneDriver {
   }
 
   /**
-   * Before a lane's first effect in this process (a resumed run's lanes), compare its worktree with the
+   * Before a lane's first effect in this process that works in its worktree (a resumed run's lanes), compare it with the
    * journal: reused when it still holds the recorded base (or candidate) on the lane's branch, else
    * made again from the journal, with a warning. A lane in the middle of a turn then starts that turn
    * over from its restore step: the effect it owed is journaled as interrupted (started first, when it
@@ -148,9 +148,10 @@ export class LaneDriver {
    */
   private async settleWorktree(next: KeyedRequest, lane: string, status: EffectStatus): Promise<boolean> {
     if (lane === '' || this.settled.has(lane)) return false;
-    this.settled.add(lane);
     const expected = laneExpectation(this.fold.snapshot.context as WorkContext, this.fold.run, next.request, status.attempts);
+    // an effect that needs no worktree (a wait, the worktree's own making) leaves the check to the lane's next one
     if (expected === null) return false;
+    this.settled.add(lane);
     const settlement = await settleLaneWorktree({ root: this.options.root, loopDir: this.options.loopDir }, this.fold.run, expected);
     if (settlement.kind === 'reused') return false;
     const reason = `not run: story ${lane}'s worktree was made again (${settlement.why === 'missing' ? 'it was gone' : 'it held another commit'})`;
