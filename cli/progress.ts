@@ -90,6 +90,8 @@ export function describeProgress(record: JournalRecord, fold: RunFold, wording: 
       }
       return null;
     case 'effect.interrupted':
+      // a lane's turn effect withdrawn on resume says why itself ("not run: …")
+      if (record.payload.reason.startsWith('not run:')) return `effect ${record.payload.kind} ${record.payload.reason}`;
       return `effect ${record.payload.kind} was cut short by the last stop; recorded as interrupted`;
     case 'run.finished':
       return wording.finished(record.payload.reason, context) ?? `finished: ${record.payload.reason} (exit ${record.payload.exitCode})`;

@@ -55,6 +55,8 @@ export const machineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('SPEC_RESTORED'), result: effectSchemas['spec.restore'].result, ...LANE }),
   z.object({ type: z.literal('AGENT_EXITED'), result: effectSchemas['agent.spawn'].result, ...LANE }),
   z.object({ type: z.literal('AGENT_INTERRUPTED'), reason: z.string(), ...LANE }),
+  /** Parallel stories: a lane's effect other than its agent call will not run, because its worktree was made again (the lane goes back to its restore step). */
+  z.object({ type: z.literal('LANE_INTERRUPTED'), reason: z.string(), lane: z.string() }),
   z.object({ type: z.literal('NOTES_READ'), result: effectSchemas['notes.read'].result, ...LANE }),
   z.object({ type: z.literal('BOUNDARY_SCANNED'), result: effectSchemas['boundary.scan'].result, ...LANE }),
   z.object({ type: z.literal('CHECK_FINISHED'), result: effectSchemas['check.run'].result, ...LANE }),
@@ -127,8 +129,23 @@ export function checkedCompletionEvent(request: EffectRequest, result: EffectRes
   return { type, result, ...laneOf(request) } as MachineEvent;
 }
 
-/** The event for an interrupted `surface` effect, or null when the machine need not know. */
+/**
+ * The event for an interrupted effect, or null when the machine need not know: a `surface` effect cut
+ * short by a crash or a signal, or (parallel stories) a lane's effect that yoke did not run because
+ * the lane's worktree had to be made again on resume (`LANE_INTERRUPTED`; only `LaneDriver` journals
+ * such an interruption, so journals from before it never hold one).
+ */
 export function interruptionEvent(request: EffectRequest, reason: string): MachineEvent | null {
   if (request.kind === 'agent.spawn') return { type: 'AGENT_INTERRUPTED', reason, ...laneOf(request) };
+  const lane = laneOf(request).lane;
+  if (lane !== undefined && LANE_INTERRUPTIBLE.has(request.kind)) return { type: 'LANE_INTERRUPTED', reason, lane };
   return null;
 }
+
+/**
+ * The effects of a lane's turn that yoke may withdraw when it makes the lane's worktree again on
+ * resume (the turn starts over from its restore step): every turn effect that needs the worktree.
+ */
+export const LANE_INTERRUPTIBLE: ReadonlySet<EffectKind> = new Set<EffectKind>([
+  'context.read', 'notes.read', 'boundary.scan', 'protect.scan', 'protect.restore', 'check.run', 'file.write', 'file.read', 'candidate.commit',
+]);

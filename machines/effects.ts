@@ -285,12 +285,16 @@ export const effectSchemas = {
   },
   /** List the files the `protect` patterns cover now, keeping each one's content as a blob (DESIGN §16). */
   'protect.scan': {
-    params: z.object({ patterns: z.array(z.string()) }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), patterns: z.array(z.string()) }),
     result: z.object({ files: z.array(protectedFileSchema) }),
   },
   /** Put protected files back from the baseline's blobs and remove files the baseline did not have. */
   'protect.restore': {
-    params: z.object({ write: z.array(protectedFileSchema), remove: z.array(z.string()) }),
+    params: z.object({
+      /** parallel stories: the lane (its story id) whose worktree this runs in; absent = the main working tree */
+      lane: laneSchema.optional(), write: z.array(protectedFileSchema), remove: z.array(z.string()) }),
     result: z.object({ restored: z.array(z.string()) }),
   },
   /** Commit the project's changes with Yoke-Run / Yoke-Effect trailers. */
@@ -358,11 +362,17 @@ export const effectSchemas = {
   /** The integration lane: rebase the candidate onto the target branch (no AI conflict resolution: a conflict is aborted and named). */
   'candidate.rebase': {
     params: z.object({ lane: laneSchema, story: laneSchema, onto: z.string(), candidate: z.string() }),
-    result: z.object({ ok: z.boolean(), sha: z.string(), tree: z.string(), files: z.array(z.string()), output: z.string() }),
+    result: z.object({
+      ok: z.boolean(), sha: z.string(), tree: z.string(), files: z.array(z.string()), output: z.string(),
+      /** a clean rebase: the paths the rebased candidate changes on the target (absent in older journals) */
+      changed: z.array(z.string()).optional(),
+    }),
   },
   /**
-   * `candidate.rejected {story, files, gate, output}`: a conflict or a failing gate on the integrated
-   * tree. The candidate's commit is kept under `refs/yoke/<run>/rejected/<story>/<attempt>`.
+   * The rejection of a candidate (DESIGN §10 calls it `candidate.rejected {story, files, gate}`; it is
+   * journaled as this effect's `effect.started` params): a conflict (gate `rebase`), a failing gate on
+   * the integrated tree (the gate's name), or a change to a protected file (gate `protect`). The
+   * candidate's commit is kept under `refs/yoke/<run>/rejected/<story>/<attempt>`.
    */
   'candidate.reject': {
     params: z.object({ lane: laneSchema, story: laneSchema, attempt: z.number().int(), candidate: z.string(), files: z.array(z.string()), gate: z.string(), output: z.string() }),

@@ -4,6 +4,7 @@
 import { findRun } from '../../store/fold/journal-runs.js';
 import type { JournalReader, RecordPage, TornTail } from '../../store/journal/journal-store.js';
 import type { StartedRecord } from '../../store/journal/record.js';
+import { LaneTouchedLedger, touchedDivergence } from '../../store/projections/lane-touched.js';
 import { RoutingLedger, routingDivergence } from '../../store/projections/routing-sequences.js';
 import { RunVerifier, type Divergence, type Verification } from '../../store/projections/verify-run.js';
 import { ProtectionChecker } from '../../store/projections/verify-protection.js';
@@ -20,17 +21,19 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
   const verifiers = new Map<string, RunVerifier>();
   const wanted = prefix?.toUpperCase();
   const routing = new RoutingLedger();
+  const touched = new LaneTouchedLedger();
   const tools = new ToolRulingChecker();
   const protection = new ProtectionChecker();
   for await (const page of journal) {
     for (const record of page.records) {
       routing.feed(record);
+      touched.feed(record);
       protection.observe(record);
       if (record.type === 'run.started') {
         starts.push(record);
         if (!flags.all && wanted === undefined) verifiers.clear();
         if (flags.all || wanted === undefined || record.run?.startsWith(wanted)) {
-          verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, record) ?? protection.startDivergence(record), tools));
+          verifiers.set(`${record.seq}`, new RunVerifier(record, startDivergence(routing, touched, record) ?? protection.startDivergence(record), tools));
         }
         continue;
       }
@@ -56,13 +59,23 @@ export async function verifyCommand(journal: AsyncIterable<RecordPage>, prefix: 
   return EXIT.ok;
 }
 
-/** The routing decision in a run's start, checked against the sequences before it (the ledger has just folded the start, which adds none). */
-function startDivergence(routing: RoutingLedger, started: StartedRecord): Divergence | null {
+/**
+ * What a run's start decided from the runs before it, checked against them (the ledgers have just
+ * folded the start, which adds nothing): the routing decision, and a parallel run's `touchedBefore`.
+ */
+function startDivergence(routing: RoutingLedger, touched: LaneTouchedLedger, started: StartedRecord): Divergence | null {
   const difference = routingDivergence(routing, started);
-  if (!difference) return null;
+  if (difference) {
+    return {
+      seq: started.seq, record: 'run.started', key: null, path: 'payload.input.routing',
+      what: "the journaled routing decision is not the one today's rules derive from the runs before it", ...difference,
+    };
+  }
+  const overlap = touchedDivergence(touched.current(), started);
+  if (!overlap) return null;
   return {
-    seq: started.seq, record: 'run.started', key: null, path: 'payload.input.routing',
-    what: "the journaled routing decision is not the one today's rules derive from the runs before it", ...difference,
+    seq: started.seq, record: 'run.started', key: null, path: 'payload.input.touchedBefore',
+    what: "the journaled files each story's last lane attempt touched are not what the lane boundary scans before the run say", ...overlap,
   };
 }
 

@@ -3,7 +3,7 @@ import type { EffectHandler } from '../handler.js';
 import { runGit } from '../git/run-git.js';
 import { mainTree } from '../worktree/lane-worktree-path.js';
 
-/** `refs/yoke/<run>/rejected/<story>/<attempt>` → the candidate; the params are the journaled `candidate.rejected {story, files, gate, output}`. */
+/** `refs/yoke/<run>/rejected/<story>/<attempt>` → the candidate. This effect's journaled params are the record DESIGN §10 calls `candidate.rejected {story, files, gate}` (plus lane, attempt, candidate, output). */
 export const rejectCandidate: EffectHandler<'candidate.reject'> = {
   policy: 'retry',
   async execute(params, ctx) {

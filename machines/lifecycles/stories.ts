@@ -339,5 +339,7 @@ export const storiesLifecycle = {
     laneGates: true as const,
     laneSetbacks: true as const,
     storyJourneys: true as const,
+    laneProtect: true as const,
+    laneRequeue: true as const,
   }),
 } satisfies LifecycleDescriptor;

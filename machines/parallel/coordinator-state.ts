@@ -44,7 +44,8 @@ export function coordinatorState() {
   const regions = Object.fromEntries(Array.from({ length: LANE_SLOTS }, (_, i) => [`lane${i + 1}`, laneStates(i)]));
   return workSetup.createStateConfig({
     type: 'parallel',
-    entry: assign(({ context }) => ({ parallel: initialParallel({ branch: context.baseline?.head?.branch ?? 'HEAD', sha: context.baseline?.head?.sha ?? '' }) })),
+    // The file-overlap prediction starts from earlier runs' lane boundary scans (journaled in the input).
+    entry: assign(({ context }) => ({ parallel: initialParallel({ branch: context.baseline?.head?.branch ?? 'HEAD', sha: context.baseline?.head?.sha ?? '' }, { ...context.touchedBefore }) })),
     always: [
       { guard: ({ context }) => quiet(context) && context.prd !== undefined && selectStory(context.prd).kind === 'all-passed', target: 'done', actions: assign(({ context }) => ({ iteration: Math.max(1, parallelOf(context).turns) })) },
       {

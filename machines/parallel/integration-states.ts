@@ -1,16 +1,19 @@
 // The serial integration lane of the parallel stories coordinator (DESIGN §10): one candidate at a time
 // is rebased onto the target, every guard and check runs again on the integrated tree, and only then
-// does the target move (passes: true and the decision entry in the story's one commit). A conflict or
-// a failing gate journals `candidate.reject {story, files, gate, output}` and the lane starts a fresh
-// attempt with the rejection as its feedback. No AI conflict resolution.
+// does the target move (passes: true and the decision entry in the story's one commit). A conflict, a
+// change to a protected file (DESIGN §16) or a failing gate journals `candidate.reject {story, files,
+// gate, output}` (DESIGN §10's `candidate.rejected`) and the story's next attempt gets the rejection
+// as its feedback. No AI conflict resolution.
 import { assign } from 'xstate';
 import { decisionEntry } from '../context/decision-entry.js';
 import { request } from '../effects.js';
+import { patternsCover } from '../protect/protect-pattern.js';
 import { updateProgress } from '../stories/story-progress.js';
 import { checkPassed, gatesDone, type CheckOutcome } from '../work/guard-report.js';
 import type { WorkContext } from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, parallelOf, storyGates, storyOf, updateSlot } from './lane-context.js';
+import { lanesProtect } from './lane-protect-states.js';
 import type { Integration } from './parallel-state.js';
 
 /** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */
@@ -31,6 +34,18 @@ function withIntegration(context: WorkContext, change: Partial<Integration> | nu
 function rejectionFeedback(rejection: NonNullable<Integration['rejection']>): string {
   const files = rejection.files.length > 0 ? `\nFiles: ${rejection.files.join(', ')}\n` : '\n';
   return `# Integration rejected your candidate\n\nGate: ${rejection.gate}${files}\nIt was rebased onto the target as it is now (other stories landed meanwhile); work against that.\n\n\`\`\`\n${rejection.output.trimEnd()}\n\`\`\`\n`;
+}
+
+/** The protected files (DESIGN §16) a rebased candidate changes on the target: none unless the run's lanes keep protected files. */
+export function protectedChanges(context: WorkContext, changed: readonly string[] | undefined): string[] {
+  if (!lanesProtect(context)) return [];
+  const patterns = context.protection?.patterns ?? [];
+  return (changed ?? []).filter((path) => patternsCover(patterns, path));
+}
+
+/** What a rejection for changing protected files says (its `output`, and so the story's feedback). */
+function protectedOutput(files: readonly string[]): string {
+  return `the candidate changes protected files (acceptance infrastructure): ${files.join(', ')}; yoke never lands such a change. Make the code pass the checks as they are, and leave these files alone.`;
 }
 
 /** The integration region's states. */
@@ -72,6 +87,15 @@ export function integrationStates() {
               guard: ({ context, event }) => mine({ context, event }) && !event.result.ok,
               target: 'rejecting',
               actions: assign(({ context, event }) => withIntegration(context, { rejection: { files: event.result.files, gate: 'rebase', output: event.result.output } })),
+            },
+            // DESIGN §16: a candidate that changes a protected file never lands, whatever its gates say.
+            {
+              guard: ({ context, event }) => mine({ context, event }) && protectedChanges(context, event.result.changed).length > 0,
+              target: 'rejecting',
+              actions: assign(({ context, event }) => {
+                const files = protectedChanges(context, event.result.changed);
+                return withIntegration(context, { rebased: event.result.sha, rejection: { files, gate: 'protect', output: protectedOutput(files) } });
+              }),
             },
             {
               guard: mine,

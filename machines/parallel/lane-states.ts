@@ -1,20 +1,25 @@
 // One lane of the parallel stories coordinator (DESIGN §10): a region of the coordinator's parallel state
 // that works one story in its worktree, turn by turn, until its candidate is committed and integrated.
 //
-// idle → creating (worktree) → restoring → admitting (budgets) → [readingContext] → working (worker; a
-// rate limit waits in rateLimited, an authentication failure holds in agentHold) → [restoringAfterWorker] → readingNotes → scanning (boundary) →
-// checking (guards, story checks) → reporting (guard-results.md) → deciding: a passing turn reads
-// the notes and commits the candidate, then waits in `queued` for the integration lane; a failing
-// turn becomes the story's feedback and the lane goes again (or parks when the story is blocked or
-// the run is out of iterations; its worktree is kept). Landed → the worktree is removed; rejected →
-// a fresh attempt in a worktree reset to the new target. Every request names the lane, and the lane
-// listens only to events carrying its story.
+// idle → creating (worktree) → restoring (spec, then [restoringProtected] the protected files) →
+// admitting (budgets) → [readingContext] → working (worker; a rate limit waits in rateLimited, an
+// authentication failure holds in agentHold) → [restoringAfterWorker] (spec) → readingNotes →
+// scanning (boundary) → [protecting → unprotecting] (protected files) → checking (guards, story
+// checks) → reporting (guard-results.md) → deciding: a passing turn reads the notes and commits the
+// candidate, then waits in `queued` for the integration lane; a failing turn becomes the story's
+// feedback and the lane goes again (or parks when the story is blocked or the run is out of
+// iterations; its worktree is kept). Landed → the worktree is removed; rejected → the story goes
+// back to the scheduler (older runs: a fresh attempt at once in a worktree reset to the new target).
+// A turn effect withdrawn because the worktree was made again on resume (LANE_INTERRUPTED) sends the
+// lane back to its restore step. Every request names the lane, and the lane listens only to events
+// carrying its story.
 import { assign } from 'xstate';
 import { boundaryViolations } from '../boundary.js';
 import { withContextBlock } from '../context/context-block.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../context/context-files.js';
 import type { MachineEvent } from '../effect-events.js';
 import { request } from '../effects.js';
+import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
@@ -29,6 +34,7 @@ import {
 import { redactNames } from '../redact-names.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
+import { lanesProtect, laneProtectStates } from './lane-protect-states.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
 
 /** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */
@@ -87,6 +93,24 @@ export function laneStates(i: number) {
   const S = workSetup.createStateConfig;
   const mine = ({ context, event }: { context: WorkContext; event: { lane?: string } }) => eventOfLane(event, slotOf(context, i)?.story);
   const lane = (context: WorkContext) => laneAt(context, i);
+  // A turn effect withdrawn because the lane's worktree was made again on resume: the turn starts over from its restore step.
+  const restart = {
+    LANE_INTERRUPTED: { guard: mine, target: 'restoring' as const, actions: workSetup.assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
+  };
+  // DESIGN §16: restoringProtected, protecting, unprotecting
+  const protection = laneProtectStates(i, restart);
+  // What a boundary scan tells the turn: the changed paths (the story's touched files too), the violations, the gates to run.
+  const scanned = ({ context, event }: { context: WorkContext; event: MachineEvent }) => {
+    if (event.type !== 'BOUNDARY_SCANNED') return {};
+    const slot = lane(context);
+    const touched = { ...parallelOf(context).touched, [slot.story]: event.result.changed };
+    return updateSlot(context, i, {
+      changed: event.result.changed,
+      violations: boundaryViolations(event.result, context.config, null),
+      plan: storyGates(context, storyOf(context, slot.story), slot.iteration),
+      checks: [],
+    }, { touched });
+  };
   const nextTurn = (context: WorkContext, change: Partial<LaneSlot> = {}) => {
     const turns = parallelOf(context).turns + 1;
     return {
@@ -116,7 +140,12 @@ export function laneStates(i: number) {
           type: 'request',
           params: ({ context }) => request('spec.restore', { lane: lane(context).story, specFiles: heldSpecFiles(context) }),
         },
-        on: { SPEC_RESTORED: { guard: mine, target: 'admitting' } },
+        on: {
+          SPEC_RESTORED: [
+            { guard: ({ context, event }) => mine({ context, event }) && lanesProtect(context), target: 'restoringProtected' },
+            { guard: mine, target: 'admitting' },
+          ],
+        },
       }),
       // Call admission before every lane agent call, across lanes (DESIGN §10): the run's budgets
       // are shared, so a lane over a ceiling waits here; the run pauses once nothing else is in flight.
@@ -142,6 +171,7 @@ export function laneStates(i: number) {
             target: 'working',
             actions: assign(({ context, event }) => updateSlot(context, i, { contextBlock: event.result.block, contextGuard: event.result.guard })),
           },
+          ...restart,
         },
       }),
       // Not final: `yoke budget` journals BUDGET_RAISED, and the lane is admitted again.
@@ -165,7 +195,7 @@ export function laneStates(i: number) {
                 iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context.loopDir, slot.story), planFile: 'prd.yaml',
                 attempt: slot.iteration, maxAttempts: context.maxIterations,
                 ...(context.prd ? storyPromptValues(context.prd, story) : {}),
-              })),
+              })) + (lanesProtect(context) ? protectionNote(context.protection, 'worker') : ''),
               ...callLimits(context.config),
               ...(slot.contextGuard == null ? {} : { protect: slot.contextGuard }),
             });
@@ -221,27 +251,20 @@ export function laneStates(i: number) {
       }),
       readingNotes: S({
         entry: { type: 'request', params: ({ context }) => request('notes.read', { lane: lane(context).story, file: 'notes.md' }) },
-        on: { NOTES_READ: { guard: mine, target: 'scanning', actions: assign(({ context, event }) => updateSlot(context, i, { notesFirstLine: event.result.firstLine })) } },
+        on: { NOTES_READ: { guard: mine, target: 'scanning', actions: assign(({ context, event }) => updateSlot(context, i, { notesFirstLine: event.result.firstLine })) }, ...restart },
       }),
       scanning: S({
         entry: { type: 'request', params: ({ context }) => request('boundary.scan', { lane: lane(context).story, baseline: lane(context).baseTree ?? '' }) },
         on: {
-          BOUNDARY_SCANNED: {
-            guard: mine,
-            target: 'routingChecks',
-            actions: assign(({ context, event }) => {
-              const slot = lane(context);
-              const touched = { ...parallelOf(context).touched, [slot.story]: event.result.changed };
-              return updateSlot(context, i, {
-                changed: event.result.changed,
-                violations: boundaryViolations(event.result, context.config, null),
-                plan: storyGates(context, storyOf(context, slot.story), slot.iteration),
-                checks: [],
-              }, { touched });
-            }),
-          },
+          BOUNDARY_SCANNED: [
+            // DESIGN §16: with protected files, look at them too before any check runs.
+            { guard: ({ context, event }) => mine({ context, event }) && lanesProtect(context), target: 'protecting', actions: assign(scanned) },
+            { guard: mine, target: 'routingChecks', actions: assign(scanned) },
+          ],
+          ...restart,
         },
       }),
+      ...protection,
       routingChecks: S({
         always: [
           // spec 1.4: a boundary violation skips every guard
@@ -269,11 +292,12 @@ export function laneStates(i: number) {
             },
             { guard: mine, target: 'reporting', actions: assign(({ context, event }) => updateSlot(context, i, { checks: [...lane(context).checks, outcome(lane(context), event.result)] })) },
           ],
+          ...restart,
         },
       }),
       reporting: S({
         entry: { type: 'request', params: ({ context }) => request('file.write', { lane: lane(context).story, file: 'guard-results.md', content: laneReport(context, lane(context)) }) },
-        on: { FILE_WRITTEN: { guard: mine, target: 'deciding' } },
+        on: { FILE_WRITTEN: { guard: mine, target: 'deciding' }, ...restart },
       }),
       deciding: S({
         always: [
@@ -289,7 +313,7 @@ export function laneStates(i: number) {
       }),
       notingDecision: S({
         entry: { type: 'request', params: ({ context }) => request('file.read', { lane: lane(context).story, file: 'notes.md' }) },
-        on: { FILE_READ: { guard: mine, target: 'committing', actions: assign(({ context, event }) => updateSlot(context, i, { decisionNotes: event.result.content })) } },
+        on: { FILE_READ: { guard: mine, target: 'committing', actions: assign(({ context, event }) => updateSlot(context, i, { decisionNotes: event.result.content })) }, ...restart },
       }),
       committing: S({
         entry: {
@@ -305,15 +329,22 @@ export function laneStates(i: number) {
             target: 'queued',
             actions: assign(({ context, event }) => updateSlot(context, i, { candidate: event.result.sha }, { queue: [...parallelOf(context).queue, i] })),
           },
+          ...restart,
         },
       }),
       // Waiting for the serial integration lane's verdict on the candidate.
       queued: S({
         always: [
           { guard: ({ context }) => lane(context).outcome?.kind === 'landed', target: 'removing' },
-          { guard: ({ context }) => lane(context).outcome?.kind === 'rejected' && (blockedStory(context, lane(context).story) || parallelOf(context).turns >= context.maxIterations), target: 'parking' },
+          // A rejected candidate counts as one attempt. The story goes back to the scheduler, which
+          // applies the file-overlap rule to its next attempt too (runs with `laneRequeue`).
           {
-            // A rejected candidate counts as one attempt: a fresh one starts against the new target.
+            guard: ({ context }) => lane(context).outcome?.kind === 'rejected'
+              && (context.laneRequeue === true || blockedStory(context, lane(context).story) || parallelOf(context).turns >= context.maxIterations),
+            target: 'parking',
+          },
+          {
+            // Runs journaled before `laneRequeue`: a fresh attempt starts at once against the new target.
             guard: ({ context }) => lane(context).outcome?.kind === 'rejected',
             target: 'creating',
             actions: assign(({ context }) => {

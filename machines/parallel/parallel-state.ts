@@ -1,5 +1,6 @@
 // What a parallel stories run knows besides its stories (DESIGN §10): its lanes, the integration queue, the target (pure data).
 import type { Violation } from '../boundary.js';
+import type { RestorePlan } from '../protect/protection-drift.js';
 import type { CheckOutcome, PlannedCheck } from '../work/guard-report.js';
 
 /** The most lanes a run can have (`parallel` is 1–8). */
@@ -27,6 +28,8 @@ export interface LaneSlot {
   contextGuard?: Record<string, string | null> | null;
   /** a rate-limited call's wait ends then (epoch ms; absent in older journals) */
   waitUntil?: number | null;
+  /** this turn's restore of the protected files the worker changed (DESIGN §16; absent in older journals) */
+  protectRestore?: RestorePlan | null;
   /** the passing turn's notes, for the decision entry */
   decisionNotes: string | null;
   /** the candidate commit once made */
@@ -62,9 +65,9 @@ export interface ParallelState {
   turns: number;
 }
 
-/** A run's coordinator before the first lane starts. */
-export function initialParallel(target: { branch: string; sha: string }): ParallelState {
-  return { slots: Array.from({ length: LANE_SLOTS }, () => null), queue: [], integration: null, target, touched: {}, turns: 0 };
+/** A run's coordinator before the first lane starts; `touched` is what earlier runs' lanes touched (none in older journals). */
+export function initialParallel(target: { branch: string; sha: string }, touched: Record<string, string[]> = {}): ParallelState {
+  return { slots: Array.from({ length: LANE_SLOTS }, () => null), queue: [], integration: null, target, touched, turns: 0 };
 }
 
 /** A lane for `story`, about to get its worktree. */

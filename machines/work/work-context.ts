@@ -78,6 +78,25 @@ export interface WorkInput {
    * the gate's rulings. The machine never reads it; runs journaled before it verify as they did.
    */
   toolCallProof?: true;
+  /**
+   * stories in parallel: set by runs started since lanes keep protected files (DESIGN §16): each
+   * turn's restore puts the baseline's files in the worktree, a worker's change to one fails the
+   * turn and is restored before any check, the lane's prompt names them, and the integration lane
+   * refuses a candidate that changes one. Runs journaled before that fold as they did.
+   */
+  laneProtect?: true;
+  /**
+   * stories in parallel: set by runs started since a rejected candidate's story goes back to the
+   * scheduler (so the file-overlap rule and priorities apply to its next attempt too); runs journaled
+   * before that, whose lane started the next attempt at once, fold as they did.
+   */
+  laneRequeue?: true;
+  /**
+   * stories in parallel: the files each story's last attempt touched in earlier runs, from their
+   * journaled lane boundary scans (decided as the run started); the scheduler starts from them.
+   * Absent when there are none (and in older journals).
+   */
+  touchedBefore?: Record<string, string[]>;
   /** the run's id (absent in runs recorded before it was part of the input): goal's proof label */
   run?: string;
   /** SHA-256 of the whole effective config the run started with, for its check reports (DESIGN §12); absent in runs recorded before */

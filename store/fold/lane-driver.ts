@@ -9,16 +9,21 @@
 import { join } from 'node:path';
 import { EffectAborted, type EffectContext } from '../../effects/handler.js';
 import { laneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
+import { settleLaneWorktree, settlementWarning } from '../../effects/worktree/settle-lane-worktree.js';
+import { interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
+import { laneExpectation } from '../../machines/parallel/lane-expectation.js';
+import type { WorkContext } from '../../machines/work/work-context.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
-import { outcomeEvent, type KeyedRequest, type RunFold } from './run-fold.js';
+import { outcomeEvent, type EffectStatus, type KeyedRequest, type RunFold } from './run-fold.js';
 import { TAMPER_STOP, type RunnerOptions } from './runner.js';
 import { hasLane, laneOfRequest } from './request-lane.js';
 import { failureMessage } from './failure-message.js';
 
 
 type Stage = (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord;
+type Handler = { policy: string; execute(params: unknown, context: EffectContext): Promise<unknown>; reconcile?(params: unknown, context: EffectContext): Promise<unknown> };
 type Settled = { key: string; ok: true; result: unknown } | { key: string; ok: false; error: unknown; tampered?: true };
 
 /** What one step did: went on (`continue`), has nothing to do (`idle`: the serial runner takes over), or the run stopped. */
@@ -27,6 +32,8 @@ export type LaneStep = 'continue' | 'idle' | { interrupted: true };
 /** Runs the lanes' effects concurrently for one run. */
 export class LaneDriver {
   private readonly inflight = new Map<string, { lane: string; done: Promise<Settled> }>();
+  /** lanes whose worktree was compared with the journal in this process */
+  private readonly settled = new Set<string>();
 
   constructor(private readonly fold: RunFold, private readonly options: RunnerOptions, private readonly stage: Stage) {}
 
@@ -46,8 +53,9 @@ export class LaneDriver {
       if (event !== null) this.stage({ type: 'event', payload: { cause: next.key, event } });
       return 'continue';
     }
+    // Each lane's next request that can start now (one per lane; lanes with an effect in flight wait).
     const busy = new Set([...this.inflight.values()].map((entry) => entry.lane));
-    const launches: Array<() => void> = [];
+    const ready: Array<{ next: KeyedRequest; lane: string; status: EffectStatus }> = [];
     for (const next of this.fold.outstanding) {
       if (this.inflight.has(next.key)) continue;
       const lane = laneOfRequest(next);
@@ -55,22 +63,31 @@ export class LaneDriver {
       busy.add(lane);
       const status = this.fold.effects.get(next.key);
       if (!status || status.completed || status.interrupted) continue;
-      const handler = this.options.handlers[next.request.kind] as { policy: string; execute(params: unknown, context: EffectContext): Promise<unknown>; reconcile?(params: unknown, context: EffectContext): Promise<unknown> };
-      const context = this.contextFor(next, lane);
-      if (status.attempts > 0) {
-        if (handler.policy === 'surface') {
-          this.stage({ type: 'effect.interrupted', payload: { key: next.key, kind: next.request.kind, reason: 'yoke stopped while it ran' } });
+      ready.push({ next, lane, status });
+    }
+    // What resuming settles first, before any of them is started (a staged start must always launch).
+    for (const { next, lane, status } of ready) {
+      if (await this.settleWorktree(next, lane, status)) return 'continue';
+      if (status.attempts === 0) continue;
+      // Started before a crash, never completed: the kind's recovery policy decides.
+      const handler = this.options.handlers[next.request.kind] as Handler;
+      if (handler.policy === 'surface') {
+        this.stage({ type: 'effect.interrupted', payload: { key: next.key, kind: next.request.kind, reason: 'yoke stopped while it ran' } });
+        return 'continue';
+      }
+      if (handler.policy === 'reconcile' && handler.reconcile) {
+        await this.options.journal.flush();
+        const found = await handler.reconcile(next.request.params, this.contextFor(next, lane));
+        if (found !== null) {
+          this.stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
           return 'continue';
         }
-        if (handler.policy === 'reconcile' && handler.reconcile) {
-          await this.options.journal.flush();
-          const found = await handler.reconcile(next.request.params, context);
-          if (found !== null) {
-            this.stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
-            return 'continue';
-          }
-        }
       }
+    }
+    const launches: Array<() => void> = [];
+    for (const { next, lane, status } of ready) {
+      const handler = this.options.handlers[next.request.kind] as Handler;
+      const context = this.contextFor(next, lane);
       this.stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
       const guarded = next.request.kind === 'agent.spawn' ? this.options.guardLaneCall : undefined;
       launches.push(() => {
@@ -119,6 +136,31 @@ export class LaneDriver {
     if (!checked.success) throw new Error(`${request.request.kind} returned a result that does not match its schema: ${checked.error.message}`);
     this.stage({ type: 'effect.completed', payload: { key: settled.key, kind: request.request.kind, result: checked.data } });
     return 'continue';
+  }
+
+  /**
+   * Before a lane's first effect in this process that works in its worktree (a resumed run's lanes), compare it with the
+   * journal: reused when it still holds the recorded base (or candidate) on the lane's branch, else
+   * made again from the journal, with a warning. A lane in the middle of a turn then starts that turn
+   * over from its restore step: the effect it owed is journaled as interrupted (started first, when it
+   * never was), so the machine hears LANE_INTERRUPTED (AGENT_INTERRUPTED for the worker call). True
+   * when that was journaled.
+   */
+  private async settleWorktree(next: KeyedRequest, lane: string, status: EffectStatus): Promise<boolean> {
+    if (lane === '' || this.settled.has(lane)) return false;
+    const expected = laneExpectation(this.fold.snapshot.context as WorkContext, this.fold.run, next.request, status.attempts);
+    // an effect that needs no worktree (a wait, the worktree's own making) leaves the check to the lane's next one
+    if (expected === null) return false;
+    this.settled.add(lane);
+    const settlement = await settleLaneWorktree({ root: this.options.root, loopDir: this.options.loopDir }, this.fold.run, expected);
+    if (settlement.kind === 'reused') return false;
+    const reason = `not run: story ${lane}'s worktree was made again (${settlement.why === 'missing' ? 'it was gone' : 'it held another commit'})`;
+    const restart = expected.phase === 'turn' && next.request.kind !== 'spec.restore' && interruptionEvent(next.request, reason) !== null;
+    this.options.warn(settlementWarning(expected, settlement, restart));
+    if (!restart) return false;
+    if (status.attempts === 0) this.stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: 1 } });
+    this.stage({ type: 'effect.interrupted', payload: { key: next.key, kind: next.request.kind, reason } });
+    return true;
   }
 
   /** Wait for every effect still running (after a signal aborted them). */

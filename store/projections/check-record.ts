@@ -2,7 +2,7 @@
 // agree with the fold of the records before it (the effect today's machine owes next, the event its
 // journaled outcome produces, the end the machine reaches)?
 import { hasLane, laneOfRequest } from '../fold/request-lane.js';
-import { INTERRUPTION_EVENT } from '../../machines/effect-events.js';
+import { INTERRUPTION_EVENT, interruptionEvent } from '../../machines/effect-events.js';
 import { firstDifference } from './first-difference.js';
 import type { JournalRecord, RecordType } from '../journal/record.js';
 import { canonical, outcomeEvent, type KeyedRequest, type RunFold } from '../fold/run-fold.js';
@@ -69,7 +69,8 @@ export function checkRecord(fold: RunFold, record: JournalRecord, startedKeys: R
       if ('kind' in record.payload && record.payload.kind !== kind) {
         return at(`the journal records ${record.type} for effect ${record.payload.key} as ${record.payload.kind}, but today's machine requested ${kind}`, record.payload.kind, kind);
       }
-      if (record.type === 'effect.interrupted' && !(kind in INTERRUPTION_EVENT)) {
+      // a surfaced kind, or a lane's turn effect withdrawn because its worktree was made again (LANE_INTERRUPTED)
+      if (record.type === 'effect.interrupted' && !(kind in INTERRUPTION_EVENT) && interruptionEvent(status.request.request, record.payload.reason) === null) {
         return at(`effect ${record.payload.key} (${kind}) is journaled as interrupted, but its recovery policy retries or reconciles it instead`, record.payload, null);
       }
       return null;

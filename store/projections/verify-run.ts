@@ -3,7 +3,8 @@
 // Every record of a run is checked against the fold of the records before it (Temporal's replayer
 // check): each `effect.started` must be the oldest request today's machine still owes, with the
 // same key, kind and params; each event must be exactly what its effect's journaled result (or
-// interruption) produces; an interruption only for a kind whose policy surfaces it; and
+// interruption) produces; an interruption only for a kind whose policy surfaces it (or a lane's turn
+// effect withdrawn because its worktree was made again on resume); and
 // `run.finished` must match the final state the machine reaches. The first divergence is reported
 // with its seq and both sides. Nothing is executed: results come from the journal.
 import { lifecycleForRun } from '../fold/machine-versions.js';

@@ -16,6 +16,7 @@ import type { RunFold } from '../fold/run-fold.js';
 import { stateText } from '../fold/state-text.js';
 import type { JournalRecord, RecordDraft, StartedRecord } from '../journal/record.js';
 import { checkLastRun, foldCheckedRun, type LocateRecord } from './fold-checked-run.js';
+import { laneTouched } from '../projections/lane-touched.js';
 import { routingDecisionFor } from '../projections/routing-sequences.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
@@ -149,6 +150,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
   // routing economic: the starting profile is decided here, from the runs before this one, and journaled.
   const routing = routingDecisionFor(records, config);
   const protection = request.protection ?? null;
+  // parallel stories: the file-overlap prediction starts from what earlier runs' lanes touched (DESIGN §10).
+  const touchedBefore = config.parallel === undefined ? {} : laneTouched(records);
   // Only a baseline that protects something goes into the input: without one, the input is what older yokes journaled.
   const input: WorkInput = {
     ...start.input, config, run: request.runId, toolCallProof: true,
@@ -161,6 +164,7 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     ...(config.profiles !== undefined ? { sequenceRouting: true as const } : {}),
     // protectAll: this yoke scans after every agent call and measures the check's digest (older journals lack it and fold as they did)
     ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection, protectAll: true as const } : {}),
+    ...(Object.keys(touchedBefore).length > 0 ? { touchedBefore } : {}),
   };
   drafts.push({
     type: 'run.started', run: request.runId, machine: start.lifecycle.name, mv: start.lifecycle.version,

@@ -7,7 +7,8 @@
 //     call whose completion was journaled runs again, and each check runs once per gate it owes;
 //   - every story lands as exactly one `feat(<id>)` commit with its trailers, `passes: true` and its
 //     decision entry; the lanes' worktrees and branches are gone; `yoke replay --verify` passes.
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { readJournal, type JournalRecord } from '../support/journal-records.js';
@@ -41,17 +42,22 @@ printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
 `;
 
 /**
- * The stories' check: logs `<story> <cwd>` to `$SIDE/checks`, then on its second run for a story
- * (the integration lane's) holds like the agent when `$SIDE/hold-check-<story>` exists.
+ * The stories' check: logs `<story> <cwd>` to `$SIDE/checks`, then holds like the agent on its first
+ * run for a story (in its lane) when `$SIDE/hold-lanecheck-<story>` exists, or on its second (the
+ * integration lane's) when `$SIDE/hold-check-<story>` exists.
  */
 const CHECK = `#!/bin/sh
 story=$1
 echo "$story $(pwd)" >> "$SIDE/checks"
-if [ "$(grep -c "^$story " "$SIDE/checks")" = 2 ] && [ -f "$SIDE/hold-check-$story" ]; then
-  rm -f "$SIDE/hold-check-$story"
-  echo $$ > "$SIDE/held-check-$story.tmp" && mv "$SIDE/held-check-$story.tmp" "$SIDE/held-check-$story"
-  sleep 60 & wait
-fi
+runs=$(grep -c "^$story " "$SIDE/checks")
+for hold in "1 lanecheck" "2 check"; do
+  set -- $hold
+  if [ "$runs" = "$1" ] && [ -f "$SIDE/hold-$2-$story" ]; then
+    rm -f "$SIDE/hold-$2-$story"
+    echo $$ > "$SIDE/held-$2-$story.tmp" && mv "$SIDE/held-$2-$story.tmp" "$SIDE/held-$2-$story"
+    sleep 60 & wait
+  fi
+done
 test -f "out-$story.txt"
 `;
 
@@ -216,6 +222,39 @@ describe('parallel lanes after kill -9', () => {
     expect(checks.filter((story) => story === 'S1')).toHaveLength(3);
     for (const id of ['S2', 'S3']) expect(checks.filter((story) => story === id)).toHaveLength(2);
     expect((await ws.sideLines('calls')).map((line) => line.split(' ')[1]).sort()).toEqual(IDS);
+  }, TIMEOUT);
+
+  it('a lane worktree deleted by hand after a kill -9, and one whose HEAD was moved: `yoke run` makes both again from the journal (the moved commit kept under a ref), starts their turns over from the restore step, and lands every story once', async () => {
+    const ws = await crashWorkspace();
+    // both lanes are in the middle of a turn: their story checks run (the workers' calls completed)
+    await killWhenHeld(ws, ['lanecheck-S1', 'lanecheck-S2']);
+    const before = await readJournal(ws);
+    const open = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'check.run' && !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
+    expect(open.map((r) => (r.payload as { params: { lane: string } }).params.lane).sort()).toEqual(['S1', 'S2']);
+    const run = before[0]?.run ?? '';
+    await rm(ws.abs('.git/yoke/worktrees/S1'), { recursive: true, force: true });
+    const s2 = ws.abs('.git/yoke/worktrees/S2');
+    await writeFile(join(s2, 'stray.txt'), 'not the journal\'s\n');
+    await ws.git(['-C', s2, 'add', 'stray.txt']);
+    await ws.git(['-C', s2, 'commit', '-qm', 'someone worked in the lane']);
+    const stray = await ws.git(['-C', s2, 'rev-parse', 'HEAD']);
+
+    const resumed = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).not.toMatch(/blob .* is missing/);
+    expect(resumed.stderr).toMatch(new RegExp(`story S1's worktree \\(\\.git/yoke/worktrees/S1\\) was gone: made it again from the journal, on yoke/${run}/S1 at [0-9a-f]{12}; its turn starts over from the restore step`));
+    expect(resumed.stderr).toMatch(new RegExp(`story S2's worktree was at ${stray.slice(0, 12)} on yoke/${run}/S2, not on yoke/${run}/S2 at [0-9a-f]{12} as the journal records it: kept ${stray.slice(0, 12)} as refs/yoke/${run}/resumed/S2/1 and made it again there; its turn starts over from the restore step`));
+    expect(await ws.git(['rev-parse', `refs/yoke/${run}/resumed/S2/1`])).toBe(stray);
+    const records = await expectLandedOnce(ws);
+    // the checks they owed were not run in the remade worktrees: journaled as interrupted, their lanes told, each worker called again
+    const interrupted = records.filter((r) => r.type === 'effect.interrupted');
+    expect(interrupted.map(keyOf).sort()).toEqual(open.map(keyOf).sort());
+    for (const r of interrupted) expect((r.payload as { reason: string }).reason).toMatch(/^not run: story S[12]'s worktree was made again \((it was gone|it held another commit)\)$/);
+    const told = records.filter((r) => r.type === 'event' && (r.payload as { event: { type: string } }).event.type === 'LANE_INTERRUPTED');
+    expect(told.map((r) => (r.payload as { event: { lane: string } }).event.lane).sort()).toEqual(['S1', 'S2']);
+    const calls = (await ws.sideLines('calls')).map((line) => line.split(' ')[1]);
+    expect(calls.filter((story) => story === 'S1')).toHaveLength(2);
+    expect(calls.filter((story) => story === 'S2')).toHaveLength(2);
   }, TIMEOUT);
 
   it.each([['post-index-change'], ['reference-transaction']])('kill -9 inside a story\'s fast-forward of the target (%s hook): `yoke run` finishes that landing instead of calling the target dirty', async (hook) => {

@@ -217,6 +217,44 @@ describe('parallel stories', () => {
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
   }, TIMEOUT);
 
+  it('a target moved during the run stops it with exit 3 and what to do; after the reset, `yoke run --parallel 1` journals the change, and a guard failing only on the integrated tree rejects that candidate, which lands on its next attempt', async () => {
+    const ws = await parallelWorkspace(['S1', 'S2'], 'SLEEP=4 ');
+    // passes in each lane (one out file), fails once on the tree where both stories meet
+    await writeFile(ws.side('together.sh'), `if [ -f out-S1.txt ] && [ -f out-S2.txt ] && [ ! -f "${ws.side('together-failed')}" ]; then touch "${ws.side('together-failed')}"; echo 'out-S1 and out-S2 do not fit together yet'; exit 1; fi\n`);
+    await writeFile(ws.abs('.loop/yoke.conf'), `${await ws.read('.loop/yoke.conf')}guard together sh ${ws.side('together.sh')}\n`);
+    await ws.git(['commit', '-qam', 'a guard across stories']);
+    const from = await ws.git(['rev-parse', 'HEAD']);
+    const running = startYoke(ws, ['run', '--parallel', '2'], { timeoutMs: RUN_MS });
+    const until = Date.now() + 60_000;
+    while ((await ws.sideLines('calls')).length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    // someone commits on the target while both lanes work
+    await ws.git(['commit', '-q', '--allow-empty', '-m', 'mine, meanwhile']);
+    const stopped = await running;
+    expect(stopped.exitCode, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(new RegExp(`someone committed on \\S+ during the parallel run \\(it moved from ${from.slice(0, 12)} to [0-9a-f]{12}\\); yoke integrates only onto the commit it left: reset \\S+ to ${from.slice(0, 12)} \\(keep your commits on another branch\\) and run \`yoke run\``));
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat('))).toEqual([]);
+    await ws.git(['branch', 'mine']);
+    await ws.git(['reset', '-q', '--hard', from]);
+
+    const resumed = await runYoke(ws, ['run', '--parallel', '1'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout + resumed.stderr).toContain('parallel changed to 1 (--parallel)');
+    const records = await readJournal(ws);
+    const set = records.filter((record) => record.type === 'event' && (record.payload as { event: { type: string } }).event.type === 'SET_PARALLEL');
+    expect(set.map((record) => (record.payload as { event: unknown }).event)).toEqual([{ type: 'SET_PARALLEL', parallel: 1 }]);
+    expect(set[0]?.seq).toBeGreaterThan(records.find((record) => record.type === 'run.resumed')?.seq ?? Infinity);
+    // the second candidate met the first on the integrated tree: rejected by the guard there, landed on its next attempt
+    const rejects = records.filter((record) => record.type === 'effect.started' && (record.payload as { kind: string }).kind === 'candidate.reject')
+      .map((record) => (record.payload as { params: { story: string; gate: string; files: string[]; output: string } }).params);
+    expect(rejects).toHaveLength(1);
+    expect(rejects[0]).toMatchObject({ gate: 'together', files: [`out-${rejects[0]?.story ?? '?'}.txt`] });
+    expect(rejects[0]?.output).toContain('do not fit together yet');
+    expect((await ws.sideLines('calls')).filter((line) => line.startsWith(`${rejects[0]?.story ?? '?'} `))).toHaveLength(2);
+    expect((await ws.gitLog()).filter((entry) => entry.subject.startsWith('feat(')).map((entry) => entry.subject).sort()).toEqual(['feat(S1): Story S1', 'feat(S2): Story S2']);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
   it('keeps serial stories mode without --parallel: no worktree effect is requested', async () => {
     const ws = await parallelWorkspace(['S1']);
     const result = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });

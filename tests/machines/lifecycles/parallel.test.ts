@@ -19,7 +19,8 @@ import { makeCheckResult } from '../support/loop-driver.js';
 import { checkParallelPaths } from '../support/parallel-ledger.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
-import { CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, T0 } from '../support/work-samples.js';
+import { CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PROTECTED_FILE, T0 } from '../support/work-samples.js';
+import { makeProtection } from '../../../machines/protect/protection.js';
 import { serializeStories, storiesInput } from '../support/stories-input.js';
 
 const LANDED = (story: string): string => `landed-${story}`;
@@ -40,12 +41,18 @@ function laneSamples(story: string, only?: readonly string[]): Record<string, Sa
     'NOTES_READ(IN_PROGRESS)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: IN_PROGRESS' }, ...lane },
     'BOUNDARY_SCANNED(clean)': { type: 'BOUNDARY_SCANNED', result: { changed: [`src/${story}.ts`] }, ...lane },
     'BOUNDARY_SCANNED(violation)': { type: 'BOUNDARY_SCANNED', result: { changed: [`src/${story}.ts`, 'vendor/lib.js'] }, ...lane },
+    'BOUNDARY_SCANNED(shared)': { type: 'BOUNDARY_SCANNED', result: { changed: ['src/shared.ts'] }, ...lane },
+    'PROTECT_SCANNED(clean)': { type: 'PROTECT_SCANNED', result: { files: [PROTECTED_FILE] }, ...lane },
+    'PROTECT_SCANNED(edited)': { type: 'PROTECT_SCANNED', result: { files: [{ ...PROTECTED_FILE, sha256: 'b'.repeat(64) }] }, ...lane },
+    PROTECT_RESTORED: { type: 'PROTECT_RESTORED', result: { restored: [PROTECTED_FILE.path] }, ...lane },
+    LANE_INTERRUPTED: { type: 'LANE_INTERRUPTED', reason: `not run: story ${story}'s worktree was made again (it was gone)`, lane: story },
     'CHECK_FINISHED(pass)': { type: 'CHECK_FINISHED', result: makeCheckResult(0, 'ok'), ...lane },
     'CHECK_FINISHED(fail)': { type: 'CHECK_FINISHED', result: makeCheckResult(1, 'failed'), ...lane },
     FILE_WRITTEN: { type: 'FILE_WRITTEN', result: { sha256: 'f'.repeat(64) }, ...lane },
     'FILE_READ(notes)': { type: 'FILE_READ', result: { content: 'STATUS: DONE\nDecision: one line at a time\n' }, ...lane },
     CANDIDATE_COMMITTED: { type: 'CANDIDATE_COMMITTED', result: { sha: `candidate-${story}`, tree: `tree-${story}` }, ...lane },
-    'CANDIDATE_REBASED(clean)': { type: 'CANDIDATE_REBASED', result: { ok: true, sha: `rebased-${story}`, tree: `tree-${story}`, files: [], output: '' }, ...lane },
+    'CANDIDATE_REBASED(clean)': { type: 'CANDIDATE_REBASED', result: { ok: true, sha: `rebased-${story}`, tree: `tree-${story}`, files: [], output: '', changed: [`src/${story}.ts`] }, ...lane },
+    'CANDIDATE_REBASED(protected)': { type: 'CANDIDATE_REBASED', result: { ok: true, sha: `rebased-${story}`, tree: `tree-${story}`, files: [], output: '', changed: [`src/${story}.ts`, PROTECTED_FILE.path] }, ...lane },
     'CANDIDATE_REBASED(conflict)': { type: 'CANDIDATE_REBASED', result: { ok: false, sha: '', tree: '', files: ['src/shared.ts'], output: 'CONFLICT (content): Merge conflict in src/shared.ts' }, ...lane },
     CLOCK_READ: { type: 'CLOCK_READ', result: { now: T0 }, ...lane },
     STORY_LANDED: { type: 'STORY_LANDED', result: { sha: LANDED(story), prdBlob: 'b'.repeat(64) }, ...lane },
@@ -56,13 +63,19 @@ function laneSamples(story: string, only?: readonly string[]): Record<string, Sa
   return Object.fromEntries(names.map((name) => {
     const event = all[name];
     if (!event) throw new Error(`no lane sample ${name}`);
-    return [`${name}@${story}`, { event }];
+    // a withdrawn turn effect (the worktree made again on resume) comes only as a resume does: tried as a one-step extension
+    return [`${name}@${story}`, name === 'LANE_INTERRUPTED' ? { event, when: () => false } : { event }];
   }));
 }
 
-/** What only some models try: a cut-short call, a failing check, notes not DONE, a boundary violation, a conflict, the context read. */
-const SETBACKS = ['AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'CANDIDATE_REBASED(conflict)', 'CONTEXT_READ'];
+/** What only some models try: a cut-short call, a failing check, notes not DONE, a boundary violation, a conflict, the context read, protected files, a withdrawn turn effect. */
+const SETBACKS = [
+  'AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'BOUNDARY_SCANNED(shared)',
+  'CANDIDATE_REBASED(conflict)', 'CONTEXT_READ', 'PROTECT_SCANNED(clean)', 'PROTECT_SCANNED(edited)', 'PROTECT_RESTORED', 'CANDIDATE_REBASED(protected)', 'LANE_INTERRUPTED',
+];
 const HAPPY = ['WORKTREE_READY', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'FILE_READ(notes)', 'CANDIDATE_COMMITTED', 'CANDIDATE_REBASED(clean)', 'CLOCK_READ', 'STORY_LANDED', 'CANDIDATE_REJECTED', 'WORKTREE_REMOVED'];
+/** HAPPY for lanes that keep protected files: the baseline put back before each call, the scan finding it unchanged. */
+const PROTECTED_HAPPY = [...HAPPY, 'PROTECT_SCANNED(clean)', 'PROTECT_RESTORED'];
 const lanes = (stories: readonly string[], names: readonly string[] = HAPPY): Record<string, Sample> =>
   Object.fromEntries(stories.flatMap((story) => Object.entries(laneSamples(story, names))));
 
@@ -111,13 +124,19 @@ function serializeParallel(snapshot: AnyMachineSnapshot): string {
 }
 
 /**
- * A parallel stories run's input, as the lifecycle builds it for new runs (lanes admit their calls,
- * read the context and wait or hold on a setback); `legacy` as runs journaled before those.
+ * A parallel stories run's input with lanes that admit their calls, read the context and wait or hold
+ * on a setback; `legacy` as runs journaled before those. `more`: what later runs journal besides
+ * (protected files in lanes, a rejected story back to the scheduler, earlier runs' touched files).
  */
-function parallelInput(lines: readonly string[], prd: string, legacy = false): WorkInput {
+function parallelInput(lines: readonly string[], prd: string, legacy = false, more: Partial<WorkInput> = {}): WorkInput {
   const input = storiesInput(lines, prd);
-  return legacy ? input : { ...input, laneGates: true, laneSetbacks: true };
+  return legacy ? input : { ...input, laneGates: true, laneSetbacks: true, ...more };
 }
+
+/** What a run started today journals besides: protected files kept in lanes, and a rejected story back to the scheduler. */
+const PROTECTION = makeProtection(['tests/'], [PROTECTED_FILE]);
+/** Every flag a stories run started today journals (a protected one adds protectAll with its baseline). */
+const TODAY: Partial<WorkInput> = { laneProtect: true, laneRequeue: true, restoresAfterCalls: true, storyJourneys: true, toolCallProof: true };
 
 const model = (input: WorkInput, ...samples: Array<Record<string, Sample>>): GraphModel => ({
   input, samples: Object.assign({}, RUN_SAMPLES, ...samples) as Record<string, Sample>, serialize: serializeParallel, allow: schedule,
@@ -126,6 +145,8 @@ const model = (input: WorkInput, ...samples: Array<Record<string, Sample>>): Gra
 const story = (id: string, extra = ''): string => `  - id: ${id}\n    title: Story ${id}\n    acceptance:\n      - text: works\n        check: npm test -- ${id}\n${extra}`;
 const prd = (...stories: string[]): string => `stories:\n${stories.join('')}`;
 
+/** Three independent stories. */
+const FREE = prd(story('S1'), story('S2'), story('S3'));
 /** Two independent stories, and S3 after S1. */
 const THREE = prd(story('S1'), story('S2'), story('S3', '    depends-on: [S1]\n'));
 const TWO = prd(story('S1'), story('S2'));
@@ -134,7 +155,7 @@ const VAGUE = prd(story('S1', '    passes: true\n'), '  - id: S2\n    title: Vag
 
 const MODELS: Record<string, GraphModel> = {
   /** everything passes: S1 and S2 side by side, S3 once S1 landed; a guard, and each story's own check, in the lane and again on the integrated tree */
-  land: model(parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'guard tests npm test'], THREE), lanes(['S1', 'S2', 'S3'])),
+  land: model(parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'guard tests npm test'], THREE), lanes(['S1', 'S2', 'S3'], [...HAPPY, 'LANE_INTERRUPTED'])),
   /** what sends a turn round again or rejects a candidate: notes not DONE, a failing check (in the lane or on the integrated tree), a boundary violation, a conflict, a cut-short call */
   setbacks: model(
     parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 2', 'no-modify vendor/'], TWO),
@@ -167,7 +188,26 @@ const MODELS: Record<string, GraphModel> = {
   /** the context layer: each lane reads `.yoke/context/` in its worktree before its worker call; the spec restored after it, as in new runs */
   context: model(
     { ...parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO), contextLayer: { run: CONTEXT_RUN, inject: true }, restoresAfterCalls: true },
-    lanes(['S1', 'S2'], [...HAPPY, 'CONTEXT_READ']),
+    lanes(['S1', 'S2'], [...HAPPY, 'CONTEXT_READ', 'LANE_INTERRUPTED']),
+  ),
+  /**
+   * protected files in lanes, as runs started today keep them: the baseline back in the worktree before
+   * each worker call, a worker's edit caught, restored and failing the turn, a withdrawn turn effect,
+   * and a candidate that changes a protected file refused at integration
+   */
+  protect: model(
+    parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO, false, { ...TODAY, protection: PROTECTION, protectAll: true }),
+    lanes(['S1'], [...PROTECTED_HAPPY, 'PROTECT_SCANNED(edited)', 'CANDIDATE_REBASED(protected)', 'LANE_INTERRUPTED']),
+    lanes(['S2'], [...PROTECTED_HAPPY, 'PROTECT_SCANNED(edited)', 'LANE_INTERRUPTED']),
+  ),
+  /**
+   * file overlap: earlier runs' lanes saw S1 and S2 touch the same file, so they never run side by side
+   * (S3 runs beside either); S3 touching it too and being rejected goes back to the scheduler, which
+   * holds it back while S1 or S2 is in a lane
+   */
+  clash: model(
+    parallelInput(['parallel 2', 'max-iterations 4', 'max-story-attempts 2'], FREE, false, { ...TODAY, touchedBefore: { S1: ['src/shared.ts'], S2: ['src/shared.ts'] } }),
+    lanes(['S1', 'S2']), lanes(['S3'], [...HAPPY, 'BOUNDARY_SCANNED(shared)', 'CANDIDATE_REBASED(conflict)']),
   ),
   /** a run journaled before lanes were gated: no admission, no context read */
   legacy: model(parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO, true), lanes(['S1', 'S2'], [...HAPPY, 'AGENT_EXITED(rate-limited)'])),
@@ -224,7 +264,7 @@ describe('parallel stories coordinator graph', () => {
     }
   });
 
-  it('the invariants have teeth: they catch a coordinator that skips a story\'s checks, ignores a dependency, runs more lanes than asked or ignores a rate limit', () => {
+  it('the invariants have teeth: they catch a coordinator that skips a story\'s checks, ignores a dependency, runs more lanes than asked, ignores a rate limit, forgets earlier runs\' overlaps or lets a lane weaken a protected file', () => {
     // each machine is given other rules than the user wrote (the oracle reads the user's)
     const caught = (m: GraphModel, change: (input: WorkInput) => WorkInput): string => {
       const input = change(m.input);
@@ -240,5 +280,11 @@ describe('parallel stories coordinator graph', () => {
     // a coordinator that reads a rate-limited call's notes as if it had worked (as runs journaled before lane setbacks do)
     const noSetbacks = (input: WorkInput): WorkInput => ({ ...input, laneSetbacks: undefined });
     expect(caught(MODELS.agentSetbacks as GraphModel, noSetbacks)).toMatch(/^§4 in a lane too/);
+    // a coordinator that forgets what earlier runs' lanes touched starts S1 and S2 side by side
+    const forgetful = (input: WorkInput): WorkInput => ({ ...input, touchedBefore: undefined });
+    expect(caught(MODELS.clash as GraphModel, forgetful)).toMatch(/^§10 two stories whose last attempts touched the same file are never started side by side/);
+    // lanes that ignore protected files (as runs journaled before laneProtect did)
+    const unprotected = (input: WorkInput): WorkInput => ({ ...input, laneProtect: undefined });
+    expect(caught(MODELS.protect as GraphModel, unprotected)).toMatch(/^§16 in a lane too/);
   });
 });

@@ -5,7 +5,8 @@
 // breaks.
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { lacksCriteria, storyChecks, type Story } from '../../../config/prd/story.js';
-import { COMPLETION_EVENT, INTERRUPTION_EVENT, type MachineEvent } from '../../../machines/effect-events.js';
+import { COMPLETION_EVENT, INTERRUPTION_EVENT, LANE_INTERRUPTIBLE, type MachineEvent } from '../../../machines/effect-events.js';
+import type { ProtectedFile } from '../../../machines/protect/protection.js';
 import { effectSchemas, type EffectRequest } from '../../../machines/effects.js';
 import type { WorkInput } from '../../../machines/work/work-context.js';
 import { requestsOf } from './loop-driver.js';
@@ -27,6 +28,7 @@ export const PARALLEL_INVARIANT = {
   turns: '§10 every lane turn is one iteration of the run: a story started, a failed turn gone round again, a rejected story started again; numbered in order, none past max-iterations',
   setbacks: '§4 in a lane too: a rate-limited call waits in its lane, then the same turn calls again; a call that cannot authenticate holds its lane until `yoke run` retries; neither spends a turn or an attempt',
   attempts: '§10 a failed DONE claim and a rejected candidate each count as one attempt; max-story-attempts of them block the story',
+  protect: '§16 in a lane too: the worktree holds the protected baseline before every worker call, whose prompt names the protected files; a worker\'s change to one is a violation, restored before any check runs; a candidate that changes one never lands',
   end: '§10 the run ends only when no lane has work left, and exits 0 exactly when every story landed',
 } as const;
 type Name = keyof typeof PARALLEL_INVARIANT;
@@ -46,6 +48,9 @@ interface Turn {
   /** the report was written: the turn is decided */
   decided: boolean;
   committed: boolean;
+  /** protected files: scanned after the worker; the restore the scan calls for (null: none owed) */
+  protectScanned: boolean;
+  owedRestore: string | null;
 }
 
 /** What the oracle knows at one step of one path. */
@@ -57,7 +62,9 @@ interface ParallelBook {
   /** stories holding a lane (from their worktree until removed or parked) */
   lanes: string[];
   turns: Record<string, Turn | null>;
-  integration: { story: string; rebased: string | null; ok: boolean | null; checks: Check[] } | null;
+  integration: { story: string; rebased: string | null; ok: boolean | null; checks: Check[]; protectedChanges: string[] } | null;
+  /** lanes whose worktree got the protected baseline since their last worker call */
+  guarded: Record<string, boolean>;
   target: string;
   /** outstanding requests by lane ('' for the run's own) */
   outstanding: Record<string, EffectRequest>;
@@ -80,6 +87,12 @@ interface Rules {
   max: number;
   /** the run journals lane setbacks (new runs: `laneSetbacks` in the input) */
   setbacks: boolean;
+  /** the lanes keep protected files (`laneProtect` and a baseline in the input): its patterns and files */
+  protect: { patterns: readonly string[]; files: readonly ProtectedFile[] } | null;
+  /** a rejected story goes back to the scheduler (`laneRequeue`) */
+  requeue: boolean;
+  /** what earlier runs' lanes touched (`touchedBefore`) */
+  touchedBefore: Readonly<Record<string, string[]>>;
 }
 
 function rulesOf(input: WorkInput): Rules {
@@ -90,6 +103,8 @@ function rulesOf(input: WorkInput): Rules {
   return {
     stories: input.stories ?? [], parallel: c.parallel ?? 1, guards: c.guards.map((g) => g.name), noModify: c.noModify,
     maxAttempts, skip: c.onStoryBlocked === 'skip', max: c.maxIterations, setbacks: input.laneSetbacks === true,
+    protect: input.laneProtect === true && input.protection ? { patterns: input.protection.patterns, files: input.protection.files } : null,
+    requeue: input.laneRequeue === true, touchedBefore: input.touchedBefore ?? {},
   };
 }
 
@@ -111,6 +126,18 @@ function sameGates(rules: Rules, story: Story, checks: readonly Check[]): string
   if (wrong) return `a story check ran \`${String(wrong[1])}\`, prd.yaml says \`${String(wrong[0])}\``;
   const failed = checks.find((c) => c.passed !== true);
   return failed ? `check ${failed.name} did not pass` : null;
+}
+
+/** The oracle's own reading of a protect pattern: a folder (`tests/`) or one path (no globs in the models). */
+function covers(patterns: readonly string[], path: string): boolean {
+  return patterns.some((pattern) => (pattern.endsWith('/') ? path.startsWith(pattern) : path === pattern));
+}
+
+/** The restore a scan calls for, as text (what the oracle compares the lane's restore with): baseline files back, others removed. */
+function restoreFor(baseline: readonly ProtectedFile[], now: readonly ProtectedFile[]): string | null {
+  const write = baseline.filter((file) => !now.some((other) => other.path === file.path && other.sha256 === file.sha256 && other.mode === file.mode));
+  const remove = now.filter((file) => !baseline.some((other) => other.path === file.path)).map((file) => file.path);
+  return write.length + remove.length === 0 ? null : JSON.stringify({ write: write.map((file) => file.path).sort(), remove: remove.sort() });
 }
 
 class Ledger {
@@ -184,16 +211,43 @@ class Ledger {
         }
         if (book.lanes.length > this.rules.parallel) this.fail('lanes', path, `${book.lanes.length} stories hold lanes (${book.lanes.join(', ')}), parallel is ${this.rules.parallel}`);
         if (request.params.base !== book.target) this.fail('base', path, `${id}'s worktree is cut from ${request.params.base}, the target is at ${book.target}`);
+        book.guarded[id] = false;
         this.nextTurn(book, id, path);
+        return;
+      }
+      case 'protect.restore': {
+        const id = lane ?? '?';
+        const turn = book.turns[id];
+        const protect = this.rules.protect;
+        if (protect === null) return this.fail('protect', path, `protect.restore in ${id}'s lane, which keeps no protected files`);
+        const plan = JSON.stringify({ write: request.params.write.map((file) => file.path).sort(), remove: [...request.params.remove].sort() });
+        if (turn?.owedRestore != null) {
+          if (plan !== turn.owedRestore) this.fail('protect', path, `${id} restores ${plan}, its scan called for ${turn.owedRestore}`);
+          turn.owedRestore = null;
+          return;
+        }
+        // the restore step: the whole baseline back in the worktree
+        if (JSON.stringify(request.params.write) !== JSON.stringify(protect.files) || request.params.remove.length > 0) this.fail('protect', path, `${id}'s restore step writes ${plan}, not the baseline`);
+        book.guarded[id] = true;
+        return;
+      }
+      case 'protect.scan': {
+        const turn = book.turns[lane ?? '?'];
+        if (turn) turn.protectScanned = true;
         return;
       }
       case 'agent.spawn': {
         const id = request.params.story ?? '?';
         if (!book.lanes.includes(id)) this.fail('ready', path, `a worker call for ${id}, which holds no lane`);
         const turn = book.turns[id];
+        if (this.rules.protect !== null) {
+          if (book.guarded[id] !== true) this.fail('protect', path, `${id}'s worker is called without the protected baseline restored in its worktree first`);
+          if (!request.params.prompt.includes('## Protected files (acceptance infrastructure)')) this.fail('protect', path, `${id}'s worker prompt does not name the protected files`);
+          book.guarded[id] = false;
+        }
         // the same turn's call again (cut short): its facts start over
-        if (turn && turn.iteration === request.params.iteration && !turn.decided) book.turns[id] = { ...turn, notes: undefined, violation: false, checks: [] };
-        else book.turns[id] = { iteration: request.params.iteration, notes: undefined, violation: false, checks: [], decided: false, committed: false };
+        if (turn && turn.iteration === request.params.iteration && !turn.decided) book.turns[id] = { ...turn, notes: undefined, violation: false, checks: [], protectScanned: false, owedRestore: null };
+        else book.turns[id] = { iteration: request.params.iteration, notes: undefined, violation: false, checks: [], decided: false, committed: false, protectScanned: false, owedRestore: null };
         if (request.params.iteration !== book.turnOf[id]) this.fail('turns', path, `${id}'s worker call is iteration ${request.params.iteration}, the oracle counts turn ${String(book.turnOf[id])}`);
         return;
       }
@@ -208,6 +262,7 @@ class Ledger {
         const turn = book.turns[id];
         if (!turn) return this.fail('laneGates', path, `check ${check.name} for ${id} outside a turn`);
         if (turn.violation) this.fail('laneGates', path, `check ${check.name} ran after ${id}'s boundary violation`);
+        if (this.rules.protect !== null && (!turn.protectScanned || turn.owedRestore !== null)) this.fail('protect', path, `check ${check.name} of ${id} ran before its protected files were ${turn.protectScanned ? 'restored' : 'scanned'}`);
         turn.checks.push(check);
         return;
       }
@@ -217,6 +272,7 @@ class Ledger {
         if (!turn) return this.fail('laneGates', path, `a candidate of ${id} outside a turn`);
         if (turn.notes !== 'STATUS: DONE') this.fail('laneGates', path, `a candidate of ${id} after notes ${JSON.stringify(turn.notes)}`);
         if (turn.violation) this.fail('laneGates', path, `a candidate of ${id} after a boundary violation`);
+        if (this.rules.protect !== null && !turn.protectScanned) this.fail('protect', path, `a candidate of ${id} before its protected files were scanned`);
         const gates = sameGates(this.rules, this.story(id), turn.checks);
         if (gates !== null) this.fail('laneGates', path, `a candidate of ${id}: ${gates}`);
         if (request.params.message !== `feat(${id}): ${this.story(id).title}`) this.fail('laneGates', path, `the candidate's subject is ${request.params.message}`);
@@ -227,7 +283,7 @@ class Ledger {
         const id = request.params.story;
         if (book.integration !== null) this.fail('serial', path, `${id} is rebased while ${book.integration.story} is being integrated`);
         if (book.turns[id]?.committed !== true) this.fail('serial', path, `${id} is integrated without a committed candidate`);
-        book.integration = { story: id, rebased: null, ok: null, checks: [] };
+        book.integration = { story: id, rebased: null, ok: null, checks: [], protectedChanges: [] };
         return;
       }
       case 'story.land': {
@@ -236,6 +292,7 @@ class Ledger {
         if (book.landed[id] !== undefined) this.fail('landOnce', path, `${id} lands a second time`);
         if (integration?.story !== id) return this.fail('integrationGates', path, `${id} lands while the integration lane holds ${integration?.story ?? 'nothing'}`);
         if (integration.ok !== true) this.fail('integrationGates', path, `${id} lands without a clean rebase`);
+        if (integration.protectedChanges.length > 0) this.fail('protect', path, `${id} lands a candidate that changes ${integration.protectedChanges.join(', ')}`);
         const gates = sameGates(this.rules, this.story(id), integration.checks);
         if (gates !== null) this.fail('integrationGates', path, `${id} lands: ${gates}`);
         if (request.params.from !== book.target) this.fail('integrationGates', path, `${id} lands from ${request.params.from}, the target is at ${book.target}`);
@@ -247,7 +304,7 @@ class Ledger {
         const integration = book.integration;
         if (integration?.story !== id) return this.fail('reject', path, `${id} is rejected while the integration lane holds ${integration?.story ?? 'nothing'}`);
         const failed = integration.checks.find((c) => c.passed === false);
-        const want = integration.ok === false ? 'rebase' : failed?.name;
+        const want = integration.ok === false ? 'rebase' : integration.protectedChanges.length > 0 ? 'protect' : failed?.name;
         if (want === undefined) this.fail('reject', path, `${id} is rejected although its rebase and every gate so far passed`);
         else if (request.params.gate !== want) this.fail('reject', path, `${id}'s rejection names gate ${request.params.gate}, the oracle saw ${want} fail`);
         return;
@@ -268,7 +325,8 @@ class Ledger {
     if (['AGENT_RETRY', 'SET_MAX_ITERATIONS', 'BUDGET_RAISED', 'SET_PARALLEL'].includes(event.type)) return;
     const lane = (event as { lane?: string }).lane ?? '';
     const answered = book.outstanding[lane];
-    const answers = answered !== undefined && (COMPLETION_EVENT[answered.kind] === event.type || (INTERRUPTION_EVENT as Record<string, string | null>)[answered.kind] === event.type);
+    const answers = answered !== undefined && (COMPLETION_EVENT[answered.kind] === event.type || (INTERRUPTION_EVENT as Record<string, string | null>)[answered.kind] === event.type
+      || (event.type === 'LANE_INTERRUPTED' && LANE_INTERRUPTIBLE.has(answered.kind) && book.integration?.story !== lane));
     if (!answered || !answers) return this.fail('await', path, `${event.type} (lane ${lane || 'none'}) answers no outstanding request (${answered?.kind ?? 'none'})`);
     delete book.outstanding[lane];
     const turn = book.turns[lane];
@@ -283,6 +341,18 @@ class Ledger {
         return;
       case 'NOTES_READ':
         if (turn) turn.notes = event.result.firstLine;
+        return;
+      case 'PROTECT_SCANNED': {
+        const protect = this.rules.protect;
+        if (!turn || protect === null) return;
+        turn.owedRestore = restoreFor(protect.files, event.result.files.filter((file) => covers(protect.patterns, file.path)));
+        if (turn.owedRestore !== null) turn.violation = true;
+        return;
+      }
+      case 'LANE_INTERRUPTED':
+        // the turn starts over from its restore step: its worktree is fresh
+        book.guarded[lane] = false;
+        if (turn) book.turns[lane] = { ...turn, decided: false, committed: false };
         return;
       case 'BOUNDARY_SCANNED':
         if (turn) turn.violation = event.result.changed.some((p) => this.rules.noModify.some((n) => p.startsWith(n)));
@@ -305,9 +375,11 @@ class Ledger {
         else this.nextTurn(book, lane, path);
         return;
       }
-      case 'CANDIDATE_REBASED':
-        if (book.integration) book.integration = { ...book.integration, ok: event.result.ok, rebased: event.result.ok ? event.result.sha : null };
+      case 'CANDIDATE_REBASED': {
+        const changed = event.result.ok && this.rules.protect !== null ? (event.result.changed ?? []).filter((file) => covers(this.rules.protect?.patterns ?? [], file)) : [];
+        if (book.integration) book.integration = { ...book.integration, ok: event.result.ok, rebased: event.result.ok ? event.result.sha : null, protectedChanges: changed };
         return;
+      }
       case 'STORY_LANDED':
         book.landed[lane] = event.result.sha;
         book.target = event.result.sha;
@@ -316,8 +388,8 @@ class Ledger {
       case 'CANDIDATE_REJECTED':
         book.integration = null;
         this.attempt(book, lane);
-        // a rejected story goes again at once, in its lane, unless it is blocked or no turn is left
-        if (book.blocked.includes(lane) || book.turnCount >= this.rules.max) this.park(book, lane);
+        // a rejected story goes back to the scheduler (`laneRequeue`); before, it went again at once in its lane, unless blocked or out of turns
+        if (this.rules.requeue || book.blocked.includes(lane) || book.turnCount >= this.rules.max) this.park(book, lane);
         return;
       case 'WORKTREE_REMOVED':
         this.park(book, lane);
@@ -376,7 +448,10 @@ export function checkParallelPaths(
   const ledger = new Ledger(rules, describe);
   const [snapshot, actions] = initialTransition(machine, input);
   const landed = Object.fromEntries(rules.stories.filter((s) => s.passes).map((s) => [s.id, 'before the run']));
-  const book: ParallelBook = { landed, blocked: [], attempts: {}, touched: {}, lanes: [], turns: {}, integration: null, target: '', outstanding: {}, turnCount: 0, turnOf: {}, setback: {}, ended: false };
+  const book: ParallelBook = {
+    landed, blocked: [], attempts: {}, touched: structuredClone({ ...rules.touchedBefore }), lanes: [], turns: {}, integration: null, target: '', outstanding: {}, turnCount: 0, turnOf: {},
+    setback: {}, guarded: {}, ended: false,
+  };
   ledger.book(book, requestsOf(actions), [], snapshot);
   const folded = replayAll<MachineEvent, { snapshot: AnyMachineSnapshot; book: ParallelBook }>(paths, { snapshot, book }, (state, path) => ledger.step(state, path, machine));
   return { failures: ledger.failures, folded };

@@ -182,6 +182,32 @@ describe('planRun starting a stories run after another', () => {
   });
 });
 
+describe('planRun starting a parallel stories run', () => {
+  const scan = (key: string, lane: string | null, changed: string[]): RecordDraft[] => [
+    { run: OLD, machine: 'stories', mv: STORIES_MACHINE_VERSION, type: 'effect.started', payload: { key, kind: 'boundary.scan', params: { ...(lane === null ? {} : { lane }), baseline: 't' }, attempt: 1 } },
+    { run: OLD, machine: 'stories', mv: STORIES_MACHINE_VERSION, type: 'effect.completed', payload: { key, kind: 'boundary.scan', result: { changed } } },
+  ];
+  const storiesRun = (lines: readonly string[]): NewRun => {
+    const started = storiesStarted(lines);
+    if (started.type !== 'run.started') throw new Error('expected run.started');
+    return { lifecycle: { name: 'stories', version: STORIES_MACHINE_VERSION }, input: started.payload.input as NewRun['input'], argv: ['run'] };
+  };
+  const inputOf = (plan: ReturnType<typeof planRun>) => plan.drafts.find((draft) => draft.type === 'run.started')?.payload as { input: { touchedBefore?: unknown } };
+
+  it('seeds the file-overlap prediction with what each story\'s last lane attempt touched in earlier runs (DESIGN §10); serial scans do not count', () => {
+    const records = journal([
+      storiesStarted(['parallel 2']),
+      ...scan(`${OLD}/2/0`, 'S1', ['src/a.ts']), ...scan(`${OLD}/4/0`, 'S2', ['src/shared.ts']), ...scan(`${OLD}/6/0`, 'S1', ['src/shared.ts', 'src/b.ts']),
+      ...scan(`${OLD}/8/0`, null, ['src/everything.ts']),
+    ]);
+    const plan = planRun(records, request({ fresh: true, start: storiesRun(['parallel 2']) }));
+    expect(inputOf(plan).input.touchedBefore).toEqual({ S1: ['src/shared.ts', 'src/b.ts'], S2: ['src/shared.ts'] });
+    // a serial run, or a parallel one with no lane history, journals none (its input is what older yokes journaled)
+    expect(inputOf(planRun(records, request({ fresh: true, start: storiesRun([]) }))).input).not.toHaveProperty('touchedBefore');
+    expect(inputOf(planRun([], request({ start: storiesRun(['parallel 2']) }))).input).not.toHaveProperty('touchedBefore');
+  });
+});
+
 describe('journaledConfig and startOf', () => {
   it('the unfinished run\'s journaled config, none when every run ended', () => {
     expect(journaledConfig(journal([started(7)]))?.maxIterations).toBe(7);

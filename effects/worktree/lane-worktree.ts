@@ -1,0 +1,45 @@
+// Making a parallel stories lane's git worktree (DESIGN §10): added from scratch, or an existing one
+// reset, and its `.loop/.journal` linked to the main one.
+import { lstat, mkdir, stat, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { journalDirOf } from '../../config/workspace-layout.js';
+import { runGit } from '../git/run-git.js';
+import { laneGit } from './lane-git.js';
+import { changeWorktreeRegistry } from './worktree-admin.js';
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+/** Is there a git worktree at `path` (its `.git` file)? */
+export async function isWorktree(path: string): Promise<boolean> {
+  return exists(join(path, '.git'));
+}
+
+/**
+ * `git worktree add -f -B <branch> <path> <commit>`, after pruning the registration a worktree
+ * directory deleted by hand leaves behind; registry changes take turns with the other lanes'.
+ */
+export async function addWorktree(mainRoot: string, path: string, branch: string, commit: string, story: string): Promise<void> {
+  await changeWorktreeRegistry(mainRoot, async () => {
+    await runGit(mainRoot, ['worktree', 'prune']);
+    await mkdir(dirname(path), { recursive: true });
+    const added = await laneGit(mainRoot, ['worktree', 'add', '-q', '-f', '-B', branch, path, commit]);
+    if (added.exitCode !== 0) throw new Error(`git worktree add failed for ${story}: ${added.stderr.trim()}`);
+  });
+}
+
+/** Check `branch` out at `commit` in the worktree at `path`, dropping its changes and untracked files (`.loop/.journal` aside). */
+export async function resetWorktree(path: string, branch: string, commit: string, story: string): Promise<void> {
+  const checkout = await laneGit(path, ['checkout', '-q', '-f', '-B', branch, commit]);
+  if (checkout.exitCode !== 0) throw new Error(`could not reset the worktree of ${story}: ${checkout.stderr.trim()}`);
+  await runGit(path, ['clean', '-q', '-fd', '-e', '.loop/.journal']);
+}
+
+/** The lane's `.loop/.journal` links to the main one: transcripts, usage files and blobs stay in the one journal folder. */
+export async function linkLaneJournal(mainLoopDir: string, path: string): Promise<void> {
+  await mkdir(join(path, '.loop'), { recursive: true });
+  const journal = journalDirOf(join(path, '.loop'));
+  // lstat: a link whose target is missing is still the link (linking again would fail)
+  if (!(await lstat(journal).then(() => true, () => false))) await symlink(journalDirOf(mainLoopDir), journal);
+}
