@@ -62,7 +62,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('run')
     .description('start a run, or resume the unfinished one exactly where it stopped')
     .option('--fresh', 'abandon the unfinished run (journaled) and start a new one', false)
-    .option('--discard-history', 'with --fresh: start over although the journal is empty and transcripts, blobs or Yoke-Run commits show earlier runs', false)
+    .option('--discard-history', 'with --fresh: start over although the journal is empty and transcripts, blobs, status.json or .git/yoke/blobs show earlier runs', false)
     .addOption(new Option('--max-iterations <n>', 'override max-iterations (on resume: raise or lower the cap)').argParser(positiveInt))
     .addOption(new Option('--parallel <n>', 'stories: work up to n (1-8) stories at once, each in its own git worktree (docs/parallel.md)').argParser(parallelCount))
     .option('--quiet', 'no agent output and no progress lines', false)

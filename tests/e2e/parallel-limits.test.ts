@@ -63,6 +63,17 @@ describe('parallel limits', () => {
     expect(await ws.exists('.loop/.journal')).toBe(false);
   }, TIMEOUT);
 
+  it('refuses a gated agent that only a routing profile names (a lane worker routing could pick), and `config check` flags the parallel line', async () => {
+    const ws = await workspace(`${STORIES}profile slow tier strong cmd true\nprofile fast tier light claude\nrouting escalate\nparallel 2\n`);
+    const result = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
+    expect(result.exitCode, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/parallel lanes do not gate claude's tool calls yet, and tool-control is on/);
+    expect(await ws.exists('.loop/.journal')).toBe(false);
+    const check = await runYoke(ws, ['config', 'check'], { timeoutMs: RUN_MS });
+    expect(check.exitCode).toBe(2);
+    expect(check.stderr).toMatch(/\.loop\/yoke\.conf:6:1: error: parallel lanes do not gate claude's tool calls yet/);
+  }, TIMEOUT);
+
   it('refuses a dirty target with exit 3, naming the changes and what to do', async () => {
     const ws = await workspace(STORIES);
     await ws.write('src.txt', 'uncommitted\n');
