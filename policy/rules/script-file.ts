@@ -15,6 +15,7 @@ export function scriptFileFindings(arg: Arg, ctx: CommandContext, who: string, c
   const shown = file.path === null ? arg.text ?? 'a file known only when it runs' : displayPath(file.path, ctx.scope.root);
   const secret = ctx.path('read', arg, `${who} reads`).filter((finding) => finding.class === 'secret');
   if (file.text !== null) return [...secret, { class: 'exec', reason: `${who} runs the script file ${shown}` }, ...classify(file.text)];
-  const wants = file.unread && file.path !== null ? { wants: file.path } : {};
+  // A secret file is never asked for: its text would be journaled with the scope (the call is refused for reading it anyway).
+  const wants = secret.length === 0 && file.unread && file.path !== null ? { wants: file.path } : {};
   return [...secret, { class: 'exec', reason: `${who} runs the script file ${shown}, whose text yoke cannot see`, ...wants }];
 }

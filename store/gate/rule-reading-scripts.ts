@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Config } from '../../config/types.js';
 import { ruleHookCall, type GatedCall, type HookRuling } from '../../policy/gate/rule-hook-call.js';
 import type { StandingAnswers } from '../../policy/ruling/standing-answers.js';
+import { secretReason } from '../../policy/paths/secret-path.js';
 import type { ToolScope } from '../../policy/tool-scope.js';
 
 /** Rounds of reading (a script that runs a script that runs one …). */
@@ -15,8 +16,10 @@ const MAX_FILES = 16;
 /** A larger file is not read (its text stays unknown: the call stays `exec`). */
 export const MAX_SCRIPT_BYTES = 64 * 1024;
 
-/** The text of a script file: null when it is absent, not a regular file, too large, or not text. */
+/** The text of a script file: null when it is a secret, absent, not a regular file, too large, or not text. */
 export function readScript(path: string): string | null {
+  // Never a secret (`.env`, keys, the operator token): what is read goes into the journal.
+  if (secretReason(path) !== null) return null;
   try {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (stat === undefined || !stat.isFile() || stat.size > MAX_SCRIPT_BYTES) return null;

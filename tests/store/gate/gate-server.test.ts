@@ -3,7 +3,7 @@
 // closed); the socket is private (0600 in a 0700 directory); with no agent call in progress every
 // question is refused.
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,21 @@ describe('the gate server', { timeout: 60_000 }, () => {
     const requested = journal.records.filter((record) => record.type === 'tool.requested').map((record) => (record.payload as { scope: { scripts?: Record<string, string> } }).scope.scripts);
     expect(requested[0]).toEqual({ [join(root, 'clean.sh')]: '#!/bin/sh\nrm -rf keep\n' });
     expect(requested[2]).toMatchObject({ [join(root, 'Makefile')]: 'clean:\n\trm -rf keep\n' });
+  });
+
+  it('never reads a secret file a call runs into the journal: `. .env` and `sh .loop/.journal/gate.json` are refused without their text in the scope', async () => {
+    const { server, journal, root } = await gate();
+    writeFileSync(join(root, '.env'), 'API_KEY=sk-live-0123456789\n');
+    const token = join(root, '.loop', '.journal', 'gate.json');
+    mkdirSync(dirname(token), { recursive: true });
+    writeFileSync(token, '{"token":"operator-secret-token"}\n');
+    server.setCall(`${run}/3/0`);
+    const bash = (command: string) => yokeGate(server.socketPath, JSON.stringify({ tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command}`, cwd: root }));
+    for (const command of ['. .env', 'source ./.env', 'sh .loop/.journal/gate.json']) expect(decision((await bash(command)).stdout), command).toBe('deny');
+    const text = journal.records.map((record) => JSON.stringify(record)).join('\n');
+    expect(text).not.toContain('sk-live-0123456789');
+    expect(text).not.toContain('operator-secret-token');
+    expect(journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string }).class)).toEqual(['secret', 'secret', 'secret']);
   });
 
   it('judges deletes against the tracked files: removing an untracked folder is an edit, emptying a tracked file destructive; the list is journaled once per agent call', async () => {
