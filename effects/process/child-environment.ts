@@ -9,13 +9,25 @@ import { MIN_SECRET_CHARS, type SecretValue } from './redact-secrets.js';
  */
 export const WITHHELD_VARIABLES = ['YOKE_STORE', 'PGPASSWORD'] as const;
 
+/** The variables the workspace's `store` URL refers to (`${YOKE_DB_PASSWORD}`), withheld as well once known. */
+const storeReferences = new Set<string>();
+
 /**
- * A copy of `env` without {@link WITHHELD_VARIABLES}: the base environment of every process yoke starts.
+ * Withhold `names` too from every process yoke starts from now on: the variables the `store` line's
+ * URL refers to (the store password among them), which a run or a check learns as it opens its store.
+ */
+export function withholdVariables(names: readonly string[]): void {
+  for (const name of names) storeReferences.add(name);
+}
+
+/**
+ * A copy of `env` without {@link WITHHELD_VARIABLES} and the variables {@link withholdVariables}
+ * named: the base environment of every process yoke starts.
  * @example childEnvironment({ HOME: '/root', YOKE_STORE: 'postgres://yoke:pw@db/yoke' }) // { HOME: '/root' }
  */
 export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const copy = { ...env };
-  for (const name of WITHHELD_VARIABLES) delete copy[name];
+  for (const name of [...WITHHELD_VARIABLES, ...storeReferences]) delete copy[name];
   return copy;
 }
 

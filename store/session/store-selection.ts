@@ -55,6 +55,19 @@ export function storeUrlFromConf(root: string, env: NodeJS.ProcessEnv = process.
   });
 }
 
+/** The variables the `store` line of the project's `.loop/yoke.conf` refers to (`${NAME}`), once each; none without a readable line. */
+export function storeUrlVariables(root: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, '.loop', 'yoke.conf'), 'utf8');
+  } catch {
+    return [];
+  }
+  const line = storeLineOf(text);
+  if (line === null) return [];
+  return [...new Set([...line.argument.matchAll(STORE_URL_REFERENCE)].map((match) => match[1] ?? '').filter((name) => name !== ''))];
+}
+
 /** The store URL for the project at `root`: YOKE_STORE when set (`file` included), else its `store` directive; null is the file journal. */
 export function storeUrlOf(root: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
   if ((env.YOKE_STORE?.trim() ?? '') !== '') return storeUrlFromEnv(env);

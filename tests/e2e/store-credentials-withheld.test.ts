@@ -88,4 +88,45 @@ describe('issue 20: the store password reached agents, guards, hooks and the jou
     expect(files.find((file) => file.path.endsWith('guard-results.md'))?.text).toContain('[redacted $YOKE_STORE]');
     expect(files.filter((file) => file.text.includes(password)).map((file) => file.path)).toEqual([]);
   }, TIMEOUT);
+
+  it('the variable a `store` line refers to (`${YOKE_DB_PASSWORD}`, as docs/yoke-conf.md advises) is withheld from the agent, the guard and the hook too', async () => {
+    const url = new URL(database.url);
+    const password = decodeURIComponent(url.password);
+    url.password = 'PASSWORD_HERE';
+    const store = url.toString().replace('PASSWORD_HERE', '${YOKE_DB_PASSWORD}');
+    const made = await makeWorkspace((paths) => ({
+      '.loop/yoke.conf': `${[
+        'mode loop',
+        `store ${store}`,
+        `agent cmd sh ${paths.side('agent.sh')}`,
+        'max-iterations 1',
+        'guard leak echo "guard db [$YOKE_DB_PASSWORD]"; false',
+        'hook iteration-end env',
+        'commit off',
+      ].join('\n')}\n`,
+      '.loop/plan.md': '# Plan\n\nNothing.\n',
+      '.loop/protocol.md': '# Protocol\n\nOne step.\n',
+      '.loop/notes.md': 'STATUS: IN_PROGRESS\n',
+      '.loop/.gitignore': '.journal/\n.stash/\n',
+    }));
+    const second = made;
+    try {
+      await installShellAgent(made.sideDir, { after: { worker: { notes: 'DONE', sh: 'echo "agent db [$YOKE_DB_PASSWORD]" >&2', exitCode: 3 } } });
+      const env = { YOKE_DB_PASSWORD: password, YOKE_WORKSPACE: 'creds-ref', YOKE_STORE: '', PGPASSWORD: '' };
+      const init = await runYoke(made, ['store', 'init'], { env });
+      expect(init.exitCode, init.stderr).toBe(0);
+      const result = await runYoke(made, ['run'], { env });
+      expect(result.exitCode, result.stderr).toBe(1);
+      const journal = await journalText('creds-ref');
+      expect(journal).toContain('agent db []');
+      expect(journal).toContain('guard db []');
+      expect(journal).not.toContain(password);
+      const files = await filesUnder(join(made.path, '.loop'));
+      const hookLog = files.find((file) => file.path.includes(join('.journal', 'hooks')));
+      expect(hookLog?.text).toContain('YOKE_EVENT=iteration-end');
+      expect(hookLog?.text).not.toMatch(/^YOKE_DB_PASSWORD=/m);
+    } finally {
+      await second.cleanup();
+    }
+  }, TIMEOUT);
 });
