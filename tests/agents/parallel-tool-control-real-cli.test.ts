@@ -121,4 +121,44 @@ describe('parallel lanes through the tool-call gate', { timeout: 240_000 }, () =
     expect(await ws.exists('out.txt')).toBe(false);
     expect(await ws.exists('.git/yoke/worktrees/S1/out.txt')).toBe(false);
   });
+
+  it.skipIf(skipped('gemini'))('gemini: a held call holds each lane that made it, the run pauses naming it; `yoke answer <id> pass` and `yoke run` call both lanes again, the answered call runs, both stories land, replay --verify agrees', async () => {
+    const ws = await makeWorkspace({
+      '.loop/yoke.conf': `mode stories\nagent gemini\nmodel ${models.gemini}\nmax-iterations 4\nparallel 2\n`,
+      '.loop/prd.yaml': PRD.replace('grep -q lane out.txt', '"true"'),
+      '.loop/protocol.md': '# Protocol\n\nWork on the one story you are given, then write .loop/notes.md.\n',
+      '.loop/judge.md': '# Judge\n',
+      '.loop/.gitignore': '.journal/\n.stash/\n',
+    });
+    leftovers.workspaces.push(ws);
+    const lane = { byRound: [
+      { runCommand: { command: 'curl -s http://127.0.0.1:9/ > /dev/null' } },
+      { writeFile: { path: '.loop/notes.md', content: 'STATUS: DONE\n' } },
+      { text: 'done' },
+    ] };
+    const script: MockScript = Array.from({ length: 6 }, () => lane);
+
+    const first = await runYokeOffline('gemini', ws.path, ['run'], script, 200_000);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/yoke answer [0-9a-f]{8} pass/);
+    const held = (await readJournal(ws)).filter((record) => record.type === 'effect.completed' && payload(record).kind === 'agent.spawn')
+      .map((record) => (payload(record).result as { classification: string }).classification);
+    expect(held).toEqual(['tool-held', 'tool-held']);
+    const holds = await runYoke(ws, ['holds', '--json']);
+    const [hold, ...others] = JSON.parse(holds.stdout) as Array<{ id: string; class: string; agent: string }>;
+    expect(others, 'the same call in two lanes is one hold').toEqual([]);
+    expect(hold).toMatchObject({ class: 'network', agent: 'gemini' });
+    const answered = await runYoke(ws, ['answer', hold!.id, 'pass']);
+    expect(answered.exitCode, answered.stderr).toBe(0);
+
+    const second = await runYokeOffline('gemini', ws.path, ['run'], script, 200_000);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const records = await readJournal(ws);
+    const byAnswer = records.filter((record) => record.type === 'tool.ruled' && (payload(record).source as { kind: string }).kind === 'answer');
+    expect(byAnswer.map((record) => payload(record).ruling)).toEqual(['pass', 'pass']);
+    const log = await ws.gitLog();
+    expect(log.map((commit) => commit.subject)).toEqual(expect.arrayContaining(['feat(S1): Out file', 'feat(S2): Nothing to write']));
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  });
 });
