@@ -203,7 +203,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
         socketPath: path,
         heldInCall: (answeredToo = false) => heldIn(state, answeredToo),
         async close() {
-          // questions still queued from this call are ruled for it; any later one finds no socket
+          // the call ended: a question of it still queued is refused (as the serial call's after setCall(null)), a later one finds no socket
           state.key = null;
           calls.delete(callServer);
           await new Promise<void>((resolve) => callServer.close(() => resolve()));
