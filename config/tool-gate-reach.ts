@@ -52,22 +52,3 @@ export function ungatedAgentIssue(config: Config, text: string, file: string, ga
   const line = at((words) => words[0] === 'tool-control') || at((words) => ['agent', 'judge-agent', 'scoper-agent', 'profile'].includes(words[0] ?? '') && words.some((word) => kinds.includes(word))) || 1;
   return { file, line, column: 1, severity: 'error', ...problem };
 }
-
-/**
- * A parallel run whose lanes could call an agent the gate rules (any role, any profile: routing picks
- * a lane's worker from the profiles), with tool control on or advisory: the lanes' agent calls do not
- * pass through the gate yet, so yoke refuses it (fail closed; docs/parallel.md). At the `parallel`
- * line (else the `tool-control` line, else line 1); null when the run may go on.
- */
-export function parallelGateIssue(config: Config, text: string, file: string): ConfigIssue | null {
-  if (config.parallel === undefined) return null;
-  const kinds = gatedAgents(config);
-  if (kinds.length === 0) return null;
-  const lines = text.split('\n').map((line) => stripComment(line).trim().split(/\s+/));
-  const line = (lines.findIndex((words) => words[0] === 'parallel') + 1) || (lines.findIndex((words) => words[0] === 'tool-control') + 1) || 1;
-  return {
-    file, line, column: 1, severity: 'error',
-    message: `parallel lanes do not gate ${kinds.join(' and ')}'s tool calls yet, and tool-control is ${config.toolControl ?? 'on'}`,
-    hint: 'run the stories one at a time (drop `parallel` and --parallel), or write `tool-control off` to run them in parallel without tool-call control; see docs/parallel.md',
-  };
-}

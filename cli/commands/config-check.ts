@@ -12,7 +12,7 @@ import { protectListing, protectListingLines, type ProtectedPattern } from '../p
 import { projectFiles, unprotectedCheckFiles } from '../unprotected-check-files.js';
 import { autoProtectStories } from '../../store/session/auto-protect-stories.js';
 import { pendingOpencodeInstalls } from '../../effects/gate/opencode-dependency-installs.js';
-import { gatedAgents, parallelGateIssue, ungatedAgentIssue } from '../../config/tool-gate-reach.js';
+import { gatedAgents, ungatedAgentIssue } from '../../config/tool-gate-reach.js';
 import { hooksTurnedOff } from '../../effects/gate/hooks-turned-off.js';
 
 /** Exit 0 when valid (warnings allowed) and every built-in agent CLI it uses is on PATH, 2 otherwise. */
@@ -33,9 +33,7 @@ export async function configCheckCommand(flags: { json: boolean }): Promise<numb
   const reach = config === null ? null : ungatedAgentIssue(config, checked.text, file);
   // … and so is one whose CLI settings switch its hooks off (the gate would never be asked)
   const hooksOff = config === null ? [] : gatedAgents(config).flatMap((agent) => hooksOffIssue(agent, paths.root, config.toolControl ?? 'on'));
-  // … and so is a parallel run whose lanes could call a gated agent (lanes are not gated yet)
-  const lanes = config === null ? null : parallelGateIssue(config, checked.text, file);
-  const issues = [...checked.issues, ...unprotected, ...protection.issues, ...(reach === null ? [] : [reach]), ...hooksOff, ...(lanes === null ? [] : [lanes])].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
+  const issues = [...checked.issues, ...unprotected, ...protection.issues, ...(reach === null ? [] : [reach]), ...hooksOff].sort((a, b) => a.line - b.line || a.column - b.column).concat(lifecycleIssues);
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   const valid = config !== null && errors === 0;
   const agents: AgentAvailability[] = config && lifecycle ? await checkAgentAvailability(config, lifecycle.rolesCalled(config)) : [];

@@ -2,7 +2,7 @@
 import { relative } from 'node:path';
 import { formatIssue } from '../../config/format-issue.js';
 import type { Config } from '../../config/types.js';
-import { gatedAgents, parallelGateIssue, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
+import { gatedAgents, ungatedAgentProblem } from '../../config/tool-gate-reach.js';
 import { checkAgentAvailability } from '../../effects/adapters/agent-availability.js';
 import { settleHooks } from '../../effects/handlers/hook-fire.js';
 import { contextLayerExists } from '../../effects/context/context-layer-exists.js';
@@ -253,10 +253,6 @@ async function checkParallel(config: Config, flags: RunFlags, resuming: boolean,
     throw new YokeError('usage', `the unfinished run works its stories one at a time, so --parallel cannot apply to it; finish it with \`yoke run\`, or start over in parallel with \`yoke run --fresh --parallel ${flags.parallel}\`.`);
   }
   if (config.parallel === undefined) return;
-  // Fail closed: the lanes' agent calls do not pass through the tool-call gate yet (docs/parallel.md),
-  // whichever agent a lane may call: the `agent` line's, or a profile's that routing picks.
-  const gated = parallelGateIssue(config, '', relative(process.cwd(), paths.conf) || paths.conf);
-  if (gated !== null) throw new YokeError('usage', `${gated.file}: ${gated.message}; ${gated.hint}. Nothing was run.`);
   const changes = await workingTreeChanges(paths.root);
   if (changes.length === 0) return;
   // A kill inside a story's fast-forward leaves the landing commit checked out: resuming finishes it.

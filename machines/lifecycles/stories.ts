@@ -341,5 +341,6 @@ export const storiesLifecycle = {
     storyJourneys: true as const,
     laneProtect: true as const,
     laneRequeue: true as const,
+    laneToolGate: true as const,
   }),
 } satisfies LifecycleDescriptor;

@@ -24,7 +24,7 @@ import { renderTemplate } from '../render-template.js';
 import { workerChoice } from '../routing/escalation-ladder.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
 import { updateProgress } from '../stories/story-progress.js';
-import { holdForAgent, noteRateLimit } from '../work/agent-setbacks.js';
+import { holdForAgent, holdForTool, holdForUngated, noteRateLimit } from '../work/agent-setbacks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
 import { checkPassed, gatesDone, renderGuardReport, type CheckOutcome } from '../work/guard-report.js';
 import { NO_PROGRESS_REPEATS } from '../work/iteration-states.js';
@@ -72,11 +72,20 @@ function blockedStory(context: WorkContext, story: string): boolean {
   return context.prd?.progress[story]?.blocked != null;
 }
 
-/** A lane call's setbacks wait or hold (DESIGN §10 with §4's rate limits and authentication failures), in runs that journal them so. */
-function setbackOf(context: WorkContext, event: { type: string; result?: { classification?: string } }): 'rate-limited' | 'auth-error' | null {
+/** What makes a lane call wait or hold instead of going on to its notes. */
+type LaneSetback = 'rate-limited' | 'auth-error' | 'tool-held' | 'tool-ungated';
+
+/**
+ * A lane call's setbacks wait or hold (DESIGN §10 with §4's rate limits and authentication failures),
+ * in runs that journal them so; a held or ungated tool call holds the lane (DESIGN §13) in runs whose
+ * lanes go through the tool-call gate (`laneToolGate`).
+ */
+function setbackOf(context: WorkContext, event: { type: string; result?: { classification?: string } }): LaneSetback | null {
   if (context.laneSetbacks !== true || event.type !== 'AGENT_EXITED') return null;
   const classification = event.result?.classification;
-  return classification === 'rate-limited' || classification === 'auth-error' ? classification : null;
+  if (classification === 'rate-limited' || classification === 'auth-error') return classification;
+  if (context.laneToolGate === true && (classification === 'tool-held' || classification === 'tool-ungated')) return classification;
+  return null;
 }
 
 /** A lane's worker call that did its work: one more completed call, its usage spent, the rate-limit streak over (in runs that journal setbacks). */
@@ -111,6 +120,11 @@ export function laneStates(i: number) {
       checks: [],
     }, { touched });
   };
+  // the worker call did its work; a session it resumed is done with
+  const workerDone = ({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> => ({
+    ...laneCallDone({ context, event }),
+    ...(lane(context).resumeSession == null ? {} : updateSlot(context, i, { resumeSession: null })),
+  });
   const nextTurn = (context: WorkContext, change: Partial<LaneSlot> = {}) => {
     const turns = parallelOf(context).turns + 1;
     return {
@@ -196,7 +210,7 @@ export function laneStates(i: number) {
                 attempt: slot.iteration, maxAttempts: context.maxIterations,
                 ...(context.prd ? storyPromptValues(context.prd, story) : {}),
               })) + (lanesProtect(context) ? protectionNote(context.protection, 'worker') : ''),
-              ...callLimits(context.config),
+              ...callLimits(context.config, slot.resumeSession),
               ...(slot.contextGuard == null ? {} : { protect: slot.contextGuard }),
             });
           },
@@ -222,9 +236,27 @@ export function laneStates(i: number) {
                 return { ...held, holdDetail: `story ${lane(context).story}: ${held.holdDetail ?? ''}` };
               }),
             },
+            // A tool call held for the operator, or tool calls that went around the gate (DESIGN §13): the
+            // lane holds (the others go on) until `yoke run` goes on after the answer; Claude's session resumes.
+            {
+              guard: ({ context, event }) => mine({ context, event }) && setbackOf(context, event) === 'tool-held',
+              target: 'agentHold',
+              actions: assign(({ context, event }) => {
+                const { resumeSession, ...held } = holdForTool(context, event.result, 'worker');
+                return { ...held, holdDetail: `story ${lane(context).story}: ${held.holdDetail ?? ''}`, ...updateSlot(context, i, { resumeSession: resumeSession ?? null }) };
+              }),
+            },
+            {
+              guard: ({ context, event }) => mine({ context, event }) && setbackOf(context, event) === 'tool-ungated',
+              target: 'agentHold',
+              actions: assign(({ context, event }) => {
+                const held = holdForUngated(context, event.result, 'worker');
+                return { ...held, holdDetail: `story ${lane(context).story}: ${held.holdDetail ?? ''}` };
+              }),
+            },
             // spec 1.1 in the lane: in runs that restore after calls, the worker's edit of a spec file never reaches the candidate
-            { guard: ({ context, event }) => mine({ context, event }) && restoresAfterCalls(context), target: 'restoringAfterWorker', actions: assign(laneCallDone) },
-            { guard: mine, target: 'readingNotes', actions: assign(laneCallDone) },
+            { guard: ({ context, event }) => mine({ context, event }) && restoresAfterCalls(context), target: 'restoringAfterWorker', actions: assign(workerDone) },
+            { guard: mine, target: 'readingNotes', actions: assign(workerDone) },
           ],
           // Cut short by a crash or a signal: restore the spec and call the worker again for the same turn.
           AGENT_INTERRUPTED: { guard: mine, target: 'restoring', actions: assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },

@@ -28,6 +28,8 @@ export interface LaneSlot {
   contextGuard?: Record<string, string | null> | null;
   /** a rate-limited call's wait ends then (epoch ms; absent in older journals) */
   waitUntil?: number | null;
+  /** the session the worker call resumes after its held tool call was answered (Claude; absent in older journals and for other CLIs) */
+  resumeSession?: string | null;
   /** this turn's restore of the protected files the worker changed (DESIGN §16; absent in older journals) */
   protectRestore?: RestorePlan | null;
   /** the passing turn's notes, for the decision entry */

@@ -65,6 +65,13 @@ export interface WorkInput {
    */
   laneSetbacks?: true;
   /**
+   * stories in parallel: set by runs started since each lane's agent call asks the tool-call gate on
+   * a socket of its own, judged in the lane's worktree (DESIGN §10, §13), and a held or ungated tool
+   * call holds that lane as it holds a serial run; runs journaled before that, whose lanes ran
+   * without the gate, fold as they did.
+   */
+  laneToolGate?: true;
+  /**
    * Set by runs started since the spec files are restored right after every agent call as well
    * (worker, judge, scoper, lane worker), so an agent's edit of a spec file never reaches the gates,
    * the judge, a commit or the end of the run (spec 1.1), and a story's `passes: true` is written

@@ -17,7 +17,7 @@ import type { WorkContext } from '../../machines/work/work-context.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
 import { outcomeEvent, type EffectStatus, type KeyedRequest, type RunFold } from './run-fold.js';
-import { TAMPER_STOP, type RunnerOptions } from './runner.js';
+import { TAMPER_STOP, type RunnerOptions, type RunToolGate } from './runner.js';
 import { hasLane, laneOfRequest } from './request-lane.js';
 import { failureMessage } from './failure-message.js';
 
@@ -35,7 +35,13 @@ export class LaneDriver {
   /** lanes whose worktree was compared with the journal in this process */
   private readonly settled = new Set<string>();
 
-  constructor(private readonly fold: RunFold, private readonly options: RunnerOptions, private readonly stage: Stage) {}
+  constructor(
+    private readonly fold: RunFold,
+    private readonly options: RunnerOptions,
+    private readonly stage: Stage,
+    /** the run's tool-call gate, opened at the first agent call (null: tool control off) */
+    private readonly toolGate: () => Promise<RunToolGate | null> = () => Promise.resolve(null),
+  ) {}
 
   /** Lanes are at work, or the machine asks for lane work. */
   get active(): boolean {
@@ -85,9 +91,12 @@ export class LaneDriver {
       }
     }
     const launches: Array<() => void> = [];
+    // DESIGN §13: a lane's agent call asks the gate on a socket of its own, judged in the lane's worktree
+    const gate = ready.some(({ next }) => next.request.kind === 'agent.spawn') ? await this.toolGate() : null;
     for (const { next, lane, status } of ready) {
       const handler = this.options.handlers[next.request.kind] as Handler;
       const context = this.contextFor(next, lane);
+      const gated = gate !== null && next.request.kind === 'agent.spawn' ? gate : null;
       this.stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
       const guarded = next.request.kind === 'agent.spawn' ? this.options.guardLaneCall : undefined;
       launches.push(() => {
@@ -95,11 +104,15 @@ export class LaneDriver {
           // DESIGN §6: the tamper check around the lane's agent call, as around a serial one
           const release = await guarded?.();
           let result: unknown;
+          let call: Awaited<ReturnType<RunToolGate['openCall']>> | null = null;
           try {
-            result = await handler.execute(next.request.params, context);
+            call = gated === null ? null : await gated.openCall(next.key, context.root);
+            result = await handler.execute(next.request.params, call === null ? context : { ...context, toolGate: call.link });
           } catch (error) {
+            await call?.close();
             return { key: next.key, ok: false, error };
           }
+          await call?.close();
           try {
             await release?.();
           } catch (error) {

@@ -66,6 +66,11 @@ export interface RunnerOptions {
 export interface RunToolGate {
   setCall(key: string | null): void;
   link: ToolGateLink;
+  /**
+   * A link of its own for agent call `key`, which runs alongside others (a parallel lane's), its
+   * tool calls judged in `root` (the lane's worktree); closed once the call ended.
+   */
+  openCall(key: string, root: string): Promise<{ link: ToolGateLink; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -131,7 +136,7 @@ async function drive(
       options.warn(`could not save a fold checkpoint (${error instanceof Error ? error.message : String(error)}); the run goes on, and a resume will fold it from the start`);
     }
   };
-  const lanes = new LaneDriver(fold, options, stage);
+  const lanes = new LaneDriver(fold, options, stage, toolGate);
   for (;;) {
     if (options.signal.aborted) {
       await lanes.settleAll();

@@ -32,8 +32,11 @@ export interface GateHost {
   config: Pick<Config, 'allow' | 'noModify' | 'toolRules' | 'toolControl'>;
   /** the `protect` patterns in force now (the run's protection baseline, which `yoke protect refresh` may change) */
   protect(): readonly string[];
-  /** the project's tracked files for the agent call in progress (read once per call), or null when unknown */
-  tracked(): Promise<readonly string[] | null>;
+  /**
+   * the tracked files of the project the agent call `call` works in (read once per call), or null
+   * when unknown; `root` is that call's root (a parallel lane's worktree, else the project's)
+   */
+  tracked(call: { key: string; root: string }): Promise<readonly string[] | null>;
   /** stage a record of the run (the runner's own staging) */
   stage(draft: Draft): JournalRecord;
   /** stage an operator's record as drafted (its run is the hold's, which may be an earlier run) */
@@ -51,7 +54,31 @@ export interface GateServer {
   setCall(key: string | null): void;
   /** the hold ids ruled during the current call, in order; without `answeredToo`, only those no answer reached yet */
   heldInCall(answeredToo?: boolean): string[];
+  /**
+   * A socket of its own for agent call `key`, which runs alongside others (a parallel lane's, DESIGN
+   * §10): its tool calls are ruled for that call and judged in `root` (the lane's worktree).
+   */
+  openCall(key: string, root: string): Promise<GateCall>;
   close(): Promise<void>;
+}
+
+/** One agent call's own socket on the gate: its path, the holds ruled in it, and close (after the call ended). */
+export interface GateCall {
+  socketPath: string;
+  heldInCall(answeredToo?: boolean): string[];
+  close(): Promise<void>;
+}
+
+/** What the gate knows of the agent call a question comes from. */
+interface CallState {
+  /** null: no agent call of the run is in progress (every question is refused) */
+  key: string | null;
+  /** the root its tool calls are judged in */
+  root: string;
+  /** the hold ids ruled in it, in order */
+  held: string[];
+  /** the call whose requests journaled the tracked list whole, and the list's digest */
+  listed: { key: string | null; digest: string } | null;
 }
 
 /** Start the gate in a fresh private directory (0700), socket 0600. */
@@ -59,11 +86,12 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
   const dir = await mkdtemp(join(tmpdir(), 'yoke-gate-'));
   await chmod(dir, 0o700);
   const socketPath = join(dir, 'gate.sock');
-  let call: string | null = null;
-  let held: string[] = [];
-  // One question at a time: records are staged in the order the gate asked.
+  // the serial agent call (setCall); calls with a socket of their own have their own state
+  const serial: CallState = { key: null, root: host.root, held: [], listed: null };
+  let opened = 0;
+  // One question at a time, whichever socket it came on: records are staged in the order the gate asked.
   let queue: Promise<unknown> = Promise.resolve();
-  const server: Server = createServer((socket) => {
+  const listen = (state: CallState): Server => createServer((socket) => {
     let text = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
@@ -71,30 +99,31 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
       const end = text.indexOf('\n');
       if (end < 0) return;
       const line = text.slice(0, end);
-      queue = queue.then(() => answer(line, socket)).catch(() => socket.destroy());
+      queue = queue.then(() => answer(line, socket, state)).catch(() => socket.destroy());
     });
     socket.on('error', () => undefined);
   });
+  const server = listen(serial);
 
   // The tracked list goes into the journal whole once per agent call; later requests name it by digest.
-  let listedFor: { call: string | null; digest: string } | null = null;
-  function journaledScope(scope: ToolScope): ToolScope {
+  function journaledScope(scope: ToolScope, state: CallState): ToolScope {
     if (scope.tracked === undefined) return scope;
     const digest = trackedDigest(scope.tracked);
-    if (listedFor?.call === call && listedFor.digest === digest) {
+    if (state.listed?.key === state.key && state.listed.digest === digest) {
       const { tracked: _tracked, ...rest } = scope;
       return { ...rest, trackedDigest: digest };
     }
-    listedFor = { call, digest };
+    state.listed = { key: state.key, digest };
     return scope;
   }
 
-  async function answer(line: string, socket: Socket): Promise<void> {
-    const reply = await rule(line);
+  async function answer(line: string, socket: Socket, state: CallState): Promise<void> {
+    const reply = await rule(line, state);
     socket.end(`${JSON.stringify(reply)}\n`);
   }
 
-  async function rule(line: string): Promise<GateAnswer | OperatorReply> {
+  async function rule(line: string, state: CallState): Promise<GateAnswer | OperatorReply> {
+    const call = state.key;
     let question: GateQuestion;
     try {
       question = JSON.parse(line) as GateQuestion;
@@ -118,17 +147,17 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     const { request } = read;
     const callId = agentCallId(agent, request.toolUseId, request.tool, request.input);
     const id = gateHoldId(host.run, callId);
-    const tracked = await host.tracked();
+    const tracked = await host.tracked({ key: call, root: state.root });
     const { classification, ruling, scope } = ruleReadingScripts(
-      { agent, tool: request.tool, input: request.input, callId, runId: host.run }, gateScope(host.root, request.cwd, host.config, host.home, host.protect(), tracked),
+      { agent, tool: request.tool, input: request.input, callId, runId: host.run }, gateScope(state.root, request.cwd, host.config, host.home, host.protect(), tracked),
       host.config.toolRules, journalAnswers(host.records()),
     );
     const enforced = (host.config.toolControl ?? 'on') === 'on';
-    host.stage({ type: 'tool.requested', payload: { id, callId, key: call, agent, tool: request.tool, input: request.input, scope: journaledScope(scope) } });
+    host.stage({ type: 'tool.requested', payload: { id, callId, key: call, agent, tool: request.tool, input: request.input, scope: journaledScope(scope, state) } });
     host.stage({ type: 'tool.ruled', payload: { id, ruling: ruling.ruling, class: ruling.class, classes: classification.classes, source: ruling.source, message: ruling.message, enforced } });
     await host.flush();
     if (!enforced) return { ruling: 'pass', message: `advisory: ${ruling.message}`, id };
-    if (ruling.ruling === 'hold') held = [...held, id];
+    if (ruling.ruling === 'hold') state.held = [...state.held, id];
     return { ruling: ruling.ruling, message: ruling.message, id };
   }
 
@@ -152,23 +181,51 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
 
   const answered = (id: string): boolean => host.records().some((record) => record.type === 'tool.answered' && record.payload.id === id);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => resolve());
-  });
-  await chmod(socketPath, 0o600);
+  const heldIn = (state: CallState, answeredToo: boolean): string[] => (answeredToo ? state.held : state.held.filter((id) => !answered(id)));
+  const calls = new Set<Server>();
+
+  await listening(server, socketPath);
   return {
     socketPath,
     setCall(key) {
-      call = key;
-      held = [];
+      serial.key = key;
+      serial.held = [];
     },
-    heldInCall: (answeredToo = false) => (answeredToo ? held : held.filter((id) => !answered(id))),
+    heldInCall: (answeredToo = false) => heldIn(serial, answeredToo),
+    async openCall(key, root) {
+      opened += 1;
+      const path = join(dir, `call-${opened}.sock`);
+      const state: CallState = { key, root, held: [], listed: null };
+      const callServer = listen(state);
+      await listening(callServer, path);
+      calls.add(callServer);
+      return {
+        socketPath: path,
+        heldInCall: (answeredToo = false) => heldIn(state, answeredToo),
+        async close() {
+          // the call ended: a question of it still queued is refused (as the serial call's after setCall(null)), a later one finds no socket
+          state.key = null;
+          calls.delete(callServer);
+          await new Promise<void>((resolve) => callServer.close(() => resolve()));
+          await rm(path, { force: true });
+        },
+      };
+    },
     async close() {
+      await Promise.all([...calls].map((callServer) => new Promise<void>((resolve) => callServer.close(() => resolve()))));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Listen on `path`, private to the user (0600). */
+async function listening(server: Server, path: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  await chmod(path, 0o600);
 }
 
 /** The answer's draft, checked as `yoke answer` checks it (the id may also be the call's). */

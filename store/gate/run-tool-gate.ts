@@ -39,10 +39,11 @@ export async function openRunToolGate(
     home: homedir(),
     config: options.config,
     protect: options.protect,
-    // `git ls-files` once per agent call: what the agent deletes or empties is judged against it
-    tracked: () => {
-      if (call === null) return Promise.resolve(null);
-      if (listed?.call !== call) listed = { call, files: trackedFiles(options.root) };
+    // `git ls-files` once per agent call, in the tree it works in: what the agent deletes or empties is judged against it
+    tracked: ({ key, root }) => {
+      const lane = laneListed.get(key);
+      if (lane !== undefined) return lane.files ??= trackedFiles(root);
+      if (listed?.call !== key) listed = { call: key, files: trackedFiles(root) };
       return listed.files;
     },
     stage: host.stage,
@@ -66,6 +67,9 @@ export async function openRunToolGate(
   const yoke = options.yoke ?? [process.execPath, process.argv[1] ?? 'yoke'];
   let call: string | null = null;
   let listed: { call: string; files: Promise<string[] | null> } | null = null;
+  // the agent calls with a socket of their own (parallel lanes'), and their tracked lists once read
+  const laneListed = new Map<string, { files?: Promise<string[] | null> }>();
+  const command = (agent: string): string => [...yoke, 'gate', '--agent', agent].map(shellQuote).join(' ');
   return {
     setCall: (key) => {
       call = key;
@@ -73,9 +77,25 @@ export async function openRunToolGate(
     },
     link: {
       socketPath: server.socketPath,
-      command: (agent) => [...yoke, 'gate', '--agent', agent].map(shellQuote).join(' '),
+      command,
       heldInCall: (answeredToo) => server.heldInCall(answeredToo),
       unruled: (executed) => unruledCalls(executed, call === null ? [] : callRulings(options.journal.records, call)),
+    },
+    openCall: async (key, root) => {
+      const opened = await server.openCall(key, root);
+      laneListed.set(key, {});
+      return {
+        link: {
+          socketPath: opened.socketPath,
+          command,
+          heldInCall: (answeredToo) => opened.heldInCall(answeredToo),
+          unruled: (executed) => unruledCalls(executed, callRulings(options.journal.records, key)),
+        },
+        close: async () => {
+          await opened.close();
+          laneListed.delete(key);
+        },
+      };
     },
     close: async () => {
       removeGatePointer(pointer);

@@ -55,6 +55,8 @@ export class ToolRulingChecker {
   /** the rulings of each agent call still open, and the agent it runs */
   private readonly callRulings = new Map<string, CallRuling[]>();
   private readonly callAgents = new Map<string, string>();
+  /** the parallel lane of each agent call still open that runs in one */
+  private readonly callLanes = new Map<string, string>();
   /** the tracked lists journaled so far, by digest */
   private readonly trackedLists = new Map<string, readonly string[]>();
   /** rulings re-derived and found equal, per run */
@@ -75,11 +77,14 @@ export class ToolRulingChecker {
       if (request !== undefined && key !== null) this.callRulings.set(key, [...(this.callRulings.get(key) ?? []), callRuling(request.payload, record.payload)]);
     } else if (record.type === 'tool.answered' || record.type === 'tool.revoked') this.answers.push(...answerEvents([record]));
     else if (record.type === 'effect.started' && record.payload.kind === 'agent.spawn') {
-      const kind = (record.payload.params as { agent?: { kind?: unknown } } | null)?.agent?.kind;
+      const params = record.payload.params as { agent?: { kind?: unknown }; lane?: unknown } | null;
+      const kind = params?.agent?.kind;
       this.callAgents.set(record.payload.key, typeof kind === 'string' ? kind : '?');
+      if (typeof params?.lane === 'string') this.callLanes.set(record.payload.key, params.lane);
     } else if (record.type === 'effect.completed' && record.payload.kind === 'agent.spawn') {
       this.callRulings.delete(record.payload.key);
       this.callAgents.delete(record.payload.key);
+      this.callLanes.delete(record.payload.key);
     }
   }
 
@@ -92,7 +97,7 @@ export class ToolRulingChecker {
   check(record: JournalRecord, run: RulingRun): Divergence | null {
     const { config, proof } = run;
     if (record.type === 'effect.completed' && record.payload.kind === 'agent.spawn') return this.checkExecuted(record, config, proof);
-    if (record.type === 'tool.requested') return requestScopeDivergence(record, run);
+    if (record.type === 'tool.requested') return requestScopeDivergence(record, run, record.payload.key === null ? null : this.callLanes.get(record.payload.key) ?? null);
     // (a request with no ruling after it is no divergence: the gate got no answer, so the call was refused)
     if (record.type !== 'tool.ruled') return null;
     const request = this.requests.get(`${record.run ?? ''}\n${record.payload.id}`);
@@ -141,11 +146,11 @@ export class ToolRulingChecker {
   }
 }
 
-/** A request whose journaled scope is not the one its run gave the gate (an unreadable request has none). */
-function requestScopeDivergence(record: Requested, run: RulingRun): Divergence | null {
+/** A request whose journaled scope is not the one its run gave the gate (an unreadable request has none); `lane`: the lane of its agent call. */
+function requestScopeDivergence(record: Requested, run: RulingRun, lane: string | null): Divergence | null {
   const { scope } = record.payload;
   if (scope === null || typeof scope !== 'object') return null;
-  const mismatch = scopeMismatch(scope as ToolScope, run);
+  const mismatch = scopeMismatch(scope as ToolScope, run, lane);
   if (mismatch === null) return null;
   return {
     seq: record.seq, record: record.type, key: record.payload.key,

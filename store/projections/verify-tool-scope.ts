@@ -3,6 +3,7 @@
 // (and its ruling re-derived to match) still diverges.
 import { dirname } from 'node:path';
 import type { Config } from '../../config/types.js';
+import { laneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
 import type { ToolScope } from '../../policy/tool-scope.js';
 import { firstDifference } from './first-difference.js';
 
@@ -19,10 +20,13 @@ export interface RulingRun {
   protect: readonly string[];
 }
 
-/** The first field of `scope` that is not what the run gave the gate, with both sides, or null. */
-export function scopeMismatch(scope: ToolScope, run: RulingRun): { path: string; journal: unknown; machine: unknown } | null {
+/**
+ * The first field of `scope` that is not what the run gave the gate, with both sides, or null.
+ * `lane`: the parallel lane whose agent call asked (its calls are judged in the lane's worktree).
+ */
+export function scopeMismatch(scope: ToolScope, run: RulingRun, lane: string | null = null): { path: string; journal: unknown; machine: unknown } | null {
   const expected: Array<[keyof ToolScope, unknown]> = [];
-  if (run.loopDir !== null) expected.push(['root', dirname(run.loopDir)]);
+  if (run.loopDir !== null) expected.push(['root', lane === null ? dirname(run.loopDir) : laneWorktreePath(dirname(run.loopDir), lane)]);
   if (run.config !== undefined) expected.push(['allow', run.config.allow], ['noModify', run.config.noModify]);
   // Older yokes journaled no `protect` patterns: only runs that journal their tool calls are held to them.
   if (run.proof) expected.push(['protect', run.protect]);

@@ -36,6 +36,8 @@ function laneSamples(story: string, only?: readonly string[]): Record<string, Sa
     AGENT_INTERRUPTED: { type: 'AGENT_INTERRUPTED', reason: 'SIGINT', ...lane },
     'AGENT_EXITED(rate-limited)': { ...(ITERATION_SAMPLES['AGENT_EXITED(rate-limited)']?.event as MachineEvent), ...lane },
     'AGENT_EXITED(auth-error)': { ...(ITERATION_SAMPLES['AGENT_EXITED(auth-error)']?.event as MachineEvent), ...lane },
+    'AGENT_EXITED(tool-held)': { ...(ITERATION_SAMPLES['AGENT_EXITED(tool-held)']?.event as MachineEvent), ...lane },
+    'AGENT_EXITED(tool-ungated)': { ...(ITERATION_SAMPLES['AGENT_EXITED(tool-ungated)']?.event as MachineEvent), ...lane },
     WAITED: { type: 'WAITED', result: { waitedMs: 30_000 }, ...lane },
     'NOTES_READ(DONE)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: DONE' }, ...lane },
     'NOTES_READ(IN_PROGRESS)': { type: 'NOTES_READ', result: { firstLine: 'STATUS: IN_PROGRESS' }, ...lane },
@@ -70,7 +72,7 @@ function laneSamples(story: string, only?: readonly string[]): Record<string, Sa
 
 /** What only some models try: a cut-short call, a failing check, notes not DONE, a boundary violation, a conflict, the context read, protected files, a withdrawn turn effect. */
 const SETBACKS = [
-  'AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'WAITED', 'AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'BOUNDARY_SCANNED(shared)',
+  'AGENT_EXITED(rate-limited)', 'AGENT_EXITED(auth-error)', 'AGENT_EXITED(tool-held)', 'AGENT_EXITED(tool-ungated)', 'WAITED', 'AGENT_INTERRUPTED', 'CHECK_FINISHED(fail)', 'NOTES_READ(IN_PROGRESS)', 'BOUNDARY_SCANNED(violation)', 'BOUNDARY_SCANNED(shared)',
   'CANDIDATE_REBASED(conflict)', 'CONTEXT_READ', 'PROTECT_SCANNED(clean)', 'PROTECT_SCANNED(edited)', 'PROTECT_RESTORED', 'CANDIDATE_REBASED(protected)', 'LANE_INTERRUPTED',
 ];
 const HAPPY = ['WORKTREE_READY', 'SPEC_RESTORED', 'AGENT_EXITED', 'NOTES_READ(DONE)', 'BOUNDARY_SCANNED(clean)', 'CHECK_FINISHED(pass)', 'FILE_WRITTEN', 'FILE_READ(notes)', 'CANDIDATE_COMMITTED', 'CANDIDATE_REBASED(clean)', 'CLOCK_READ', 'STORY_LANDED', 'CANDIDATE_REJECTED', 'WORKTREE_REMOVED'];
@@ -136,7 +138,7 @@ function parallelInput(lines: readonly string[], prd: string, legacy = false, mo
 /** What a run started today journals besides: protected files kept in lanes, and a rejected story back to the scheduler. */
 const PROTECTION = makeProtection(['tests/'], [PROTECTED_FILE]);
 /** Every flag a stories run started today journals (a protected one adds protectAll with its baseline). */
-const TODAY: Partial<WorkInput> = { laneProtect: true, laneRequeue: true, restoresAfterCalls: true, storyJourneys: true, toolCallProof: true };
+const TODAY: Partial<WorkInput> = { laneProtect: true, laneRequeue: true, restoresAfterCalls: true, storyJourneys: true, toolCallProof: true, laneToolGate: true };
 
 const model = (input: WorkInput, ...samples: Array<Record<string, Sample>>): GraphModel => ({
   input, samples: Object.assign({}, RUN_SAMPLES, ...samples) as Record<string, Sample>, serialize: serializeParallel, allow: schedule,
@@ -216,6 +218,11 @@ const MODELS: Record<string, GraphModel> = {
     parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO),
     lanes(['S1'], [...HAPPY, 'AGENT_EXITED(rate-limited)', 'WAITED', 'AGENT_EXITED(auth-error)']), lanes(['S2'], [...HAPPY, 'AGENT_EXITED(rate-limited)', 'WAITED', 'AGENT_EXITED(auth-error)']), RETRY,
   ),
+  /** lanes go through the tool-call gate: a held tool call holds its lane (Claude's session resumed after `yoke run`), so do tool calls that went around the gate; the other lane goes on */
+  toolHolds: model(
+    parallelInput(['parallel 2', 'max-iterations 2', 'max-story-attempts 2'], TWO, false, TODAY),
+    lanes(['S1', 'S2'], [...HAPPY, 'AGENT_EXITED(tool-held)', 'AGENT_EXITED(tool-ungated)']), RETRY,
+  ),
 };
 
 
@@ -280,6 +287,9 @@ describe('parallel stories coordinator graph', () => {
     // a coordinator that reads a rate-limited call's notes as if it had worked (as runs journaled before lane setbacks do)
     const noSetbacks = (input: WorkInput): WorkInput => ({ ...input, laneSetbacks: undefined });
     expect(caught(MODELS.agentSetbacks as GraphModel, noSetbacks)).toMatch(/^§4 in a lane too/);
+    // a coordinator whose lanes read a held call's notes as if it had worked (as runs journaled before laneToolGate do)
+    const ungated = (input: WorkInput): WorkInput => ({ ...input, laneToolGate: undefined });
+    expect(caught(MODELS.toolHolds as GraphModel, ungated)).toMatch(/^§13 in a lane too/);
     // a coordinator that forgets what earlier runs' lanes touched starts S1 and S2 side by side
     const forgetful = (input: WorkInput): WorkInput => ({ ...input, touchedBefore: undefined });
     expect(caught(MODELS.clash as GraphModel, forgetful)).toMatch(/^§10 two stories whose last attempts touched the same file are never started side by side/);

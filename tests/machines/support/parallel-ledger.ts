@@ -27,6 +27,7 @@ export const PARALLEL_INVARIANT = {
   remove: '§10 a worktree is removed only after the target contains the story\'s commit',
   turns: '§10 every lane turn is one iteration of the run: a story started, a failed turn gone round again, a rejected story started again; numbered in order, none past max-iterations',
   setbacks: '§4 in a lane too: a rate-limited call waits in its lane, then the same turn calls again; a call that cannot authenticate holds its lane until `yoke run` retries; neither spends a turn or an attempt',
+  toolHolds: '§13 in a lane too: a call whose tool call was held, or whose tool calls went around the gate, holds its lane until `yoke run` goes on, and the held call\'s session is resumed',
   attempts: '§10 a failed DONE claim and a rejected candidate each count as one attempt; max-story-attempts of them block the story',
   protect: '§16 in a lane too: the worktree holds the protected baseline before every worker call, whose prompt names the protected files; a worker\'s change to one is a violation, restored before any check runs; a candidate that changes one never lands',
   end: '§10 the run ends only when no lane has work left, and exits 0 exactly when every story landed',
@@ -71,8 +72,10 @@ interface ParallelBook {
   /** lane turns so far, and the number of each story's current turn */
   turnCount: number;
   turnOf: Record<string, number>;
-  /** a lane's last call was rate-limited (it must wait next) or could not authenticate (nothing until AGENT_RETRY) */
-  setback: Record<string, 'rate-limited' | 'auth-error'>;
+  /** a lane's last call was rate-limited (it must wait next), could not authenticate or held a tool call (nothing until AGENT_RETRY) */
+  setback: Record<string, 'rate-limited' | 'auth-error' | 'tool-held'>;
+  /** the session a lane's next worker call must resume (its call held a tool call) */
+  resume: Record<string, string>;
   ended: boolean;
 }
 
@@ -87,6 +90,8 @@ interface Rules {
   max: number;
   /** the run journals lane setbacks (new runs: `laneSetbacks` in the input) */
   setbacks: boolean;
+  /** lanes go through the tool-call gate and hold on its holds (`laneToolGate`) */
+  toolGate: boolean;
   /** the lanes keep protected files (`laneProtect` and a baseline in the input): its patterns and files */
   protect: { patterns: readonly string[]; files: readonly ProtectedFile[] } | null;
   /** a rejected story goes back to the scheduler (`laneRequeue`) */
@@ -103,6 +108,7 @@ function rulesOf(input: WorkInput): Rules {
   return {
     stories: input.stories ?? [], parallel: c.parallel ?? 1, guards: c.guards.map((g) => g.name), noModify: c.noModify,
     maxAttempts, skip: c.onStoryBlocked === 'skip', max: c.maxIterations, setbacks: input.laneSetbacks === true,
+    toolGate: input.laneSetbacks === true && input.laneToolGate === true,
     protect: input.laneProtect === true && input.protection ? { patterns: input.protection.patterns, files: input.protection.files } : null,
     requeue: input.laneRequeue === true, touchedBefore: input.touchedBefore ?? {},
   };
@@ -190,6 +196,11 @@ class Ledger {
     const lane = (request.params as { lane?: string }).lane;
     const setback = lane === undefined ? undefined : book.setback[lane];
     if (setback === 'auth-error') this.fail('setbacks', path, `${request.kind} for ${String(lane)} while its agent could not authenticate and no retry came`);
+    if (setback === 'tool-held') this.fail('toolHolds', path, `${request.kind} for ${String(lane)} while its agent's tool call was held and no retry came`);
+    if (request.kind === 'agent.spawn' && lane !== undefined && book.resume[lane] !== undefined) {
+      if (request.params.resume !== book.resume[lane]) this.fail('toolHolds', path, `the worker call for ${lane} after its held tool call resumes ${String(request.params.resume)}, not session ${book.resume[lane]}`);
+      delete book.resume[lane];
+    } else if (request.kind === 'agent.spawn' && request.params.resume !== undefined) this.fail('toolHolds', path, `the worker call for ${String(lane)} resumes session ${request.params.resume}, though no held call ended there`);
     if (setback === 'rate-limited') {
       if (request.kind !== 'wait.until') this.fail('setbacks', path, `${request.kind} for ${String(lane)} right after its rate-limited call, without waiting`);
       else if (lane !== undefined) delete book.setback[lane];
@@ -334,6 +345,11 @@ class Ledger {
       case 'AGENT_EXITED': {
         const classification = event.result.classification;
         if (this.rules.setbacks && (classification === 'rate-limited' || classification === 'auth-error')) book.setback[lane] = classification;
+        if (this.rules.toolGate && (classification === 'tool-held' || classification === 'tool-ungated')) {
+          book.setback[lane] = 'tool-held';
+          const session = event.result.toolHold?.session;
+          if (classification === 'tool-held' && session != null) book.resume[lane] = session;
+        }
         return;
       }
       case 'BASELINE_CAPTURED':
@@ -450,7 +466,7 @@ export function checkParallelPaths(
   const landed = Object.fromEntries(rules.stories.filter((s) => s.passes).map((s) => [s.id, 'before the run']));
   const book: ParallelBook = {
     landed, blocked: [], attempts: {}, touched: structuredClone({ ...rules.touchedBefore }), lanes: [], turns: {}, integration: null, target: '', outstanding: {}, turnCount: 0, turnOf: {},
-    setback: {}, guarded: {}, ended: false,
+    setback: {}, resume: {}, guarded: {}, ended: false,
   };
   ledger.book(book, requestsOf(actions), [], snapshot);
   const folded = replayAll<MachineEvent, { snapshot: AnyMachineSnapshot; book: ParallelBook }>(paths, { snapshot, book }, (state, path) => ledger.step(state, path, machine));

@@ -117,6 +117,33 @@ describe('the gate server', { timeout: 60_000 }, () => {
     expect(journal.records.filter((record) => record.type === 'tool.ruled').map((record) => (record.payload as { class: string }).class)).toEqual(['secret', 'secret', 'secret']);
   });
 
+  it('a call with a socket of its own (a parallel lane\'s) is ruled for that call, in its root, alongside the serial one; its holds are its own; its socket goes when it closes', async () => {
+    const { server, journal, root } = await gate();
+    const laneRoot = join(root, '.git/yoke/worktrees/S1');
+    server.setCall(`${run}/3/0`);
+    const lane = await server.openCall(`${run}/7/0`, laneRoot);
+    expect(statSync(lane.socketPath).mode & 0o777).toBe(0o600);
+    const write = (socket: string, path: string, id: string, cwd: string) => yokeGate(socket, JSON.stringify({ tool_name: 'Write', tool_input: { file_path: path, content: 'x' }, tool_use_id: id, cwd }));
+    // the same absolute path: inside the lane's worktree for the lane's call, under .git/ for the serial one
+    const [inLane, inMain] = await Promise.all([
+      write(lane.socketPath, join(laneRoot, 'a.txt'), 'toolu_lane', laneRoot),
+      write(server.socketPath, join(laneRoot, 'a.txt'), 'toolu_main', root),
+    ]);
+    expect(decision(inLane.stdout)).toBe('allow');
+    expect(decision(inMain.stdout)).toBe('deny');
+    const held = await yokeGate(lane.socketPath, JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'curl -s http://127.0.0.1:9/' }, tool_use_id: 'toolu_curl', cwd: laneRoot }));
+    expect(held.code).toBe(0);
+    const requests = journal.records.filter((record) => record.type === 'tool.requested').map((record) => record.payload as { callId: string; key: string; scope: { root: string } });
+    expect(requests.map((p) => [p.callId, p.key, p.scope.root]).sort()).toEqual([
+      ['toolu_curl', `${run}/7/0`, laneRoot], ['toolu_lane', `${run}/7/0`, laneRoot], ['toolu_main', `${run}/3/0`, root],
+    ]);
+    expect(lane.heldInCall()).toHaveLength(1);
+    expect(server.heldInCall()).toEqual([]);
+    await lane.close();
+    const late = await write(lane.socketPath, join(laneRoot, 'b.txt'), 'toolu_late', laneRoot);
+    expect(late.stdout === '' ? 'deny' : decision(late.stdout), 'a closed call\'s socket lets nothing through').toBe('deny');
+  });
+
   it('judges deletes against the tracked files: removing an untracked folder is an edit, emptying a tracked file destructive; the list is journaled once per agent call', async () => {
     const { server, journal, root } = await gate();
     server.setCall(`${run}/3/0`);

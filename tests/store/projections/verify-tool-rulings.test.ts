@@ -127,6 +127,16 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
     expect(check(records, { specFiles: ['plan.md', 'my-spec.md'] }).divergences[0]).toMatchObject({ path: 'scope.specFiles' });
   });
 
+  it('a request of a parallel lane\'s agent call must be classified in that lane\'s worktree: one under the project root diverges at the request', async () => {
+    const records = await gatedJournal();
+    const root = (records[0]!.payload as { scope: { root: string } }).scope.root;
+    // the same requests, now asked during an agent call of lane S1
+    const inLane = withAgentCall(records, `${run}/3/0`);
+    (inLane[0]!.payload as { params: Record<string, unknown> }).params.lane = 'S1';
+    expect(check(inLane, { loopDir: `${root}/.loop` }).divergences[0]).toMatchObject({ seq: records[0]!.seq, path: 'scope.root', journal: root, machine: `${root}/.git/yoke/worktrees/S1` });
+    expect(check(withAgentCall(records, `${run}/3/0`), { loopDir: `${root}/.loop` }).divergences).toEqual([]);
+  });
+
   it('a pass whose answer is not in the journal diverges: the call would have been held', async () => {
     const records = (await gatedJournal()).filter((record) => record.type !== 'tool.answered');
     expect(check(records).divergences[0]).toMatchObject({ seq: ruledAt(records, 2).seq, record: 'tool.ruled', path: 'ruling', journal: 'pass', machine: 'hold' });

@@ -9,11 +9,12 @@ import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { anthropicMessages } from './anthropic-messages.js';
 import { geminiGenerateContent } from './gemini-generate-content.js';
-import type { MockScript, MockTurn } from './mock-script.js';
+import type { MockScript, PlainTurn } from './mock-script.js';
 import type { ModelProtocol, ModelRequest } from './model-protocol.js';
 import { openaiChatCompletions } from './openai-chat-completions.js';
 import { openaiResponses } from './openai-responses.js';
 import { redactHeaders, RequestLog, type LoggedRequest, type RequestAnswer } from './request-log.js';
+import { toolOutputsIn } from './tool-outputs.js';
 import { writeJson } from './sse-writer.js';
 
 /** How to start a server. */
@@ -70,7 +71,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function answerOf(turn: MockTurn): RequestAnswer {
+function answerOf(turn: PlainTurn): RequestAnswer {
   if ('text' in turn) return 'text';
   if ('writeFile' in turn) return 'writeFile';
   if ('runCommand' in turn) return 'runCommand';
@@ -111,7 +112,11 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
       protocol.writeSide(res, request, id);
       return;
     }
-    const turn = options.script[nextTurn];
+    const scripted = options.script[nextTurn];
+    // a `byRound` turn answers by the request's own conversation: how many tool results it carries
+    const turn = scripted !== undefined && 'byRound' in scripted
+      ? scripted.byRound[Math.min(toolOutputsIn({ ...entry, kind: 'turn' }).length, scripted.byRound.length - 1)]
+      : scripted;
     if (turn === undefined) {
       log.add({ ...entry, answer: 'exhausted' });
       protocol.writeError(res, 500, `mock model server: the script has only ${options.script.length} turns and this is request ${nextTurn + 1}`);

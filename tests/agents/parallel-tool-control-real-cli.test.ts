@@ -1,0 +1,164 @@
+// Tool-call control in parallel lanes (DESIGN §10, §13; issues 13 and 16) with the real CLIs:
+// `yoke run --parallel 2` with tool control on (the default) runs two stories at once, each lane's
+// agent asking the gate on a socket of its own, judged in its own worktree. Both lanes get the same
+// scripted turns (the mock answers each request by its own conversation): a shell write into S1's
+// worktree. In S1's lane that is a plain edit, passed, and S1 lands with the file; in S2's lane it
+// is a write outside its project, refused at call time and journaled as a ruling of S2's agent call,
+// so nothing of S2's touches the file. `yoke replay --verify` re-derives every ruling in its lane's
+// scope. Claude Code is ruled the same way, but refuses by itself every write under `.git/` (its
+// "sensitive file" rule), where the lanes' worktrees live: its lanes change no file (docs/parallel.md).
+import { describe, expect, it } from 'vitest';
+import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
+import { cleanupAfterEach } from '../support/e2e-cleanup.js';
+import { readJournal, type JournalRecord } from '../support/journal-records.js';
+import type { MockScript } from '../support/mock-model-server/mock-script.js';
+import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
+import { makeWorkspace, runYoke } from '../support/workspace.js';
+import { runYokeOffline } from './support/offline-yoke.js';
+
+const leftovers = cleanupAfterEach();
+
+const PRD = `stories:
+  - id: S1
+    title: Out file
+    priority: 1
+    acceptance:
+      - text: out.txt says lane
+        check: grep -q lane out.txt
+    passes: false
+  - id: S2
+    title: Nothing to write
+    priority: 2
+    acceptance:
+      - text: the project still builds
+        check: "true"
+    passes: false
+`;
+
+const LANDING = ['gemini', 'codex'] as const;
+const models = { gemini: 'gemini-2.5-pro', codex: 'gpt-5.5', claude: 'claude-sonnet-4-5' } as const;
+type Cli = keyof typeof models;
+const missing = ([...LANDING, 'claude'] as const).filter((cli) => installedAgentCli(cli) === undefined);
+if (missing.length > 0) console.warn(`skipping parallel tool-control tests: ${missing.map((cli) => `${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}`).join('; ')}; run bash scripts/install-agent-clis.sh.`);
+const skipped = (cli: Cli): boolean => missing.includes(cli) && !process.env.CI;
+
+type Payload = Record<string, unknown>;
+const payload = (record: JournalRecord | undefined): Payload => (record?.payload ?? {}) as Payload;
+
+/** A parallel run of S1 and S2 with `cli`, each lane's call making the same shell write into S1's worktree; its rulings of that write, with their lane and root. */
+async function laneRun(cli: Cli) {
+  const ws = await makeWorkspace({
+    '.loop/yoke.conf': `mode stories\nagent ${cli}\nmodel ${models[cli]}\nmax-iterations 2\nparallel 2\n`,
+    '.loop/prd.yaml': PRD,
+    '.loop/protocol.md': '# Protocol\n\nWork on the one story you are given, then write .loop/notes.md.\n',
+    '.loop/judge.md': '# Judge\n',
+    '.loop/.gitignore': '.journal/\n.stash/\n',
+  });
+  leftovers.workspaces.push(ws);
+  const s1 = ws.abs('.git/yoke/worktrees/S1');
+  const s2 = ws.abs('.git/yoke/worktrees/S2');
+  // every lane's call: the shell write into S1's worktree, then its notes, then a last word
+  const lane = { byRound: [
+    { runCommand: { command: `echo lane > ${s1}/out.txt` } },
+    { writeFile: { path: '.loop/notes.md', content: 'STATUS: DONE\n' } },
+    { text: 'done' },
+  ] };
+  const script: MockScript = Array.from({ length: 6 }, () => lane);
+
+  const run = await runYokeOffline(cli, ws.path, ['run'], script, 200_000);
+  expect(run.timedOut, run.stderr).toBe(false);
+  expect(run.stderr).not.toMatch(/tool calls yet/);
+
+  const records = await readJournal(ws);
+  // each lane's agent call, by its lane
+  const calls = new Map<string, string>();
+  for (const record of records) {
+    const p = payload(record);
+    if (record.type === 'effect.started' && p.kind === 'agent.spawn') calls.set(p.key as string, (p.params as { lane: string }).lane);
+  }
+  expect([...new Set(calls.values())].sort()).toEqual(['S1', 'S2']);
+  // each ruling with its request: the last one of its id before it (two lanes' identical calls share an id)
+  const asked = new Map<string, Payload>();
+  const writes: Array<{ lane: string | undefined; root: string | undefined; ruling: unknown; class: unknown }> = [];
+  for (const record of records) {
+    const p = payload(record);
+    if (record.type === 'tool.requested') asked.set(p.id as string, p);
+    if (record.type !== 'tool.ruled') continue;
+    const request = asked.get(p.id as string) ?? {};
+    if (!JSON.stringify(request.input).includes('echo lane')) continue;
+    writes.push({ lane: calls.get(request.key as string), root: (request.scope as { root?: string } | undefined)?.root, ruling: p.ruling, class: p.class });
+  }
+  // S1's write is an edit in S1's worktree; S2's the same write, outside S2's worktree
+  expect(writes).toEqual(expect.arrayContaining([
+    { lane: 'S1', root: s1, ruling: 'pass', class: 'edit' },
+    { lane: 'S2', root: s2, ruling: 'refuse', class: 'protected' },
+  ]));
+  expect(writes).toHaveLength(2);
+  // S2's agent was told the refusal as the tool's error
+  const told = run.requests.flatMap((request) => toolOutputsIn(request).map((output) => output.output)).join('\n');
+  expect(told).toContain('outside the project');
+  const verify = await runYoke(ws, ['replay', '--verify']);
+  expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  return { ws, run };
+}
+
+describe('parallel lanes through the tool-call gate', { timeout: 240_000 }, () => {
+  it.each(LANDING.filter((cli) => !skipped(cli)))('%s: a lane\'s write outside its worktree is refused for that lane\'s call and never lands, the other lane\'s same write passes and lands, replay --verify agrees', async (cli) => {
+    const { ws, run } = await laneRun(cli);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(await ws.read('out.txt')).toBe('lane\n');
+    const log = await ws.gitLog();
+    expect(log.map((commit) => commit.subject)).toEqual(expect.arrayContaining(['feat(S1): Out file', 'feat(S2): Nothing to write']));
+    const s2Commit = log.find((commit) => commit.subject === 'feat(S2): Nothing to write');
+    const s2Files = (await ws.git(['show', '--name-only', '--format=', s2Commit?.sha ?? ''])).split('\n').filter((line) => line !== '');
+    expect(s2Files, 'S2 landed nothing of out.txt').not.toContain('out.txt');
+  });
+
+  it.skipIf(skipped('claude'))('claude: each lane\'s call is ruled in its own worktree and replay --verify agrees, but Claude refuses by itself every write under .git/, so no lane changes a file', async () => {
+    const { ws, run } = await laneRun('claude');
+    // Claude Code's own rule, after the gate passed S1's write: "… which is a sensitive file"
+    expect(run.stdout + run.stderr).toMatch(/permission-denied/);
+    expect(await ws.exists('out.txt')).toBe(false);
+    expect(await ws.exists('.git/yoke/worktrees/S1/out.txt')).toBe(false);
+  });
+
+  it.skipIf(skipped('gemini'))('gemini: a held call holds each lane that made it, the run pauses naming it; `yoke answer <id> pass` and `yoke run` call both lanes again, the answered call runs, both stories land, replay --verify agrees', async () => {
+    const ws = await makeWorkspace({
+      '.loop/yoke.conf': `mode stories\nagent gemini\nmodel ${models.gemini}\nmax-iterations 4\nparallel 2\n`,
+      '.loop/prd.yaml': PRD.replace('grep -q lane out.txt', '"true"'),
+      '.loop/protocol.md': '# Protocol\n\nWork on the one story you are given, then write .loop/notes.md.\n',
+      '.loop/judge.md': '# Judge\n',
+      '.loop/.gitignore': '.journal/\n.stash/\n',
+    });
+    leftovers.workspaces.push(ws);
+    const lane = { byRound: [
+      { runCommand: { command: 'curl -s http://127.0.0.1:9/ > /dev/null' } },
+      { writeFile: { path: '.loop/notes.md', content: 'STATUS: DONE\n' } },
+      { text: 'done' },
+    ] };
+    const script: MockScript = Array.from({ length: 6 }, () => lane);
+
+    const first = await runYokeOffline('gemini', ws.path, ['run'], script, 200_000);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/yoke answer [0-9a-f]{8} pass/);
+    const held = (await readJournal(ws)).filter((record) => record.type === 'effect.completed' && payload(record).kind === 'agent.spawn')
+      .map((record) => (payload(record).result as { classification: string }).classification);
+    expect(held).toEqual(['tool-held', 'tool-held']);
+    const holds = await runYoke(ws, ['holds', '--json']);
+    const [hold, ...others] = JSON.parse(holds.stdout) as Array<{ id: string; class: string; agent: string }>;
+    expect(others, 'the same call in two lanes is one hold').toEqual([]);
+    expect(hold).toMatchObject({ class: 'network', agent: 'gemini' });
+    const answered = await runYoke(ws, ['answer', hold!.id, 'pass']);
+    expect(answered.exitCode, answered.stderr).toBe(0);
+
+    const second = await runYokeOffline('gemini', ws.path, ['run'], script, 200_000);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const records = await readJournal(ws);
+    const byAnswer = records.filter((record) => record.type === 'tool.ruled' && (payload(record).source as { kind: string }).kind === 'answer');
+    expect(byAnswer.map((record) => payload(record).ruling)).toEqual(['pass', 'pass']);
+    const log = await ws.gitLog();
+    expect(log.map((commit) => commit.subject)).toEqual(expect.arrayContaining(['feat(S1): Out file', 'feat(S2): Nothing to write']));
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  });
+});
