@@ -29,7 +29,7 @@ async function freeRef(root: string, base: string, sha: string): Promise<string>
 
 /**
  * Compare the worktree of `expected.story` with the journal: there, on `expected.branch`, at
- * `expected.commit`. A worktree that is gone (deleted by hand, or left half made) is made again there.
+ * `expected.commit` (mid-turn, at or on top of it: the worker's own commits). A worktree that is gone (deleted by hand, or left half made) is made again there.
  * One whose HEAD or branch is something else has its HEAD kept under
  * `refs/yoke/<run>/resumed/<story>/<attempt>` (unless the expected commit already contains it), and is
  * checked out again there, its changes dropped. Either way `.loop/.journal` links to the main one.
@@ -52,7 +52,10 @@ export async function settleLaneWorktree(main: { root: string; loopDir: string }
   const was = await revParse(path, 'HEAD').catch(() => null);
   const symbolic = await spawnGit(path, ['symbolic-ref', '-q', 'HEAD']);
   const branch = symbolic.exitCode === 0 ? symbolic.stdout.trim().replace(/^refs\/heads\//, '') : null;
-  if (was === expected.commit && branch === expected.branch) {
+  // Mid-turn, the worker may have committed on the lane's branch (the candidate folds those commits in,
+  // as it does without a crash): work on top of the recorded base is reused, like uncommitted work.
+  const onTop = branch === expected.branch && was !== null && was !== expected.commit && expected.phase === 'turn' && await contains(main.root, was, expected.commit);
+  if ((was === expected.commit && branch === expected.branch) || onTop) {
     await linkLaneJournal(main.loopDir, path);
     return { kind: 'reused' };
   }

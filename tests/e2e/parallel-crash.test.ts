@@ -234,6 +234,8 @@ describe('parallel lanes after kill -9', () => {
     const run = before[0]?.run ?? '';
     await rm(ws.abs('.git/yoke/worktrees/S1'), { recursive: true, force: true });
     const s2 = ws.abs('.git/yoke/worktrees/S2');
+    // off the lane's branch (a commit on top of it mid-turn counts as the worker's own, and is reused)
+    await ws.git(['-C', s2, 'checkout', '-q', '--detach']);
     await writeFile(join(s2, 'stray.txt'), 'not the journal\'s\n');
     await ws.git(['-C', s2, 'add', 'stray.txt']);
     await ws.git(['-C', s2, 'commit', '-qm', 'someone worked in the lane']);
@@ -243,7 +245,7 @@ describe('parallel lanes after kill -9', () => {
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stderr).not.toMatch(/blob .* is missing/);
     expect(resumed.stderr).toMatch(new RegExp(`story S1's worktree \\(\\.git/yoke/worktrees/S1\\) was gone: made it again from the journal, on yoke/${run}/S1 at [0-9a-f]{12}; its turn starts over from the restore step`));
-    expect(resumed.stderr).toMatch(new RegExp(`story S2's worktree was at ${stray.slice(0, 12)} on yoke/${run}/S2, not on yoke/${run}/S2 at [0-9a-f]{12} as the journal records it: kept ${stray.slice(0, 12)} as refs/yoke/${run}/resumed/S2/1 and made it again there; its turn starts over from the restore step`));
+    expect(resumed.stderr).toMatch(new RegExp(`story S2's worktree was at ${stray.slice(0, 12)} \\(detached\\), not on yoke/${run}/S2 at [0-9a-f]{12} as the journal records it: kept ${stray.slice(0, 12)} as refs/yoke/${run}/resumed/S2/1 and made it again there; its turn starts over from the restore step`));
     expect(await ws.git(['rev-parse', `refs/yoke/${run}/resumed/S2/1`])).toBe(stray);
     const records = await expectLandedOnce(ws);
     // the checks they owed were not run in the remade worktrees: journaled as interrupted, their lanes told, each worker called again

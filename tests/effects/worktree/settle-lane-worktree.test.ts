@@ -47,8 +47,22 @@ describe('settleLaneWorktree', () => {
       .toBe(`story S1's worktree (.git/yoke/worktrees/S1) was gone: made it again from the journal, on ${BRANCH} at ${base.slice(0, 12)}; its turn starts over from the restore step`);
   });
 
-  it('keeps the commits of a worktree whose HEAD moved under refs/yoke/<run>/resumed/<story>/<attempt> (-2, -3 … when taken), and checks the recorded commit out again', async () => {
+  it('reuses a mid-turn worktree whose worker committed on the lane\'s branch on top of the recorded base: the commits are not thrown away', async () => {
     const { base, lane, expected } = await laneProject();
+    await writeFile(join(lane, 'work.txt'), 'committed by the worker\n');
+    await p.git('-C', lane, 'add', 'work.txt');
+    await p.git('-C', lane, 'commit', '-q', '-m', 'worker commit');
+    const head = await p.git('-C', lane, 'rev-parse', 'HEAD');
+    expect(head).not.toBe(base);
+    expect(await settleLaneWorktree(main(), 'RUN1', expected)).toEqual({ kind: 'reused' });
+    expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(head);
+    expect(await p.git('for-each-ref', 'refs/yoke/')).toBe('');
+  });
+
+  it('keeps the commits of a worktree whose HEAD moved under refs/yoke/<run>/resumed/<story>/<attempt> (-2, -3 … when taken), and checks the recorded commit out again', async () => {
+    const { base, lane, expected: turn } = await laneProject();
+    // a candidate waiting for integration must be exactly the recorded commit
+    const expected: LaneExpectation = { ...turn, phase: 'integration' };
     const commit = async (text: string): Promise<string> => {
       await writeFile(join(lane, 'stray.txt'), text);
       await p.git('-C', lane, 'add', 'stray.txt');
