@@ -20,12 +20,6 @@ import { prepareGeminiGateHome } from '../gate/gemini-gate-home.js';
 import { prepareOpencodeGatePlugin } from '../gate/opencode-gate-plugin.js';
 import { prepareQwenGateSettings } from '../gate/qwen-gate-settings.js';
 
-/**
- * The agents whose CLI hook yoke wires to the run's gate: Claude Code (PreToolUse via --settings),
- * Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a private GEMINI_CLI_HOME), Qwen Code
- * (PreToolUse in a private QWEN_CODE_SYSTEM_SETTINGS_PATH), OpenCode (a private plugin's
- * tool.execute.before, loaded by OPENCODE_CONFIG_CONTENT).
- */
 import { hooksOffMessage, hooksTurnedOff } from '../gate/hooks-turned-off.js';
 
 /**
@@ -40,7 +34,10 @@ import { hooksOffMessage, hooksTurnedOff } from '../gate/hooks-turned-off.js';
 export const spawnAgent: EffectHandler<'agent.spawn'> = {
   policy: 'surface',
   async execute(params, ctx) {
-    // Tool-call control: the built-in agents whose CLI yoke wires to the run's gate (DESIGN §13).
+    // Tool-call control: the built-in agents whose CLI yoke wires to the run's gate (DESIGN §13):
+    // Claude Code (PreToolUse via --settings), Codex (PreToolUse via -c), Gemini CLI (BeforeTool in a
+    // private GEMINI_CLI_HOME), Qwen Code (PreToolUse in a private QWEN_CODE_SYSTEM_SETTINGS_PATH),
+    // OpenCode (a private plugin's tool.execute.before, loaded by OPENCODE_CONFIG_CONTENT).
     const gated = ctx.toolGate !== undefined && GATED_AGENT_KINDS.includes(params.agent.kind) ? ctx.toolGate : null;
     // A CLI whose settings switch its hooks off (changed since `yoke run` checked them) is not started.
     const hooksOff = gated === null ? null : hooksTurnedOff(params.agent.kind, ctx.root, process.env);
