@@ -231,7 +231,8 @@ const COORDINATED = (id: string): boolean => id.includes('stories.parallel') && 
 /** lane N's ids as lane 1's (they are built by the same laneStates(i)). */
 const asLane1 = (id: string): string => id.replace(/\.lane[2-8]\b/g, '.lane1');
 
-describe('parallel stories coordinator graph', () => {
+// Exploring every interleaving is CPU-bound: on a loaded 2-core machine a test takes minutes, not seconds.
+describe('parallel stories coordinator graph', { timeout: 300_000 }, () => {
   const explored = Object.fromEntries(Object.entries(MODELS).map(([name, m]) => [name, transitionPaths(storiesMachine, m)]));
   const coverage = Object.fromEntries(Object.entries(MODELS).map(([name, m]) => [name, coverageOf(m.input, explored[name]?.paths ?? [], storiesMachine)]));
   const union = (key: 'nodes' | 'types' | 'candidates') => new Set(Object.values(coverage).flatMap((c) => [...c[key]]));
