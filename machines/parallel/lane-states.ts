@@ -81,15 +81,14 @@ function setbackOf(context: WorkContext, event: { type: string; result?: { class
 
 /**
  * A lane's worker call that did its work: one more completed call, its usage spent, the rate-limit
- * streak over (in runs that journal setbacks), and how it ended (runs that route lanes per story).
+ * streak over (in runs that journal setbacks), and how it ended for its story's route (runs that
+ * route lanes per story; the event carries the lane's story).
  */
-function laneCallDone(i: number) {
-  return ({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> => {
-    if (event.type !== 'AGENT_EXITED') return {};
-    return {
-      agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result), ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}),
-      ...laneWorkerExit(context, laneAt(context, i).story, event.result.classification),
-    };
+function laneCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
+  if (event.type !== 'AGENT_EXITED') return {};
+  return {
+    agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result), ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}),
+    ...(event.lane === undefined ? {} : laneWorkerExit(context, event.lane, event.result.classification)),
   };
 }
 
@@ -231,8 +230,8 @@ export function laneStates(i: number) {
               }),
             },
             // spec 1.1 in the lane: in runs that restore after calls, the worker's edit of a spec file never reaches the candidate
-            { guard: ({ context, event }) => mine({ context, event }) && restoresAfterCalls(context), target: 'restoringAfterWorker', actions: assign(laneCallDone(i)) },
-            { guard: mine, target: 'readingNotes', actions: assign(laneCallDone(i)) },
+            { guard: ({ context, event }) => mine({ context, event }) && restoresAfterCalls(context), target: 'restoringAfterWorker', actions: assign(laneCallDone) },
+            { guard: mine, target: 'readingNotes', actions: assign(laneCallDone) },
           ],
           // Cut short by a crash or a signal: restore the spec and call the worker again for the same turn.
           AGENT_INTERRUPTED: { guard: mine, target: 'restoring', actions: assign(({ context }) => ({ interruptions: context.interruptions + 1 })) },
