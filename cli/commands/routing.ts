@@ -22,7 +22,11 @@ function renderRouting(report: RoutingReport, config: Config): string {
   const pending = report.unfinished;
   if (pending !== null) {
     lines.push(`the unfinished run ${pending.run} continues with ${pending.profile === null ? 'its `agent` line' : `the profile ${pending.profile}`} (\`yoke run\` resumes it; \`--fresh\` starts a new run as below).`);
-    if (pending.reason !== null) lines.push(`  why: ${pending.reason}`);
+    if (pending.lanes !== undefined) {
+      for (const lane of pending.lanes) {
+        lines.push(`  lane ${lane.story}: ${lane.profile === null ? 'its `agent` line' : `the profile ${lane.profile}`}${lane.reason === null ? '' : ` (${lane.reason})`}`);
+      }
+    } else if (pending.reason !== null) lines.push(`  why: ${pending.reason}`);
   }
   const fresh = report.newRun;
   switch (report.routing) {

@@ -14,6 +14,7 @@ import type { WorkContext } from '../work/work-context.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, parallelOf, storyGates, storyOf, updateSlot } from './lane-context.js';
 import { lanesProtect } from './lane-protect-states.js';
+import { laneRejected } from './lane-route.js';
 import type { Integration } from './parallel-state.js';
 
 /** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */
@@ -208,7 +209,9 @@ export function integrationStates() {
               const attempts = (progress?.attempts ?? 0) + 1;
               const max = context.config.maxStoryAttempts ?? DEFAULT_MAX_STORY_ATTEMPTS;
               const prd = context.prd ? updateProgress(context.prd, integration.story, { attempts, blocked: attempts >= max ? 'attempts' : null, feedback: rejectionFeedback(rejection) }) : context.prd;
-              return { ...updateSlot(context, integration.slot, { outcome: { kind: 'rejected' } }, { integration: null }), prd };
+              // escalate (runs that route lanes per story): a gate failing on the integrated tree climbs the story, a conflict does not
+              const route = laneRejected(context, integration.story, laneAt(context, integration.slot), rejection);
+              return { ...route, ...updateSlot(context, integration.slot, { outcome: { kind: 'rejected' } }, { integration: null }), prd };
             }),
           },
         },

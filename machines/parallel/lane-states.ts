@@ -21,7 +21,6 @@ import type { MachineEvent } from '../effect-events.js';
 import { request } from '../effects.js';
 import { protectionNote } from '../protect/protection-note.js';
 import { renderTemplate } from '../render-template.js';
-import { workerChoice } from '../routing/escalation-ladder.js';
 import { storyPromptValues } from '../stories/story-prompt.js';
 import { updateProgress } from '../stories/story-progress.js';
 import { holdForAgent, holdForTool, holdForUngated, noteRateLimit } from '../work/agent-setbacks.js';
@@ -35,6 +34,7 @@ import { redactNames } from '../redact-names.js';
 import { workSetup } from '../work/work-setup.js';
 import { eventOfLane, laneAt, laneLoopDir, parallelOf, slotOf, storyGates, storyOf, updateSlot, withSlot } from './lane-context.js';
 import { lanesProtect, laneProtectStates } from './lane-protect-states.js';
+import { laneTurnGated, laneWorker, laneWorkerExit } from './lane-route.js';
 import { freshLane, laneBranch, type LaneSlot } from './parallel-state.js';
 
 /** `max-story-attempts` when yoke.conf has none (as in serial stories mode). */
@@ -88,10 +88,17 @@ function setbackOf(context: WorkContext, event: { type: string; result?: { class
   return null;
 }
 
-/** A lane's worker call that did its work: one more completed call, its usage spent, the rate-limit streak over (in runs that journal setbacks). */
+/**
+ * A lane's worker call that did its work: one more completed call, its usage spent, the rate-limit
+ * streak over (in runs that journal setbacks), and how it ended for its story's route (runs that
+ * route lanes per story; the event carries the lane's story).
+ */
 function laneCallDone({ context, event }: { context: WorkContext; event: MachineEvent }): Partial<WorkContext> {
   if (event.type !== 'AGENT_EXITED') return {};
-  return { agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result), ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}) };
+  return {
+    agentCalls: context.agentCalls + 1, spent: spendCall(context, event.result), ...(context.laneSetbacks === true ? { rateLimits: 0 } : {}),
+    ...(event.lane === undefined ? {} : laneWorkerExit(context, event.lane, event.result.classification)),
+  };
 }
 
 /** An admitted lane call spends one attempt of the run's budget. */
@@ -204,7 +211,7 @@ export function laneStates(i: number) {
               iteration: slot.iteration,
               story: slot.story,
               lane: slot.story,
-              ...workerChoice(context.config, context.routeStep, context.routing?.start ?? null),
+              ...laneWorker(context, slot.story),
               prompt: withContextBlock(slot.contextBlock ?? '', renderTemplate(context.workerPrompt, {
                 iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context.loopDir, slot.story), planFile: 'prd.yaml',
                 attempt: slot.iteration, maxAttempts: context.maxIterations,
@@ -329,7 +336,8 @@ export function laneStates(i: number) {
       }),
       reporting: S({
         entry: { type: 'request', params: ({ context }) => request('file.write', { lane: lane(context).story, file: 'guard-results.md', content: laneReport(context, lane(context)) }) },
-        on: { FILE_WRITTEN: { guard: mine, target: 'deciding' }, ...restart },
+        // escalate (runs that route lanes per story): a turn that failed its gates moves its story's next call up a tier
+        on: { FILE_WRITTEN: { guard: mine, target: 'deciding', actions: assign(({ context }) => laneTurnGated(context, lane(context))) }, ...restart },
       }),
       deciding: S({
         always: [

@@ -130,6 +130,14 @@ export interface WorkInput {
    * under the stricter evidence rules. Runs journaled before fold as they did.
    */
   sequenceRouting?: true;
+  /**
+   * stories in parallel: set (with `sequenceRouting`) by runs started since lanes route per story
+   * (DESIGN §10 with §15): each lane's worker call runs its story's rung of `routes` with its
+   * profile's own model and journals why, a lane turn that failed its gates (or a candidate rejected
+   * by a gate on the integrated tree) climbs that story only. Runs journaled before, whose lanes all
+   * ran on the run-wide `routeStep` and never climbed, fold as they did.
+   */
+  laneRouting?: true;
   /** stories: prd.yaml's stories when the run started */
   stories?: Story[];
 }

@@ -4,6 +4,7 @@
 import { tierLadder } from '../../config/tier-ladder.js';
 import type { Config } from '../../config/types.js';
 import type { RoutingDecision } from '../../machines/routing/economic-choice.js';
+import { pendingLaneRoutes } from '../../machines/parallel/lane-route.js';
 import { pendingWorkerRoute } from '../../machines/work/route-step.js';
 import type { WorkContext } from '../../machines/work/work-context.js';
 import { YokeError } from '../../errors/yoke-error.js';
@@ -18,6 +19,8 @@ export interface PendingAttempt {
   profile: string | null;
   /** escalate (runs that route by sequence): why it runs on that rung */
   reason: string | null;
+  /** a parallel run: each lane's next worker call, by the story it holds, in lane order (absent for a serial run) */
+  lanes?: { story: string; profile: string | null; reason: string | null }[];
 }
 
 /** What `yoke routing --json` prints. */
@@ -45,6 +48,14 @@ function pendingAttempt(records: readonly JournalRecord[]): PendingAttempt | nul
     const value: unknown = fold.snapshot.value;
     // a saga outside a chunk starts its next chunk (a new sequence) before the next worker call
     const betweenUnits = context.mode === 'saga' && !(typeof value === 'object' && value !== null && 'chunk' in value);
+    if (context.config.parallel !== undefined) {
+      // parallel stories: each lane's story is on its own rung
+      const { next, lanes } = pendingLaneRoutes(context);
+      return {
+        run, profile: next.profile ?? null, reason: next.routeReason ?? null,
+        lanes: lanes.map((lane) => ({ story: lane.story, profile: lane.profile ?? null, reason: lane.routeReason ?? null })),
+      };
+    }
     const choice = pendingWorkerRoute(context, betweenUnits);
     return { run, profile: choice.profile ?? null, reason: choice.routeReason ?? null };
   } catch (error) {

@@ -162,6 +162,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     ...(routing ? { routing } : {}),
     // sequenceRouting: this yoke routes by sequence (escalate per story and chunk, a model per profile, stricter evidence); older journals lack it
     ...(config.profiles !== undefined ? { sequenceRouting: true as const } : {}),
+    // laneRouting: this yoke's parallel lanes route per story too (older journals lack it, and their lanes stay on the bottom rung)
+    ...(config.profiles !== undefined && config.parallel !== undefined ? { laneRouting: true as const } : {}),
     // protectAll: this yoke scans after every agent call and measures the check's digest (older journals lack it and fold as they did)
     ...(protection !== null && (protection.patterns.length > 0 || protection.files.length > 0) ? { protection, protectAll: true as const } : {}),
     ...(Object.keys(touchedBefore).length > 0 ? { touchedBefore } : {}),

@@ -5,6 +5,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rewriteJournal } from '../support/journal-edit.js';
+import { makeParallelWorkspace } from '../support/parallel-workspace.js';
 import { journalPath, readJournal } from '../support/journal-records.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 
@@ -74,7 +75,8 @@ async function workerProfiles(ws: Workspace): Promise<(string | undefined)[]> {
 }
 
 interface Evidence { profile: string; samples: number; accepted: number; costUsd: number | null; costPerAccepted: number | null; eligible: boolean; why: string }
-interface Report { next: string | null; newRun: string | null; unfinished: { run: string; profile: string | null; reason: string | null } | null; ladder: { profile: string; tier: string }[]; decision: { baseline: string; reason: string; evidence: Evidence[] } | null }
+interface PendingLane { story: string; profile: string | null; reason: string | null }
+interface Report { next: string | null; newRun: string | null; unfinished: { run: string; profile: string | null; reason: string | null; lanes?: PendingLane[] } | null; ladder: { profile: string; tier: string }[]; decision: { baseline: string; reason: string; evidence: Evidence[] } | null }
 
 async function routingReport(ws: Workspace): Promise<Report> {
   const explained = await runYoke(ws, ['routing', '--json']);
@@ -218,4 +220,52 @@ describe('routing', () => {
     expect(evidence.find((e) => e.profile === 'fast')?.costUsd).toBeCloseTo(0.03, 6);
     expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
   }, 120_000);
+
+  it('escalate in parallel lanes: the story whose check failed climbs in its own lane while the other stays on the bottom rung; the lane call journals its profile, model and reason, `yoke routing` shows the held lane\'s next rung, and the ledger counts each story', async () => {
+    const ws = await makeParallelWorkspace(['S1', 'S2']);
+    workspaces.push(ws);
+    // fast leaves S1's out file out (its check fails); deep, and fast on S2, do the work
+    await writeFile(ws.side('routed.sh'), [
+      '#!/bin/sh',
+      'story=$(grep -o \'^### [A-Za-z0-9_-]*:\' | head -1 | sed \'s/^### //; s/:$//\')',
+      `echo "$story $PROFILE" >> "${ws.side('calls')}"`,
+      'if [ "$PROFILE" != fast ] || [ "$story" != S1 ]; then echo "$PROFILE" > "out-$story.txt"; fi',
+      'printf \'{"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}\' > "$YOKE_USAGE_FILE"',
+      'printf "STATUS: DONE\\nDecision: %s by %s\\n" "$story" "$PROFILE" > .loop/notes.md',
+    ].join('\n'));
+    const agent = ws.side('routed.sh');
+    const profiles = [`profile fast tier light model fast-m cmd PROFILE=fast sh ${agent}`, `profile deep tier strong model deep-m cmd PROFILE=deep sh ${agent}`, 'agent fast'];
+    const conf = (lines: string[]) => ws.write('.loop/yoke.conf', `${['mode stories', 'parallel 2', 'max-iterations 6', 'guard tree test -f .loop/prd.yaml', ...profiles, ...lines].join('\n')}\n`);
+    // two attempts: both lanes' first calls; S1's second waits in its lane for the budget
+    await conf(['routing escalate', 'budget attempts 2']);
+    await ws.git(['commit', '-qam', 'escalate']);
+    const held = await runYoke(ws, ['run', '--quiet'], { timeoutMs: 150_000 });
+    expect(held.exitCode, held.stderr).toBe(1);
+    const reason = /^escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1$/;
+    const paused = await routingReport(ws);
+    expect(paused).toMatchObject({ next: 'deep', newRun: 'fast', unfinished: { profile: 'deep', lanes: [{ story: 'S1', profile: 'deep', reason: expect.stringMatching(reason) as unknown }] } });
+    expect((await runYoke(ws, ['routing'])).stdout).toMatch(/^ {2}lane S1: the profile deep \(escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1\)$/m);
+    expect((await runYoke(ws, ['budget', '--attempts', '6'])).exitCode).toBe(0);
+    const run = await runYoke(ws, ['run', '--quiet'], { timeoutMs: 150_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+
+    const records = await readJournal(ws);
+    expect((records.find((r) => r.type === 'run.started')?.payload as { input: { laneRouting?: boolean } }).input.laneRouting).toBe(true);
+    const calls = await workerCalls(ws);
+    const byStory = (id: string) => calls.filter((call) => call.story === id).map((call) => [call.profile, call.model, call.routeReason]);
+    expect(byStory('S1')).toEqual([
+      ['fast', 'fast-m', 'escalate: fast (light) is the first rung of 2'],
+      ['deep', 'deep-m', expect.stringMatching(reason)],
+    ]);
+    expect(byStory('S2')).toEqual([['fast', 'fast-m', 'escalate: fast (light) is the first rung of 2']]);
+    expect(((await ws.read('out-S1.txt')).trim())).toBe('deep');
+    expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
+
+    // the ledger: each lane's story is one sequence, started (and so counted) by fast, both accepted
+    await conf(['routing economic min-samples 10']);
+    const evidence = (await routingReport(ws)).decision?.evidence ?? [];
+    expect(evidence.find((e) => e.profile === 'fast')).toMatchObject({ samples: 2, accepted: 2, why: '2 of 10 complete sequences' });
+    expect(evidence.find((e) => e.profile === 'fast')?.costUsd).toBeCloseTo(0.03, 6);
+    expect(evidence.find((e) => e.profile === 'deep')).toMatchObject({ samples: 0 });
+  }, 300_000);
 });

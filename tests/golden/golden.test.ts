@@ -36,7 +36,7 @@ describe('golden journals', () => {
     expect(goldens).toEqual([
       'brute-bailout.v0.1.0.jsonl', 'brute-done.v0.1.0.jsonl', 'goal-complete.v0.1.0.jsonl', 'goal-economic-speed.v0.1.0.jsonl', 'goal-escalate.v0.1.0.jsonl', 'goal-no-progress.v0.1.0.jsonl',
       'loop-crash-resume.v0.1.0.jsonl', 'loop-done.v0.1.0.jsonl', 'loop-max-iterations.v0.1.0.jsonl', 'loop-sigint-resume.v0.1.0.jsonl',
-      'saga-done.v0.1.0.jsonl', 'stories-done.v0.1.0.jsonl', 'stories-escalate.v0.1.0.jsonl',
+      'parallel-escalate.v0.1.0.jsonl', 'saga-done.v0.1.0.jsonl', 'stories-done.v0.1.0.jsonl', 'stories-escalate.v0.1.0.jsonl',
     ]);
   });
 
@@ -106,6 +106,8 @@ describe('golden journals', () => {
     expect(workers('goal-escalate.v0.1.0.jsonl')).toEqual(['worker - fast haiku', 'worker - spare haiku', 'worker - deep haiku', 'worker - deep haiku']);
     // S2 started on S1's rung; the judge profile without a model ran with the worker's
     expect(workers('stories-escalate.v0.1.0.jsonl')).toEqual(['worker S1 fast haiku', 'worker S1 wise haiku', 'worker S1 deep haiku', 'judge S1 - haiku', 'worker S2 deep haiku', 'judge S2 - haiku']);
+    // lanes before laneRouting: S1's lane failed its check and went again on the bottom rung
+    expect(workers('parallel-escalate.v0.1.0.jsonl').sort()).toEqual(['worker S1 fast haiku', 'worker S1 fast haiku', 'worker S2 fast haiku']);
     // speed chose a profile whose cost is unknown; a profile without samples cost $0
     const started = readJournalFile(join(here, 'goal-economic-speed.v0.1.0.jsonl')).records.filter((r) => r.type === 'run.started').at(-1);
     const routing = (started?.payload.input as { routing?: { start: string; evidence: Array<{ profile: string; costUsd: number | null; eligible: boolean }> } }).routing;

@@ -16,7 +16,9 @@ import { storiesMachine } from '../../../machines/lifecycles/stories.js';
 import type { ParallelState } from '../../../machines/parallel/parallel-state.js';
 import type { WorkContext, WorkInput } from '../../../machines/work/work-context.js';
 import { makeCheckResult } from '../support/loop-driver.js';
+import { checkLaneRoutePaths } from '../support/lane-route-ledger.js';
 import { checkParallelPaths } from '../support/parallel-ledger.js';
+import type { RouteInvariant } from '../support/route-ledger.js';
 import { allStateNodes, allTransitions, coverageOf, missing } from '../support/transition-coverage.js';
 import { pathNamer, transitionPaths, type GraphModel, type Sample } from '../support/work-graph.js';
 import { CONTEXT_RUN, CONTEXT_SAMPLES, ITERATION_SAMPLES, PROTECTED_FILE, T0 } from '../support/work-samples.js';
@@ -297,5 +299,59 @@ describe('parallel stories coordinator graph', { timeout: 300_000 }, () => {
     // lanes that ignore protected files (as runs journaled before laneProtect did)
     const unprotected = (input: WorkInput): WorkInput => ({ ...input, laneProtect: undefined });
     expect(caught(MODELS.protect as GraphModel, unprotected)).toMatch(/^§16 in a lane too/);
+  });
+});
+
+/** Two profiles a tier apart (the light one with a model, the strong one without), climbed by `routing escalate`. */
+const ESCALATE = ['profile fast tier light model haiku cmd ./fast.sh', 'profile deep tier strong cmd ./deep.sh', 'routing escalate'];
+/** A lane's worker that crashed: its turn's gates then say nothing of the model. */
+const CRASHED = (story: string): Record<string, Sample> => ({
+  [`AGENT_EXITED(crashed)@${story}`]: { event: { type: 'AGENT_EXITED', result: { outcome: 'exited', exitCode: 1, signal: null, durationMs: 10, usage: null, transcript: 't.log', classification: 'crashed' }, lane: story } },
+});
+/** serializeParallel plus each story's rung, so the graph tells rungs apart. */
+const withRoutes = (snapshot: AnyMachineSnapshot): string => JSON.stringify([serializeParallel(snapshot), (snapshot.context as WorkContext).routes ?? null]);
+const ROUTED_INPUT = parallelInput(['parallel 2', 'max-iterations 3', 'max-story-attempts 3', ...ESCALATE], TWO, false, { ...TODAY, sequenceRouting: true, laneRouting: true });
+const routed = (...samples: Array<Record<string, Sample>>): GraphModel => ({ ...model(ROUTED_INPUT, ...samples), serialize: withRoutes });
+/**
+ * Each setback of S1 in a model of its own, so the graph cannot merge a path that should climb with
+ * one that should not (a rejection by a failing check with a conflict, a crashed call with a plain
+ * one); S2 goes cleanly beside it.
+ */
+const ROUTED: Record<string, GraphModel> = {
+  /** S1's check fails in its lane or on the integrated tree */
+  gates: routed(lanes(['S1'], [...HAPPY, 'CHECK_FINISHED(fail)']), lanes(['S2'])),
+  /** S1's candidate conflicts at integration */
+  conflict: routed(lanes(['S1'], [...HAPPY, 'CANDIDATE_REBASED(conflict)']), lanes(['S2'])),
+  /** S1's worker always crashes, then its check fails or passes */
+  crashing: routed(lanes(['S1'], [...HAPPY.filter((name) => name !== 'AGENT_EXITED'), 'CHECK_FINISHED(fail)']), CRASHED('S1'), lanes(['S2'])),
+};
+
+describe('routing escalate in parallel lanes (DESIGN §10 with §15)', () => {
+  const explored = Object.fromEntries(Object.entries(ROUTED).map(([name, m]) => [name, transitionPaths(storiesMachine, m)]));
+
+  it('a lane whose turn failed its gates, or whose candidate a gate rejected, climbs for its story only; a conflict or a crash does not climb; every lane call journals why', () => {
+    const seen: Record<string, string[]> = {};
+    for (const [name, m] of Object.entries(ROUTED)) {
+      const t = explored[name];
+      const checked = checkLaneRoutePaths(storiesMachine, m.input, t?.paths ?? [], pathNamer(m.samples));
+      seen[name] = [...checked.seen].sort();
+      console.info(`lane routing ${name}: ${t?.vertices} vertices / ${t?.paths.length} paths, ${checked.folded} distinct steps checked; lane calls ran as ${seen[name]?.join('; ')}`);
+      expect(checked.failures.slice(0, 1), name).toEqual([]);
+      // S2 never leaves the light rung, whatever S1 did
+      expect(seen[name]?.filter((entry) => entry.startsWith('story:S2 deep')), name).toEqual([]);
+    }
+    // S1 climbs after a failing check (in its lane, or on the integrated tree) while S2 stays on fast beside it; never after a conflict or a crash
+    expect(seen.gates).toEqual(expect.arrayContaining(['story:S1 fast', 'story:S1 deep', 'story:S2 fast', 'story:S2 fast beside story:S1 after 1 failure(s)']));
+    expect(seen.conflict).toEqual(['story:S1 fast', 'story:S2 fast']);
+    expect(seen.crashing).toEqual(['story:S1 fast', 'story:S2 fast']);
+  });
+
+  it('the oracle has teeth: it catches lanes that stay on the run-wide rung, as runs journaled before laneRouting did', () => {
+    const gates = ROUTED.gates as GraphModel;
+    const legacy = { ...gates.input, laneRouting: undefined };
+    const paths = transitionPaths(storiesMachine, { ...gates, input: legacy }).paths;
+    const caught = (only: RouteInvariant[]): string => checkLaneRoutePaths(storiesMachine, legacy, paths, pathNamer(gates.samples), gates.input, new Set(only)).failures[0] ?? '';
+    expect(caught(['rung'])).toMatch(/^§15 escalate: [^\n]*: story:S1 failed 1 time\(s\), so deep, but the call runs as fast/);
+    expect(caught(['reason'])).toMatch(/^§15 every escalate call journals why[^\n]*: undefined/);
   });
 });

@@ -20,9 +20,9 @@ export type RouteInvariant = keyof typeof ROUTE_INVARIANT;
 const EVERY_INVARIANT: ReadonlySet<RouteInvariant> = new Set(['rung', 'model', 'reason']);
 
 /** Classifications that never reach the gates (the call is retried or the run held). */
-const SETBACKS = ['rate-limited', 'auth-error', 'tool-held'];
+export const SETBACKS = ['rate-limited', 'auth-error', 'tool-held'];
 /** Classifications that say nothing of the model's work. */
-const INFRASTRUCTURE = ['crashed', 'idle-timeout', 'timed-out', 'server-error'];
+export const INFRASTRUCTURE = ['crashed', 'idle-timeout', 'timed-out', 'server-error'];
 
 /** What the oracle knows of the attempt under way. */
 interface Attempt {
@@ -57,7 +57,7 @@ function sequenceOf(params: { story?: string; chunk?: number }): string {
 }
 
 /** The problem with a worker call, or null. */
-function checkWorkerCall(config: Config, request: Extract<EffectRequest, { kind: 'agent.spawn' }>, failures: Readonly<Record<string, number>>, checked: ReadonlySet<RouteInvariant>): string | null {
+export function checkWorkerCall(config: Config, request: Extract<EffectRequest, { kind: 'agent.spawn' }>, failures: Readonly<Record<string, number>>, checked: ReadonlySet<RouteInvariant>): string | null {
   const ladder = ladderOf(config);
   const failed = failures[sequenceOf(request.params)] ?? 0;
   const expected = ladder[Math.min(failed, ladder.length - 1)];

@@ -206,6 +206,17 @@ describe('planRun starting a parallel stories run', () => {
     expect(inputOf(planRun(records, request({ fresh: true, start: storiesRun([]) }))).input).not.toHaveProperty('touchedBefore');
     expect(inputOf(planRun([], request({ start: storiesRun(['parallel 2']) }))).input).not.toHaveProperty('touchedBefore');
   });
+
+  it('journals laneRouting (lanes route per story, DESIGN §15) only for a parallel run with profiles; a serial one, or one without profiles, journals what older yokes did', () => {
+    const profiles = ['profile fast tier light cmd ./fast.sh', 'profile deep tier strong cmd ./deep.sh', 'routing escalate'];
+    const flags = (lines: readonly string[]) => {
+      const input = inputOf(planRun([], request({ start: storiesRun(lines) }))).input as { sequenceRouting?: true; laneRouting?: true };
+      return [input.sequenceRouting ?? null, input.laneRouting ?? null];
+    };
+    expect(flags(['parallel 2', ...profiles])).toEqual([true, true]);
+    expect(flags(profiles)).toEqual([true, null]);
+    expect(flags(['parallel 2'])).toEqual([null, null]);
+  });
 });
 
 describe('journaledConfig and startOf', () => {
