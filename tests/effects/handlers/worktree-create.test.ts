@@ -1,10 +1,10 @@
 // `worktree.create` (DESIGN §10): a lane's worktree cut from the target; an existing one is reset, and
 // commits of it that the target lacks are kept under refs/yoke/<run>/retained/<story>/<attempt> first.
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../effects/handlers/worktree-create.js';
-import { laneWorktreePath } from '../../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreePath } from '../../../effects/worktree/locate-lane-worktree.js';
 import { makeContext } from '../support/effect-context.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
 
@@ -19,9 +19,11 @@ describe('worktree.create', () => {
   it('a reset worktree\'s commits the target lacks are kept under refs/yoke/<run>/retained/<story>/<attempt>; commits the target has are not', async () => {
     p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
     const base = await p.git('rev-parse', 'HEAD');
-    const lane = laneWorktreePath(p.root, 'S1');
+    const lane = await laneWorktreePath(p.root, 'S1');
     const { ctx } = makeContext(p.root, p.loopDir);
-    expect(await createWorktree.execute(params(base, 1), ctx)).toMatchObject({ sha: base, path: '.git/yoke/worktrees/S1' });
+    // made under the state home (the test run's XDG_STATE_HOME), journaled without this machine's path
+    expect(lane.startsWith(`${process.env.XDG_STATE_HOME}/yoke/worktrees/`)).toBe(true);
+    expect(await createWorktree.execute(params(base, 1), ctx)).toMatchObject({ sha: base, path: `$XDG_STATE_HOME/${relative(process.env.XDG_STATE_HOME!, lane)}` });
     // the first attempt's candidate, which never landed
     await writeFile(join(lane, 'work.txt'), 'attempt 1\n');
     await p.git('-C', lane, 'add', 'work.txt');
