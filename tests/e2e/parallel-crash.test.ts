@@ -11,6 +11,7 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
+import { laneWorktree } from '../support/parallel-workspace.js';
 import { readJournal, type JournalRecord } from '../support/journal-records.js';
 import { isAlive, markProcesses, waitUntil } from '../support/process-liveness.js';
 import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
@@ -165,6 +166,11 @@ async function expectLandedOnce(ws: Workspace): Promise<JournalRecord[]> {
   return records;
 }
 
+/** `text` as a regular expression that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 describe('parallel lanes after kill -9', () => {
   it('kill -9 while both lanes\' workers run: `yoke run` stops the orphans, calls them again in the same worktrees, and lands each story once', async () => {
     const ws = await crashWorkspace();
@@ -188,7 +194,7 @@ describe('parallel lanes after kill -9', () => {
     for (const id of ['S1', 'S2']) {
       const mine = calls.filter(([, story]) => story === id);
       expect(mine).toHaveLength(2);
-      for (const [, , cwd] of mine) expect(cwd).toMatch(new RegExp(`\\.git/yoke/worktrees/${id}$`));
+      for (const [, , cwd] of mine) expect(cwd).toBe(laneWorktree(ws, id));
     }
     expect(calls.filter(([, story]) => story === 'S3')).toHaveLength(1);
     // each story's check ran once in its lane and once at integration: the crash doubled none
@@ -232,8 +238,8 @@ describe('parallel lanes after kill -9', () => {
     const open = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'check.run' && !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
     expect(open.map((r) => (r.payload as { params: { lane: string } }).params.lane).sort()).toEqual(['S1', 'S2']);
     const run = before[0]?.run ?? '';
-    await rm(ws.abs('.git/yoke/worktrees/S1'), { recursive: true, force: true });
-    const s2 = ws.abs('.git/yoke/worktrees/S2');
+    await rm(laneWorktree(ws, 'S1'), { recursive: true, force: true });
+    const s2 = laneWorktree(ws, 'S2');
     await writeFile(join(s2, 'stray.txt'), 'not the journal\'s\n');
     await ws.git(['-C', s2, 'add', 'stray.txt']);
     await ws.git(['-C', s2, 'commit', '-qm', 'someone worked in the lane']);
@@ -242,7 +248,7 @@ describe('parallel lanes after kill -9', () => {
     const resumed = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stderr).not.toMatch(/blob .* is missing/);
-    expect(resumed.stderr).toMatch(new RegExp(`story S1's worktree \\(\\.git/yoke/worktrees/S1\\) was gone: made it again from the journal, on yoke/${run}/S1 at [0-9a-f]{12}; its turn starts over from the restore step`));
+    expect(resumed.stderr).toMatch(new RegExp(`story S1's worktree \\(${escapeRegExp(laneWorktree(ws, 'S1'))}\\) was gone: made it again from the journal, on yoke/${run}/S1 at [0-9a-f]{12}; its turn starts over from the restore step`));
     expect(resumed.stderr).toMatch(new RegExp(`story S2's worktree was at ${stray.slice(0, 12)} on yoke/${run}/S2, not on yoke/${run}/S2 at [0-9a-f]{12} as the journal records it: kept ${stray.slice(0, 12)} as refs/yoke/${run}/resumed/S2/1 and made it again there; its turn starts over from the restore step`));
     expect(await ws.git(['rev-parse', `refs/yoke/${run}/resumed/S2/1`])).toBe(stray);
     const records = await expectLandedOnce(ws);
@@ -288,7 +294,7 @@ describe('parallel lanes after kill -9', () => {
     const open = rebases.filter((r) => !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
     expect(open).toHaveLength(1);
     const story = storyOf(open[0] as JournalRecord);
-    expect(await ws.git(['-C', ws.abs(`.git/yoke/worktrees/${story}`), 'status'])).toMatch(/rebase/i);
+    expect(await ws.git(['-C', laneWorktree(ws, story), 'status'])).toMatch(/rebase/i);
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
