@@ -5,7 +5,7 @@ import type { EffectHandler } from '../handler.js';
 import { spawnGit } from '../git/run-git.js';
 import { contains } from '../worktree/lane-git.js';
 import { mainTree } from '../worktree/lane-worktree-path.js';
-import { laneWorktreePath, projectWorktreesDir } from '../worktree/locate-lane-worktree.js';
+import { laneWorktreePath } from '../worktree/locate-lane-worktree.js';
 import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
 
 /**
@@ -18,13 +18,13 @@ export const removeWorktree: EffectHandler<'worktree.remove'> = {
     const root = mainTree(ctx).root;
     if (!(await contains(root, params.target, params.landed))) return { removed: false };
     const path = await laneWorktreePath(root, params.story);
-    const folder = await projectWorktreesDir(root);
     await changeWorktreeRegistry(root, async () => {
       if (await stat(path).then(() => true, () => false)) await spawnGit(root, ['worktree', 'remove', '--force', path]);
       await spawnGit(root, ['worktree', 'prune']);
       await spawnGit(root, ['branch', '-q', '-D', params.branch]);
-      // another lane's worktree still there keeps it (rmdir removes only an empty folder)
-      if (dirname(path) === folder) await rmdir(folder).catch(() => undefined);
+      // the project's folder of lanes (or the old place's, so finding a lane stops asking git about
+      // it) goes once empty: another lane's worktree still there keeps it (rmdir removes only an empty one)
+      await rmdir(dirname(path)).catch(() => undefined);
     });
     return { removed: true };
   },

@@ -8,7 +8,7 @@
 //   - every story lands as exactly one `feat(<id>)` commit with its trailers, `passes: true` and its
 //     decision entry; the lanes' worktrees and branches are gone; `yoke replay --verify` passes.
 import { chmod, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { laneWorktree } from '../support/parallel-workspace.js';
@@ -181,7 +181,8 @@ describe('parallel lanes after kill -9', () => {
     expect(open).toHaveLength(2);
     expect(before.filter((r) => r.type === 'effect.completed' && open.includes(keyOf(r)))).toEqual([]);
     for (const pid of pids) expect(isAlive(pid)).toBe(true);
-    expect(await ws.git(['worktree', 'list'])).toMatch(/yoke\/worktrees\/S1[\s\S]*yoke\/worktrees\/S2/);
+    const listed = await ws.git(['worktree', 'list', '--porcelain']);
+    for (const id of ['S1', 'S2']) expect(listed).toContain(`worktree ${laneWorktree(ws, id)}\n`);
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
@@ -308,7 +309,7 @@ describe('parallel lanes after kill -9', () => {
     // git checks the new worktree's files out while its registration is still locked "initializing"
     await installHook(ws, 'post-index-change', holdingHook(ws, 'worktree', '[ -f "$(git rev-parse --git-dir)/locked" ]'));
     await killWhenHeld(ws, ['worktree']);
-    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(/yoke\/worktrees\/S\d\n[\s\S]*?locked initializing/);
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(new RegExp(`worktree ${escapeRegExp(dirname(laneWorktree(ws, 'S1')))}/S\\d\\n[\\s\\S]*?locked initializing`));
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);

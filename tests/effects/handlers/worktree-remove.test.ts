@@ -37,4 +37,16 @@ describe('worktree.remove', () => {
     expect(await p.git('branch', '--list', 'yoke/*')).toBe('');
     expect(await p.git('worktree', 'list', '--porcelain')).not.toContain('yoke/worktrees');
   });
+
+  it('removes a worktree a run made at the old place (.git/yoke/worktrees/<story>) there, and that emptied folder', async () => {
+    p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
+    const lane = join(p.root, '.git', 'yoke', 'worktrees', 'S1');
+    await p.git('worktree', 'add', '-q', '-b', 'yoke/RUN1/S1', lane, 'main');
+    const landed = await p.git('rev-parse', 'HEAD');
+    const { ctx } = makeContext(lane, join(lane, '.loop'), { projectRoot: p.root, projectLoopDir: p.loopDir });
+    expect(await removeWorktree.execute({ lane: 'S1', story: 'S1', branch: 'yoke/RUN1/S1', landed, target: 'main' }, ctx)).toEqual({ removed: true });
+    expect(await exists(dirname(lane))).toBe(false);
+    expect(await p.git('worktree', 'list', '--porcelain')).not.toContain('yoke/worktrees');
+    expect(await p.git('branch', '--list', 'yoke/*')).toBe('');
+  });
 });
