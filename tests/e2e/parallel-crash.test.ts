@@ -7,7 +7,8 @@
 //     call whose completion was journaled runs again, and each check runs once per gate it owes;
 //   - every story lands as exactly one `feat(<id>)` commit with its trailers, `passes: true` and its
 //     decision entry; the lanes' worktrees and branches are gone; `yoke replay --verify` passes.
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
@@ -229,6 +230,28 @@ describe('parallel lanes after kill -9', () => {
     expect(checks.filter((story) => story === 'S1')).toHaveLength(3);
     for (const id of ['S2', 'S3']) expect(checks.filter((story) => story === id)).toHaveLength(2);
     expect((await ws.sideLines('calls')).map((line) => line.split(' ')[1]).sort()).toEqual(IDS);
+  }, TIMEOUT);
+
+  it('a lane worktree an earlier yoke made at the old place (.git/yoke/worktrees/<story>) is where the resumed lane goes on, its uncommitted work kept; that folder goes with its last lane, as does the state home\'s', async () => {
+    const ws = await crashWorkspace();
+    await killWhenHeld(ws, ['S1', 'S2']);
+    // what a kill -9 of a yoke from before leaves: S1's worktree, with uncommitted work, inside .git/
+    const legacy = ws.abs('.git/yoke/worktrees/S1');
+    await mkdir(dirname(legacy), { recursive: true });
+    await ws.git(['worktree', 'move', laneWorktree(ws, 'S1'), legacy]);
+    await writeFile(join(legacy, 'kept.txt'), 'uncommitted lane work\n');
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const calls = (await ws.sideLines('calls')).map((line) => line.split(' '));
+    expect(calls.filter(([, story]) => story === 'S1').map(([, , cwd]) => cwd)).toEqual([laneWorktree(ws, 'S1'), legacy]);
+    expect(calls.filter(([, story]) => story === 'S2').map(([, , cwd]) => cwd)).toEqual([laneWorktree(ws, 'S2'), laneWorktree(ws, 'S2')]);
+    const s1 = (await ws.gitLog()).find((entry) => entry.subject === 'feat(S1): Story S1');
+    expect((await ws.git(['show', '--name-only', '--format=', s1?.sha ?? ''])).split('\n')).toContain('kept.txt');
+    expect(existsSync(dirname(legacy)), 'the old place\'s folder went with its lane').toBe(false);
+    expect(existsSync(dirname(laneWorktree(ws, 'S1'))), 'the state home\'s folder went with the last lane').toBe(false);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
   }, TIMEOUT);
 
   it('a lane worktree deleted by hand after a kill -9, and one whose HEAD was moved: `yoke run` makes both again from the journal (the moved commit kept under a ref), starts their turns over from the restore step, and lands every story once', async () => {
