@@ -7,6 +7,7 @@
 // so nothing of S2's touches the file. `yoke replay --verify` re-derives every ruling in its lane's
 // scope. The lanes' worktrees live under the state home, outside any `.git/` folder: Claude Code,
 // which refuses by itself every write under one (its "sensitive file" rule), lands its lane's write too.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
@@ -56,8 +57,10 @@ async function laneRun(cli: Cli) {
     '.loop/.gitignore': '.journal/\n.stash/\n',
   });
   leftovers.workspaces.push(ws);
-  const s1 = laneWorktree(ws, 'S1');
-  const s2 = laneWorktree(ws, 'S2');
+  // a state home shaped like the default one (~/.local/state): no CLI may take it for a sensitive folder
+  const state = join(ws.sideDir, 'home', '.local', 'state');
+  const s1 = laneWorktree(ws, 'S1', state);
+  const s2 = laneWorktree(ws, 'S2', state);
   // every lane's call: the shell write into S1's worktree, then its notes, then a last word
   const lane = { byRound: [
     { runCommand: { command: `echo lane > ${s1}/out.txt` } },
@@ -66,8 +69,8 @@ async function laneRun(cli: Cli) {
   ] };
   const script: MockScript = Array.from({ length: 6 }, () => lane);
 
-  // the lanes under the test run's state home, where the scripted write expects S1's worktree
-  const run = await runYokeOffline(cli, ws.path, ['run'], script, 200_000, { prepare: (env) => { env.XDG_STATE_HOME = process.env.XDG_STATE_HOME ?? ''; } });
+  // the lanes under that state home, where the scripted write expects S1's worktree
+  const run = await runYokeOffline(cli, ws.path, ['run'], script, 200_000, { prepare: (env) => { env.XDG_STATE_HOME = state; } });
   expect(run.timedOut, run.stderr).toBe(false);
   expect(run.stderr).not.toMatch(/tool calls yet/);
 

@@ -68,10 +68,10 @@ export async function recordParallelRun(ids: string[], lanes: number): Promise<J
 /**
  * Where yoke makes story `id`'s lane worktree for the project `ws` (docs/parallel.md):
  * `$XDG_STATE_HOME/yoke/worktrees/<folder>-<12 hex of sha256(real root)>/<id>`, under the test run's
- * own state home (tests/support/state-home-global-setup.ts). Worked out here, not asked of yoke.
+ * own state home (tests/support/state-home-global-setup.ts) unless `state` says another. Worked out
+ * here, not asked of yoke.
  */
-export function laneWorktree(ws: { path: string }, id: string): string {
-  const state = process.env.XDG_STATE_HOME;
+export function laneWorktree(ws: { path: string }, id: string, state = process.env.XDG_STATE_HOME): string {
   if (state === undefined) throw new Error('XDG_STATE_HOME is not set: the tests run with their own state home (vitest.config.ts)');
   const root = realpathSync(ws.path);
   return join(state, 'yoke', 'worktrees', `${basename(root)}-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`, id);
