@@ -27,7 +27,7 @@ export const createWorktree: EffectHandler<'worktree.create'> = {
     if (await changeWorktreeRegistry(main.root, () => discardHalfMadeWorktree(main.root, path))) {
       ctx.warn(`the worktree of story ${params.story} was left half made by a crash; making it again`);
     }
-    if (await isWorktree(path)) {
+    if (await isWorktree(path, main.root)) {
       const head = await revParse(path, 'HEAD');
       if (head !== params.base && !(await contains(main.root, params.base, head))) {
         await runGit(main.root, ['update-ref', `refs/yoke/${ctx.run}/retained/${params.story}/${params.attempt}`, head]);

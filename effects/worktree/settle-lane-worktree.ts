@@ -37,7 +37,7 @@ async function freeRef(root: string, base: string, sha: string): Promise<string>
 export async function settleLaneWorktree(main: { root: string; loopDir: string }, run: string, expected: LaneExpectation): Promise<WorktreeSettlement> {
   const path = await laneWorktreePath(main.root, expected.story);
   await changeWorktreeRegistry(main.root, () => discardHalfMadeWorktree(main.root, path));
-  if (!(await isWorktree(path))) {
+  if (!(await isWorktree(path, main.root))) {
     if (await stat(path).then(() => true, () => false)) {
       throw new YokeError('workspace', `${path} exists but is not a git worktree, so yoke cannot make story ${expected.story}'s worktree again there; move it away and run \`yoke run\` again.`);
     }

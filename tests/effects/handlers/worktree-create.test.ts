@@ -1,6 +1,6 @@
 // `worktree.create` (DESIGN §10): a lane's worktree cut from the target; an existing one is reset, and
 // commits of it that the target lacks are kept under refs/yoke/<run>/retained/<story>/<attempt> first.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../effects/handlers/worktree-create.js';
@@ -41,5 +41,17 @@ describe('worktree.create', () => {
     // a worktree whose HEAD the target contains: nothing to keep
     await createWorktree.execute(params(target, 3), ctx);
     expect(await p.git('for-each-ref', '--format=%(refname)', 'refs/yoke/')).toBe('refs/yoke/RUN1/retained/S1/2');
+  });
+
+  it('a folder at the lane\'s place that a deleted clone at the same path left behind is refused, named, and left alone, not taken for a worktree', async () => {
+    p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
+    const base = await p.git('rev-parse', 'HEAD');
+    const lane = await laneWorktreePath(p.root, 'S1');
+    await mkdir(lane, { recursive: true });
+    await writeFile(join(lane, '.git'), `gitdir: ${join(p.root, 'gone', '.git', 'worktrees', 'S1')}\n`);
+    await writeFile(join(lane, 'work.txt'), 'the old clone\'s lane work\n');
+    const { ctx } = makeContext(p.root, p.loopDir);
+    await expect(createWorktree.execute(params(base, 1), ctx)).rejects.toThrow(`${lane} exists but is not a git worktree; move it away and run \`yoke run\` again`);
+    expect(await readFile(join(lane, 'work.txt'), 'utf8')).toBe('the old clone\'s lane work\n');
   });
 });
