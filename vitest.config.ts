@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     // One throwaway PostgreSQL cluster for the run; each test file that needs it makes its own database.
-    globalSetup: ['tests/support/postgres-global-setup.ts'],
+    // And one throwaway state home: parallel runs' lane worktrees go there, not into the real home.
+    globalSetup: ['tests/support/postgres-global-setup.ts', 'tests/support/state-home-global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -5,7 +5,7 @@
 // gates excluded) is read from the parallel run's journal.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { verdict } from './bench-timing.js';
 import { makeRepo } from './iteration-bench.js';
 
@@ -44,7 +44,9 @@ printf 'STATUS: DONE\\nDecision: wrote out-%s.txt\\n' "$story" > .loop/notes.md
 /** Wall milliseconds of `yoke run --parallel N` in `dir` (a failed run throws). */
 function run(dir: string, yoke: string, parallel: number): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [yoke, 'run', '--quiet', '--parallel', String(parallel)], { cwd: dir, encoding: 'utf8' });
+  // the lanes' worktrees under the bench's own folder, not the user's state home
+  const env = { ...process.env, XDG_STATE_HOME: join(dirname(dir), 'state') };
+  const result = spawnSync(process.execPath, [yoke, 'run', '--quiet', '--parallel', String(parallel)], { cwd: dir, encoding: 'utf8', env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`the parallel benchmark's yoke run --parallel ${parallel} failed with exit ${String(result.status ?? result.signal)} in ${dir}: ${result.stderr.trim().split('\n').slice(-3).join(' / ')}`);
   return ms;

@@ -345,8 +345,10 @@ export const effectSchemas = {
     }),
   },
   /**
-   * Parallel stories (DESIGN §10): the lane's git worktree `.git/yoke/worktrees/<story>` on branch
-   * `yoke/<run>/<story>`, cut from `base` (the target's commit). `reason` is the scheduling decision
+   * Parallel stories (DESIGN §10): the lane's git worktree on branch `yoke/<run>/<story>`, cut from
+   * `base` (the target's commit), at `<state home>/yoke/worktrees/<project>-<hash>/<story>` (or
+   * `.git/yoke/worktrees/<story>` in the project, where runs journaled before made it); `path` says
+   * where, for people (project-relative, or under `$XDG_STATE_HOME` or `~/.local/state`). `reason` is the scheduling decision
    * (why this story, which were held back), journaled with the request. An existing worktree from an
    * earlier attempt is reset to `base`; its commits not on the target are kept under `refs/yoke/…`.
    */

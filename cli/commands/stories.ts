@@ -2,7 +2,8 @@
 import type { Story } from '../../config/prd/story.js';
 import { storyCommits } from '../../effects/git/story-commits.js';
 import { YokeError } from '../../errors/yoke-error.js';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
+import { laneWorktreePath } from '../../effects/worktree/locate-lane-worktree.js';
 import { lifecycleHas } from '../../machines/lifecycles/registry.js';
 import { foldRun, runStarts, unfinishedRun } from '../../store/fold/journal-runs.js';
 import { retainedWorktrees } from '../../store/projections/retained-worktrees.js';
@@ -22,7 +23,8 @@ export async function storiesCommand(flags: { json: boolean }): Promise<number> 
   const { records } = await readWorkspace(paths);
   const list = listStories(stories, latestStoriesFold(records), await storyCommits(paths.root));
   const blocked = new Set(list.stories.filter((row) => row.state === 'blocked').map((row) => row.id));
-  const retained = retainedWorktrees(records, unfinishedRun(records), blocked).map((kept) => ({ ...kept, path: relative(paths.root, kept.path) || kept.path }));
+  // where each worktree is on this machine (the journal names it as it was where the lane ran)
+  const retained = await Promise.all(retainedWorktrees(records, unfinishedRun(records), blocked).map(async (kept) => ({ ...kept, path: shownPath(paths.root, await laneWorktreePath(paths.root, kept.story)) })));
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ ...list, retained })}\n`);
     return 0;
@@ -67,4 +69,10 @@ function latestStoriesFold(records: Parameters<typeof runStarts>[0]): RunFold | 
     warn(`${error.message} The stories are shown from prd.yaml alone.`);
     return null;
   }
+}
+
+/** A path inside the project relative to its root, any other as it is. */
+function shownPath(root: string, path: string): string {
+  const inside = relative(root, path);
+  return inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }

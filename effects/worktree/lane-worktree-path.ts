@@ -1,9 +1,47 @@
-// Where a parallel stories lane works: its git worktree inside the project's git directory (DESIGN §10).
-import { join } from 'node:path';
+// Where a parallel stories lane works: its git worktree, outside the project's tree and outside its
+// `.git/` (DESIGN §10; docs/parallel.md says why it left `.git/yoke/worktrees/`).
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 
-/** `<project>/.git/yoke/worktrees/<story>`: outside the project's tree, so no boundary scan or `git status` sees it. */
-export function laneWorktreePath(projectRoot: string, story: string): string {
+/** `$XDG_STATE_HOME` when it is an absolute path (the XDG spec ignores a relative one), else `~/.local/state`. */
+export function stateHome(env: NodeJS.ProcessEnv): string {
+  const given = env.XDG_STATE_HOME;
+  if (given !== undefined && isAbsolute(given)) return given;
+  return join(env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME : homedir(), '.local', 'state');
+}
+
+/**
+ * The folder name of a project's lane worktrees: `<project folder name>-<first 12 hex of
+ * sha256(root)>`, `root` the project root's real path. The name keeps it readable, the hash keeps
+ * two projects of the same name apart.
+ */
+export function projectWorktreesName(projectRoot: string): string {
+  return `${basename(projectRoot)}-${createHash('sha256').update(projectRoot).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * `<state home>/yoke/worktrees/<project>-<hash>/<story>`: a lane's worktree. State, not cache: a
+ * lane's uncommitted work must survive a crash. Outside the project's tree (the user's test runners,
+ * linters and type checkers in the main tree never descend into another lane's copy) and outside any
+ * `.git/` folder (Claude Code refuses, by itself, every write under one).
+ */
+export function laneWorktreeDir(home: string, projectRoot: string, story: string): string {
+  return join(home, 'yoke', 'worktrees', projectWorktreesName(projectRoot), story);
+}
+
+/** `<project>/.git/yoke/worktrees/<story>`: where runs journaled before made a lane's worktree; one still there is used on. */
+export function legacyLaneWorktreePath(projectRoot: string, story: string): string {
   return join(projectRoot, '.git', 'yoke', 'worktrees', story);
+}
+
+/**
+ * Is `path` where a lane of `story` of the project at `projectRoot` works: the old place, or the
+ * state home's (any state home: it depends on the environment yoke ran in)? Pure, for `yoke replay --verify`.
+ */
+export function isLaneWorktreePath(path: string, projectRoot: string, story: string): boolean {
+  if (path === legacyLaneWorktreePath(projectRoot, story)) return true;
+  return isAbsolute(path) && path === laneWorktreeDir(dirname(dirname(dirname(dirname(path)))), projectRoot, story);
 }
 
 /** The project root and `.loop/` of the main working tree, for an effect that may run in a lane. */

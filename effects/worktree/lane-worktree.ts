@@ -1,9 +1,9 @@
 // Making a parallel stories lane's git worktree (DESIGN §10): added from scratch, or an existing one
 // reset, and its `.loop/.journal` linked to the main one.
-import { lstat, mkdir, stat, symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, realpath, stat, symlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { journalDirOf } from '../../config/workspace-layout.js';
-import { runGit } from '../git/run-git.js';
+import { runGit, spawnGit } from '../git/run-git.js';
 import { laneGit } from './lane-git.js';
 import { changeWorktreeRegistry } from './worktree-admin.js';
 
@@ -11,9 +11,22 @@ async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
 
-/** Is there a git worktree at `path` (its `.git` file)? */
-export async function isWorktree(path: string): Promise<boolean> {
-  return exists(join(path, '.git'));
+/**
+ * Is there a git worktree of the repository at `mainRoot` at `path`? Its `.git` file must lead to that
+ * repository: a lane's folder outlives its project (it is under the state home), so one left by a
+ * clone deleted since, at the same path, is not taken for the new clone's.
+ */
+export async function isWorktree(path: string, mainRoot: string): Promise<boolean> {
+  if (!(await exists(join(path, '.git')))) return false;
+  const [lane, main] = await Promise.all([commonDir(path), commonDir(mainRoot)]);
+  return lane !== null && lane === main;
+}
+
+/** The real path of the git directory shared by the worktrees of the repository at `dir`, or null. */
+async function commonDir(dir: string): Promise<string | null> {
+  const found = await spawnGit(dir, ['rev-parse', '--git-common-dir']);
+  if (found.exitCode !== 0) return null;
+  return realpath(resolve(dir, found.stdout.trim())).catch(() => null);
 }
 
 /**

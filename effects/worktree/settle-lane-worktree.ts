@@ -1,6 +1,5 @@
 // A retained lane worktree on resume (DESIGN §10): reused when it still holds what the journal
 // records, else made again from the journal, its own commits kept under a ref first.
-import { relative } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { LaneExpectation } from '../../machines/parallel/lane-expectation.js';
 import { YokeError } from '../../errors/yoke-error.js';
@@ -8,13 +7,14 @@ import { runGit, spawnGit } from '../git/run-git.js';
 import { discardHalfMadeWorktree } from './half-made-worktree.js';
 import { contains, revParse } from './lane-git.js';
 import { addWorktree, isWorktree, linkLaneJournal, resetWorktree } from './lane-worktree.js';
-import { laneWorktreePath } from './lane-worktree-path.js';
+import { laneWorktreePath } from './locate-lane-worktree.js';
 import { changeWorktreeRegistry } from './worktree-admin.js';
 
 /** What settling did: nothing (reused), or made the worktree again because it was gone or held something else. */
 export type WorktreeSettlement =
   | { kind: 'reused' }
-  | { kind: 'remade'; why: 'missing' }
+  /** `path`: where it was made again */
+  | { kind: 'remade'; why: 'missing'; path: string }
   /** `was`: its HEAD then (null: unreadable), `branch`: the branch it was on (null: detached), `kept`: the ref its commits are kept under (null: nothing to keep) */
   | { kind: 'remade'; why: 'moved'; was: string | null; branch: string | null; kept: string | null };
 
@@ -35,15 +35,15 @@ async function freeRef(root: string, base: string, sha: string): Promise<string>
  * checked out again there, its changes dropped. Either way `.loop/.journal` links to the main one.
  */
 export async function settleLaneWorktree(main: { root: string; loopDir: string }, run: string, expected: LaneExpectation): Promise<WorktreeSettlement> {
-  const path = laneWorktreePath(main.root, expected.story);
+  const path = await laneWorktreePath(main.root, expected.story);
   await changeWorktreeRegistry(main.root, () => discardHalfMadeWorktree(main.root, path));
-  if (!(await isWorktree(path))) {
+  if (!(await isWorktree(path, main.root))) {
     if (await stat(path).then(() => true, () => false)) {
-      throw new YokeError('workspace', `${relative(main.root, path)} exists but is not a git worktree, so yoke cannot make story ${expected.story}'s worktree again there; move it away and run \`yoke run\` again.`);
+      throw new YokeError('workspace', `${path} exists but is not a git worktree, so yoke cannot make story ${expected.story}'s worktree again there; move it away and run \`yoke run\` again.`);
     }
     await addWorktree(main.root, path, expected.branch, expected.commit, expected.story);
     await linkLaneJournal(main.loopDir, path);
-    return { kind: 'remade', why: 'missing' };
+    return { kind: 'remade', why: 'missing', path };
   }
   if (!expected.compareHead) {
     await linkLaneJournal(main.loopDir, path);
@@ -73,7 +73,7 @@ export async function settleLaneWorktree(main: { root: string; loopDir: string }
 export function settlementWarning(expected: LaneExpectation, settlement: Exclude<WorktreeSettlement, { kind: 'reused' }>, restart: boolean): string {
   const where = `on ${expected.branch} at ${expected.commit.slice(0, 12)}`;
   const then = restart ? '; its turn starts over from the restore step' : '';
-  if (settlement.why === 'missing') return `story ${expected.story}'s worktree (.git/yoke/worktrees/${expected.story}) was gone: made it again from the journal, ${where}${then}`;
+  if (settlement.why === 'missing') return `story ${expected.story}'s worktree (${settlement.path}) was gone: made it again from the journal, ${where}${then}`;
   const was = `${settlement.was === null ? 'an unreadable HEAD' : settlement.was.slice(0, 12)}${settlement.branch === null ? ' (detached)' : ` on ${settlement.branch}`}`;
   const kept = settlement.kept === null ? '' : `kept ${settlement.was?.slice(0, 12) ?? '?'} as ${settlement.kept} and `;
   return `story ${expected.story}'s worktree was at ${was}, not ${where} as the journal records it: ${kept}made it again there${then}`;

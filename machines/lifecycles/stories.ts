@@ -342,5 +342,6 @@ export const storiesLifecycle = {
     laneProtect: true as const,
     laneRequeue: true as const,
     laneToolGate: true as const,
+    laneLoopRelative: true as const,
   }),
 } satisfies LifecycleDescriptor;

@@ -51,9 +51,14 @@ export function storyGates(context: WorkContext, story: Story, iteration: number
   ];
 }
 
-/** `.loop/` of a lane's worktree, from the main `.loop/` (what the worker's prompt names as its folder). */
-export function laneLoopDir(loopDir: string, story: string): string {
-  const root = loopDir.replace(/[/\\]\.loop[/\\]?$/, '');
+/**
+ * `.loop/` of a lane's worktree, as the worker's prompt names its folder: `.loop` in its working
+ * directory (the worktree's place depends on the machine, `laneLoopRelative`), or, in runs journaled
+ * before, the path under the project's `.git/yoke/worktrees/` worked out from the main `.loop/`.
+ */
+export function laneLoopDir(context: Pick<WorkContext, 'loopDir' | 'laneLoopRelative'>, story: string): string {
+  if (context.laneLoopRelative === true) return '.loop';
+  const root = context.loopDir.replace(/[/\\]\.loop[/\\]?$/, '');
   return `${root}/.git/yoke/worktrees/${story}/.loop`;
 }
 

@@ -213,7 +213,7 @@ export function laneStates(i: number) {
               lane: slot.story,
               ...laneWorker(context, slot.story),
               prompt: withContextBlock(slot.contextBlock ?? '', renderTemplate(context.workerPrompt, {
-                iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context.loopDir, slot.story), planFile: 'prd.yaml',
+                iteration: slot.iteration, maxIterations: context.maxIterations, loopDir: laneLoopDir(context, slot.story), planFile: 'prd.yaml',
                 attempt: slot.iteration, maxAttempts: context.maxIterations,
                 ...(context.prd ? storyPromptValues(context.prd, story) : {}),
               })) + (lanesProtect(context) ? protectionNote(context.protection, 'worker') : ''),

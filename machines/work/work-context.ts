@@ -72,6 +72,13 @@ export interface WorkInput {
    */
   laneToolGate?: true;
   /**
+   * stories in parallel: set by runs started since lanes' worktrees live outside the project (under
+   * the state home, found again on each machine): the lane worker's prompt names its loop folder as
+   * `.loop` (its working directory's), not as a path under the project's `.git/yoke/worktrees/`.
+   * Runs journaled before that fold as they did.
+   */
+  laneLoopRelative?: true;
+  /**
    * Set by runs started since the spec files are restored right after every agent call as well
    * (worker, judge, scoper, lane worker), so an agent's edit of a spec file never reaches the gates,
    * the judge, a commit or the end of the run (spec 1.1), and a story's `passes: true` is written

@@ -3,6 +3,7 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { spawnGit, type GitOutcome } from '../../effects/git/run-git.js';
 import { captureWorkTree } from '../../effects/git/git-tree.js';
+import { projectWorktreesDir } from '../../effects/worktree/locate-lane-worktree.js';
 import type { RunPosition } from './journal-position.js';
 import { keepTranscripts } from './keep-transcripts.js';
 
@@ -24,7 +25,7 @@ export class CheckoutRefused extends Error {
  * run's branch with `git merge --ff-only`), push HEAD to refs/yoke/runs/<run> of origin, <run> read
  * from the commit's own Yoke-Run trailer. Only in the main working tree (git runs a hook at the top
  * of the working tree, where only the main one has a `.git` folder): a parallel lane's commits, in
- * its worktree under .git/yoke/worktrees/, are not on the run's branch until they land. A plain
+ * its worktree (a `.git` file), are not on the run's branch until they land. A plain
  * push: the ref only moves forward, and never a user's branch. Synchronous on purpose: the commit
  * effect is journaled only once its commit is on the ref, so a worker taking the run over never
  * finds the journal ahead of the ref (docs/fleet.md, "Cost").
@@ -50,7 +51,8 @@ export interface PreparedCheckout {
 
 /**
  * Clone `repository` into `dir` and make it match the journal. An earlier checkout there is
- * removed first, its transcripts, hook logs and usage files moved to `keepInto` (keepTranscripts).
+ * removed first, with its parallel lanes' worktrees, its transcripts, hook logs and usage files
+ * moved to `keepInto` (keepTranscripts).
  * Then: a run that has commits continues from refs/yoke/runs/<run>, whose tip must be the last commit the journal
  * records (its tree the tree the run goes on from); a run without commits yet continues from the
  * job's ref, whose tree must be the run's baseline. A repository that cannot be cloned, or a
@@ -58,6 +60,8 @@ export interface PreparedCheckout {
  */
 export async function prepareCheckout(dir: string, job: { repository: string; ref: string | null }, position: RunPosition, keepInto: string): Promise<PreparedCheckout> {
   await keepTranscripts(dir, keepInto);
+  // the lanes' worktrees of an earlier checkout live outside it (under the state home): they go with it
+  await rm(await projectWorktreesDir(dir), { recursive: true, force: true });
   await rm(dir, { recursive: true, force: true });
   await mkdir(dirname(dir), { recursive: true });
   const clone = await spawnGit(dirname(dir), ['clone', '--quiet', ...(job.ref === null ? [] : ['--branch', job.ref]), '--', job.repository, dir], { env: { GIT_TERMINAL_PROMPT: '0' } });

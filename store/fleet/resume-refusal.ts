@@ -29,8 +29,8 @@ function commitsAsItGoes(setting: string, mode: string | null): boolean {
 
 /**
  * Why a parallel stories run cannot go on in a fresh clone, or null: its lanes' worktrees, their
- * uncommitted work and their candidate commits live under `.git/yoke/` of the clone that ran them,
- * and are not pushed (only what landed on the run's branch is on refs/yoke/runs/<run>).
+ * uncommitted work and their candidate commits live on the worker that ran them (the worktrees
+ * under its state home, the commits in its clone), and are not pushed (only what landed on the run's branch is on refs/yoke/runs/<run>).
  */
 export function openLanesRefusal(position: RunPosition, workspace: string): string | null {
   if (position.open === null || position.openLanes.length === 0) return null;

@@ -8,7 +8,7 @@
 // order; nothing depends on timing. A run with no lane request never gets here.
 import { join } from 'node:path';
 import { EffectAborted, type EffectContext } from '../../effects/handler.js';
-import { laneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreePath } from '../../effects/worktree/locate-lane-worktree.js';
 import { settleLaneWorktree, settlementWarning } from '../../effects/worktree/settle-lane-worktree.js';
 import { interruptionEvent } from '../../machines/effect-events.js';
 import { effectSchemas } from '../../machines/effects.js';
@@ -83,7 +83,7 @@ export class LaneDriver {
       }
       if (handler.policy === 'reconcile' && handler.reconcile) {
         await this.options.journal.flush();
-        const found = await handler.reconcile(next.request.params, this.contextFor(next, lane));
+        const found = await handler.reconcile(next.request.params, await this.contextFor(next, lane));
         if (found !== null) {
           this.stage({ type: 'effect.completed', payload: { key: next.key, kind: next.request.kind, result: found } });
           return 'continue';
@@ -95,7 +95,7 @@ export class LaneDriver {
     const gate = ready.some(({ next }) => next.request.kind === 'agent.spawn') ? await this.toolGate() : null;
     for (const { next, lane, status } of ready) {
       const handler = this.options.handlers[next.request.kind] as Handler;
-      const context = this.contextFor(next, lane);
+      const context = await this.contextFor(next, lane);
       const gated = gate !== null && next.request.kind === 'agent.spawn' ? gate : null;
       this.stage({ type: 'effect.started', payload: { key: next.key, kind: next.request.kind, params: next.request.params, attempt: status.attempts + 1 } });
       const guarded = next.request.kind === 'agent.spawn' ? this.options.guardLaneCall : undefined;
@@ -183,9 +183,9 @@ export class LaneDriver {
   }
 
   /** A lane's effect runs in its worktree; the main tree stays reachable for integration. */
-  private contextFor(next: KeyedRequest, lane: string): EffectContext {
+  private async contextFor(next: KeyedRequest, lane: string): Promise<EffectContext> {
     const options = this.options;
-    const root = lane === '' ? options.root : laneWorktreePath(options.root, lane);
+    const root = lane === '' ? options.root : await laneWorktreePath(options.root, lane);
     return {
       root,
       loopDir: lane === '' ? options.loopDir : join(root, '.loop'),

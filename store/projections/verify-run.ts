@@ -122,9 +122,9 @@ export class RunVerifier {
 
 /** What the run gave its tool-call gate, from its fold: the config, the root, the spec files, the protect patterns. */
 function rulingRun(fold: RunFold): RulingRun {
-  const context = fold.snapshot.context as { config?: RulingRun['config']; toolCallProof?: true; loopDir?: string; specFiles?: string[]; protection?: { patterns: string[] } } | undefined;
+  const context = fold.snapshot.context as { config?: RulingRun['config']; toolCallProof?: true; loopDir?: string; laneLoopRelative?: true; specFiles?: string[]; protection?: { patterns: string[] } } | undefined;
   return {
-    config: context?.config, proof: context?.toolCallProof === true, loopDir: context?.loopDir ?? null,
+    config: context?.config, proof: context?.toolCallProof === true, loopDir: context?.loopDir ?? null, lanesOutside: context?.laneLoopRelative === true,
     specFiles: context?.specFiles ?? [], protect: context?.protection?.patterns ?? [],
   };
 }

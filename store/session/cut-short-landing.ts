@@ -1,6 +1,6 @@
 // Whether a parallel run's main working tree is dirty only because a kill cut a story's landing short (DESIGN §10).
 import { cutShortFastForward } from '../../effects/worktree/cut-short-fast-forward.js';
-import { laneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreePath } from '../../effects/worktree/locate-lane-worktree.js';
 import { unfinishedRun } from '../fold/journal-runs.js';
 import type { JournalRecord } from '../journal/record.js';
 
@@ -14,7 +14,7 @@ export async function cutShortLanding(records: readonly JournalRecord[], root: s
   const run = unfinishedRun(records);
   if (run === null) return null;
   for (const landing of openLandings(records, run).values()) {
-    const sha = await cutShortFastForward(root, laneWorktreePath(root, landing.lane), landing, run);
+    const sha = await cutShortFastForward(root, await laneWorktreePath(root, landing.lane), landing, run);
     if (sha !== null) return sha;
   }
   return null;

@@ -5,11 +5,13 @@
 // worktree. In S1's lane that is a plain edit, passed, and S1 lands with the file; in S2's lane it
 // is a write outside its project, refused at call time and journaled as a ruling of S2's agent call,
 // so nothing of S2's touches the file. `yoke replay --verify` re-derives every ruling in its lane's
-// scope. Claude Code is ruled the same way, but refuses by itself every write under `.git/` (its
-// "sensitive file" rule), where the lanes' worktrees live: its lanes change no file (docs/parallel.md).
+// scope. The lanes' worktrees live under the state home, outside any `.git/` folder: Claude Code,
+// which refuses by itself every write under one (its "sensitive file" rule), lands its lane's write too.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCliBinary, agentCliPins, installedAgentCli } from '../support/agent-clis.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
+import { laneWorktree } from '../support/parallel-workspace.js';
 import { readJournal, type JournalRecord } from '../support/journal-records.js';
 import type { MockScript } from '../support/mock-model-server/mock-script.js';
 import { toolOutputsIn } from '../support/mock-model-server/tool-outputs.js';
@@ -35,10 +37,10 @@ const PRD = `stories:
     passes: false
 `;
 
-const LANDING = ['gemini', 'codex'] as const;
+const LANDING = ['gemini', 'codex', 'claude'] as const;
 const models = { gemini: 'gemini-2.5-pro', codex: 'gpt-5.5', claude: 'claude-sonnet-4-5' } as const;
 type Cli = keyof typeof models;
-const missing = ([...LANDING, 'claude'] as const).filter((cli) => installedAgentCli(cli) === undefined);
+const missing = LANDING.filter((cli) => installedAgentCli(cli) === undefined);
 if (missing.length > 0) console.warn(`skipping parallel tool-control tests: ${missing.map((cli) => `${cli} ${agentCliPins[cli].version} is not installed at ${agentCliBinary(cli)}`).join('; ')}; run bash scripts/install-agent-clis.sh.`);
 const skipped = (cli: Cli): boolean => missing.includes(cli) && !process.env.CI;
 
@@ -55,8 +57,10 @@ async function laneRun(cli: Cli) {
     '.loop/.gitignore': '.journal/\n.stash/\n',
   });
   leftovers.workspaces.push(ws);
-  const s1 = ws.abs('.git/yoke/worktrees/S1');
-  const s2 = ws.abs('.git/yoke/worktrees/S2');
+  // a state home shaped like the default one (~/.local/state): no CLI may take it for a sensitive folder
+  const state = join(ws.sideDir, 'home', '.local', 'state');
+  const s1 = laneWorktree(ws, 'S1', state);
+  const s2 = laneWorktree(ws, 'S2', state);
   // every lane's call: the shell write into S1's worktree, then its notes, then a last word
   const lane = { byRound: [
     { runCommand: { command: `echo lane > ${s1}/out.txt` } },
@@ -65,7 +69,8 @@ async function laneRun(cli: Cli) {
   ] };
   const script: MockScript = Array.from({ length: 6 }, () => lane);
 
-  const run = await runYokeOffline(cli, ws.path, ['run'], script, 200_000);
+  // the lanes under that state home, where the scripted write expects S1's worktree
+  const run = await runYokeOffline(cli, ws.path, ['run'], script, 200_000, { prepare: (env) => { env.XDG_STATE_HOME = state; } });
   expect(run.timedOut, run.stderr).toBe(false);
   expect(run.stderr).not.toMatch(/tool calls yet/);
 
@@ -112,14 +117,6 @@ describe('parallel lanes through the tool-call gate', { timeout: 240_000 }, () =
     const s2Commit = log.find((commit) => commit.subject === 'feat(S2): Nothing to write');
     const s2Files = (await ws.git(['show', '--name-only', '--format=', s2Commit?.sha ?? ''])).split('\n').filter((line) => line !== '');
     expect(s2Files, 'S2 landed nothing of out.txt').not.toContain('out.txt');
-  });
-
-  it.skipIf(skipped('claude'))('claude: each lane\'s call is ruled in its own worktree and replay --verify agrees, but Claude refuses by itself every write under .git/, so no lane changes a file', async () => {
-    const { ws, run } = await laneRun('claude');
-    // Claude Code's own rule, after the gate passed S1's write: "… which is a sensitive file"
-    expect(run.stdout + run.stderr).toMatch(/permission-denied/);
-    expect(await ws.exists('out.txt')).toBe(false);
-    expect(await ws.exists('.git/yoke/worktrees/S1/out.txt')).toBe(false);
   });
 
   it.skipIf(skipped('gemini'))('gemini: a held call holds each lane that made it, the run pauses naming it; `yoke answer <id> pass` and `yoke run` call both lanes again, the answered call runs, both stories land, replay --verify agrees', async () => {

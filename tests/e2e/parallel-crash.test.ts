@@ -7,10 +7,12 @@
 //     call whose completion was journaled runs again, and each check runs once per gate it owes;
 //   - every story lands as exactly one `feat(<id>)` commit with its trailers, `passes: true` and its
 //     decision entry; the lanes' worktrees and branches are gone; `yoke replay --verify` passes.
-import { chmod, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
+import { laneWorktree } from '../support/parallel-workspace.js';
 import { readJournal, type JournalRecord } from '../support/journal-records.js';
 import { isAlive, markProcesses, waitUntil } from '../support/process-liveness.js';
 import { makeWorkspace, runYoke, startYoke, type Workspace } from '../support/workspace.js';
@@ -165,6 +167,11 @@ async function expectLandedOnce(ws: Workspace): Promise<JournalRecord[]> {
   return records;
 }
 
+/** `text` as a regular expression that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 describe('parallel lanes after kill -9', () => {
   it('kill -9 while both lanes\' workers run: `yoke run` stops the orphans, calls them again in the same worktrees, and lands each story once', async () => {
     const ws = await crashWorkspace();
@@ -175,7 +182,8 @@ describe('parallel lanes after kill -9', () => {
     expect(open).toHaveLength(2);
     expect(before.filter((r) => r.type === 'effect.completed' && open.includes(keyOf(r)))).toEqual([]);
     for (const pid of pids) expect(isAlive(pid)).toBe(true);
-    expect(await ws.git(['worktree', 'list'])).toMatch(/yoke\/worktrees\/S1[\s\S]*yoke\/worktrees\/S2/);
+    const listed = await ws.git(['worktree', 'list', '--porcelain']);
+    for (const id of ['S1', 'S2']) expect(listed).toContain(`worktree ${laneWorktree(ws, id)}\n`);
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
@@ -188,7 +196,7 @@ describe('parallel lanes after kill -9', () => {
     for (const id of ['S1', 'S2']) {
       const mine = calls.filter(([, story]) => story === id);
       expect(mine).toHaveLength(2);
-      for (const [, , cwd] of mine) expect(cwd).toMatch(new RegExp(`\\.git/yoke/worktrees/${id}$`));
+      for (const [, , cwd] of mine) expect(cwd).toBe(laneWorktree(ws, id));
     }
     expect(calls.filter(([, story]) => story === 'S3')).toHaveLength(1);
     // each story's check ran once in its lane and once at integration: the crash doubled none
@@ -224,6 +232,28 @@ describe('parallel lanes after kill -9', () => {
     expect((await ws.sideLines('calls')).map((line) => line.split(' ')[1]).sort()).toEqual(IDS);
   }, TIMEOUT);
 
+  it('a lane worktree an earlier yoke made at the old place (.git/yoke/worktrees/<story>) is where the resumed lane goes on, its uncommitted work kept; that folder goes with its last lane, as does the state home\'s', async () => {
+    const ws = await crashWorkspace();
+    await killWhenHeld(ws, ['S1', 'S2']);
+    // what a kill -9 of a yoke from before leaves: S1's worktree, with uncommitted work, inside .git/
+    const legacy = ws.abs('.git/yoke/worktrees/S1');
+    await mkdir(dirname(legacy), { recursive: true });
+    await ws.git(['worktree', 'move', laneWorktree(ws, 'S1'), legacy]);
+    await writeFile(join(legacy, 'kept.txt'), 'uncommitted lane work\n');
+
+    const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const calls = (await ws.sideLines('calls')).map((line) => line.split(' '));
+    expect(calls.filter(([, story]) => story === 'S1').map(([, , cwd]) => cwd)).toEqual([laneWorktree(ws, 'S1'), legacy]);
+    expect(calls.filter(([, story]) => story === 'S2').map(([, , cwd]) => cwd)).toEqual([laneWorktree(ws, 'S2'), laneWorktree(ws, 'S2')]);
+    const s1 = (await ws.gitLog()).find((entry) => entry.subject === 'feat(S1): Story S1');
+    expect((await ws.git(['show', '--name-only', '--format=', s1?.sha ?? ''])).split('\n')).toContain('kept.txt');
+    expect(existsSync(dirname(legacy)), 'the old place\'s folder went with its lane').toBe(false);
+    expect(existsSync(dirname(laneWorktree(ws, 'S1'))), 'the state home\'s folder went with the last lane').toBe(false);
+    const verify = await runYoke(ws, ['replay', '--verify']);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+  }, TIMEOUT);
+
   it('a lane worktree deleted by hand after a kill -9, and one whose HEAD was moved: `yoke run` makes both again from the journal (the moved commit kept under a ref), starts their turns over from the restore step, and lands every story once', async () => {
     const ws = await crashWorkspace();
     // both lanes are in the middle of a turn: their story checks run (the workers' calls completed)
@@ -232,8 +262,8 @@ describe('parallel lanes after kill -9', () => {
     const open = before.filter((r) => r.type === 'effect.started' && kindOf(r) === 'check.run' && !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
     expect(open.map((r) => (r.payload as { params: { lane: string } }).params.lane).sort()).toEqual(['S1', 'S2']);
     const run = before[0]?.run ?? '';
-    await rm(ws.abs('.git/yoke/worktrees/S1'), { recursive: true, force: true });
-    const s2 = ws.abs('.git/yoke/worktrees/S2');
+    await rm(laneWorktree(ws, 'S1'), { recursive: true, force: true });
+    const s2 = laneWorktree(ws, 'S2');
     // off the lane's branch (a commit on top of it mid-turn counts as the worker's own, and is reused)
     await ws.git(['-C', s2, 'checkout', '-q', '--detach']);
     await writeFile(join(s2, 'stray.txt'), 'not the journal\'s\n');
@@ -244,7 +274,7 @@ describe('parallel lanes after kill -9', () => {
     const resumed = await runYoke(ws, ['run'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stderr).not.toMatch(/blob .* is missing/);
-    expect(resumed.stderr).toMatch(new RegExp(`story S1's worktree \\(\\.git/yoke/worktrees/S1\\) was gone: made it again from the journal, on yoke/${run}/S1 at [0-9a-f]{12}; its turn starts over from the restore step`));
+    expect(resumed.stderr).toMatch(new RegExp(`story S1's worktree \\(${escapeRegExp(laneWorktree(ws, 'S1'))}\\) was gone: made it again from the journal, on yoke/${run}/S1 at [0-9a-f]{12}; its turn starts over from the restore step`));
     expect(resumed.stderr).toMatch(new RegExp(`story S2's worktree was at ${stray.slice(0, 12)} \\(detached\\), not on yoke/${run}/S2 at [0-9a-f]{12} as the journal records it: kept ${stray.slice(0, 12)} as refs/yoke/${run}/resumed/S2/1 and made it again there; its turn starts over from the restore step`));
     expect(await ws.git(['rev-parse', `refs/yoke/${run}/resumed/S2/1`])).toBe(stray);
     const records = await expectLandedOnce(ws);
@@ -290,7 +320,7 @@ describe('parallel lanes after kill -9', () => {
     const open = rebases.filter((r) => !before.some((c) => c.type === 'effect.completed' && keyOf(c) === keyOf(r)));
     expect(open).toHaveLength(1);
     const story = storyOf(open[0] as JournalRecord);
-    expect(await ws.git(['-C', ws.abs(`.git/yoke/worktrees/${story}`), 'status'])).toMatch(/rebase/i);
+    expect(await ws.git(['-C', laneWorktree(ws, story), 'status'])).toMatch(/rebase/i);
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
@@ -304,7 +334,7 @@ describe('parallel lanes after kill -9', () => {
     // git checks the new worktree's files out while its registration is still locked "initializing"
     await installHook(ws, 'post-index-change', holdingHook(ws, 'worktree', '[ -f "$(git rev-parse --git-dir)/locked" ]'));
     await killWhenHeld(ws, ['worktree']);
-    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(/yoke\/worktrees\/S\d\n[\s\S]*?locked initializing/);
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(new RegExp(`worktree ${escapeRegExp(dirname(laneWorktree(ws, 'S1')))}/S\\d\\n[\\s\\S]*?locked initializing`));
 
     const resumed = await runYoke(ws, ['run', '--quiet'], { timeoutMs: RUN_MS });
     expect(resumed.exitCode, resumed.stderr).toBe(0);

@@ -2,11 +2,12 @@
 // independent stories land as one gated commit each on the target; a conflicting pair ends with one
 // passed and the other rejected (journaled), re-attempted on the new base, and passed; replay --verify
 // passes; lanes' worktrees and branches are gone once their stories landed.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../support/journal-records.js';
-import { makeParallelWorkspace } from '../support/parallel-workspace.js';
+import { laneWorktree, makeParallelWorkspace } from '../support/parallel-workspace.js';
 import { runYoke, startYoke, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 180_000;
@@ -30,10 +31,12 @@ describe('parallel stories', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const calls = await ws.sideLines('calls');
     expect(calls.map((line) => line.split(' ')[0]).sort()).toEqual(['S1', 'S2', 'S3', 'S4']);
-    // each worker ran in its own worktree, its prompt opened by the context layer's block
-    for (const line of calls) expect(line).toMatch(/\.git\/yoke\/worktrees\/S\d$/);
+    // each worker ran in its own worktree under the state home, outside the project and its .git/
+    // (Claude refuses writes under a .git/ folder), its prompt opened by the context layer's block
+    for (const line of calls) expect(line).toBe(`${line.split(' ')[0]} ${laneWorktree(ws, line.split(' ')[0]!)}`);
     for (const id of ['S1', 'S2', 'S3', 'S4']) {
       const prompt = (await ws.sideText(`prompt-${id}.md`)) ?? '';
+      expect(prompt, 'the lane\'s prompt names its loop folder as its working directory\'s').toContain('The loop folder is\n`.loop` (');
       expect(prompt.indexOf('Every story leaves its out file.'), `${id}'s prompt carries PROJECT.md`).toBeGreaterThan(-1);
       expect(prompt.indexOf('Every story leaves its out file.')).toBeLessThan(prompt.indexOf(`### ${id}:`));
     }
@@ -51,6 +54,7 @@ describe('parallel stories', () => {
     // the main working tree followed the target and is clean; the lanes' worktrees and branches are gone
     expect(await ws.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');
     expect(await ws.git(['worktree', 'list', '--porcelain'])).not.toMatch(/yoke\/worktrees/);
+    expect(existsSync(dirname(laneWorktree(ws, 'S1'))), 'the project\'s folder of lane worktrees went with its last lane').toBe(false);
     expect(await ws.git(['branch', '--list', 'yoke/*'])).toBe('');
     const records = await readJournal(ws);
     const creates = records.filter((record) => record.type === 'effect.started' && (record.payload as { kind: string }).kind === 'worktree.create');
@@ -148,11 +152,11 @@ describe('parallel stories', () => {
     expect(stories.exitCode, stories.stderr).toBe(0);
     const list = JSON.parse(stories.stdout) as { stories: Array<{ id: string; state: string }>; retained: Array<{ story: string; path: string; branch: string; why: string }> };
     expect(list.stories.map((row) => `${row.id} ${row.state}`)).toEqual(['S1 passed', 'S2 blocked']);
-    expect(list.retained).toEqual([expect.objectContaining({ story: 'S2', path: '.git/yoke/worktrees/S2', branch: expect.stringMatching(/^yoke\/[0-9A-Z]{26}\/S2$/) as unknown })]);
+    expect(list.retained).toEqual([expect.objectContaining({ story: 'S2', path: laneWorktree(ws, 'S2'), branch: expect.stringMatching(/^yoke\/[0-9A-Z]{26}\/S2$/) as unknown })]);
     expect(list.retained[0]!.why).toMatch(/^its story is blocked: the lane's work is kept on branch yoke\/\S+\/S2 for you to look at$/);
-    expect(await ws.git(['worktree', 'list', '--porcelain'])).toMatch(/yoke\/worktrees\/S2/);
+    expect(await ws.git(['worktree', 'list', '--porcelain'])).toContain(`worktree ${laneWorktree(ws, 'S2')}\n`);
     const text = await runYoke(ws, ['stories']);
-    expect(text.stdout).toContain('retained worktrees (1):\n  S2  .git/yoke/worktrees/S2: its story is blocked');
+    expect(text.stdout).toContain(`retained worktrees (1):\n  S2  ${laneWorktree(ws, 'S2')}: its story is blocked`);
   }, TIMEOUT);
 
   it('a rate-limited lane call waits and calls again for the same turn; the other lane goes on', async () => {

@@ -152,6 +152,8 @@ function startWorker(workdir: string, args: string[] = []): ResultPromise {
     cwd: scratch,
     env: {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? scratch, NO_COLOR: '1',
+      // the parallel run's lane worktrees go under the test run's own state home, not the real one
+      ...(process.env.XDG_STATE_HOME === undefined ? {} : { XDG_STATE_HOME: process.env.XDG_STATE_HOME }),
       YOKE_STORE: database.url, YOKE_WORKER_TTL_MS: '3000', YOKE_LEASE_TTL_MS: '3000', YOKE_WORKER_POLL_MS: '300',
       ...GIT_IDENTITY,
     },

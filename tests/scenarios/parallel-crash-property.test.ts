@@ -15,12 +15,14 @@
 //   - `yoke replay --verify` passes.
 // Each case is a few real `yoke run`s: numRuns is modest (YOKE_PROPERTY_RUNS raises it).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePrd } from '../../config/prd/parse-prd.js';
 import { cleanupAfterEach } from '../support/e2e-cleanup.js';
 import { journalPath, readJournal, type JournalRecord } from '../support/journal-records.js';
 import { isAlive } from '../support/process-liveness.js';
+import { laneWorktree } from '../support/parallel-workspace.js';
 import { makeWorkspace, runYoke, type Workspace } from '../support/workspace.js';
 import type { YokeResult } from '../support/yoke-process.js';
 
@@ -197,7 +199,9 @@ async function checkCase(plan: Plan, aim: Aim, later: Array<{ offset: number; to
     const started = expected.passed.includes(story.id) || expected.blocked.includes(story.id);
     expect(creates.size, story.id).toBe(started ? 1 + new Set(rejects.map(keyOf)).size : 0);
   }
-  const worktrees = [...(await ws.git(['worktree', 'list', '--porcelain'])).matchAll(/yoke\/worktrees\/(S\d)$/gm)].map((m) => m[1]).sort();
+  // each lane's worktree under the state home's folder of this project
+  const lanes = dirname(laneWorktree(ws, 'S1'));
+  const worktrees = (await ws.git(['worktree', 'list', '--porcelain'])).split('\n').filter((line) => line.startsWith(`worktree ${lanes}/`)).map((line) => line.slice(`worktree ${lanes}/`.length)).sort();
   expect(worktrees).toEqual(expected.blocked);
   expect((await ws.git(['branch', '--list', '--format=%(refname:short)', 'yoke/*'])).split('\n').filter(Boolean).map((b) => b.split('/').pop()).sort()).toEqual(expected.blocked);
   expect(await ws.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');

@@ -1,6 +1,9 @@
 // A throwaway project for a parallel stories run (DESIGN §10) with a scripted `cmd` agent: each
 // story's agent leaves out-<id>.txt, logs its call to the side folder, and says DONE.
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { readJournalFile } from '../../store/journal/file/journal-file.js';
 import { makeWorkspace, runYoke, type Workspace } from './workspace.js';
@@ -60,4 +63,16 @@ export async function recordParallelRun(ids: string[], lanes: number): Promise<J
   } finally {
     await ws.cleanup();
   }
+}
+
+/**
+ * Where yoke makes story `id`'s lane worktree for the project `ws` (docs/parallel.md):
+ * `$XDG_STATE_HOME/yoke/worktrees/<folder>-<12 hex of sha256(real root)>/<id>`, under the test run's
+ * own state home (tests/support/state-home-global-setup.ts) unless `state` says another. Worked out
+ * here, not asked of yoke.
+ */
+export function laneWorktree(ws: { path: string }, id: string, state = process.env.XDG_STATE_HOME): string {
+  if (state === undefined) throw new Error('XDG_STATE_HOME is not set: the tests run with their own state home (vitest.config.ts)');
+  const root = realpathSync(ws.path);
+  return join(state, 'yoke', 'worktrees', `${basename(root)}-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`, id);
 }

@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cutShortFastForward, finishFastForward } from '../../../effects/worktree/cut-short-fast-forward.js';
-import { laneWorktreePath } from '../../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreePath } from '../../../effects/worktree/locate-lane-worktree.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
 
 let p: TempProject;
@@ -14,7 +14,7 @@ afterEach(async () => {
 async function cutShort(story = 'S1', run = 'RUN1'): Promise<{ from: string; sha: string; lane: string }> {
   p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
   const from = await p.git('rev-parse', 'HEAD');
-  const lane = laneWorktreePath(p.root, story);
+  const lane = await laneWorktreePath(p.root, story);
   await p.git('worktree', 'add', '-q', '-b', `yoke/${run}/${story}`, lane, from);
   await writeFile(join(lane, 'a.txt'), 'a, landed\n');
   await writeFile(join(lane, 'b.txt'), 'b\n');

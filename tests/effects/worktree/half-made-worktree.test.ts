@@ -2,7 +2,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discardHalfMadeWorktree } from '../../../effects/worktree/half-made-worktree.js';
-import { laneWorktreePath } from '../../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreePath } from '../../../effects/worktree/locate-lane-worktree.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
 
 let p: TempProject;
@@ -14,7 +14,7 @@ const exists = (path: string): Promise<boolean> => stat(path).then(() => true, (
 
 async function withWorktree(): Promise<string> {
   p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
-  const path = laneWorktreePath(p.root, 'S1');
+  const path = await laneWorktreePath(p.root, 'S1');
   await p.git('worktree', 'add', '-q', '-b', 'yoke/RUN/S1', path);
   return path;
 }
@@ -40,7 +40,7 @@ describe('half-made worktree', () => {
 
   it('leaves alone a directory no registration names, and a path that is not there', async () => {
     p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
-    const path = laneWorktreePath(p.root, 'S1');
+    const path = await laneWorktreePath(p.root, 'S1');
     expect(await discardHalfMadeWorktree(p.root, path)).toBe(false);
     await mkdir(path, { recursive: true });
     await writeFile(join(path, 'keep.txt'), 'not git\'s\n');

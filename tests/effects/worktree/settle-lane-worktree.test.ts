@@ -3,7 +3,7 @@
 import { lstat, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { laneWorktreePath } from '../../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreePath } from '../../../effects/worktree/locate-lane-worktree.js';
 import { settleLaneWorktree, settlementWarning } from '../../../effects/worktree/settle-lane-worktree.js';
 import type { LaneExpectation } from '../../../machines/parallel/lane-expectation.js';
 import { makeProject, type TempProject } from '../support/temp-project.js';
@@ -19,7 +19,7 @@ const BRANCH = 'yoke/RUN1/S1';
 async function laneProject(): Promise<{ base: string; lane: string; expected: LaneExpectation }> {
   p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
   const base = await p.git('rev-parse', 'HEAD');
-  const lane = laneWorktreePath(p.root, 'S1');
+  const lane = await laneWorktreePath(p.root, 'S1');
   await p.git('worktree', 'add', '-q', '-b', BRANCH, lane, base);
   return { base, lane, expected: { story: 'S1', branch: BRANCH, commit: base, phase: 'turn', compareHead: true, attempt: 1 } };
 }
@@ -38,13 +38,13 @@ describe('settleLaneWorktree', () => {
     const { base, lane, expected } = await laneProject();
     await rm(lane, { recursive: true, force: true });
     const settled = await settleLaneWorktree(main(), 'RUN1', expected);
-    expect(settled).toEqual({ kind: 'remade', why: 'missing' });
+    expect(settled).toEqual({ kind: 'remade', why: 'missing', path: lane });
     expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(base);
     expect(await p.git('-C', lane, 'symbolic-ref', 'HEAD')).toBe(`refs/heads/${BRANCH}`);
     expect((await lstat(join(lane, '.loop', '.journal'))).isSymbolicLink()).toBe(true);
     expect(await readlink(join(lane, '.loop', '.journal'))).toBe(join(p.loopDir, '.journal'));
     expect(settlementWarning(expected, settled as Extract<typeof settled, { kind: 'remade' }>, true))
-      .toBe(`story S1's worktree (.git/yoke/worktrees/S1) was gone: made it again from the journal, on ${BRANCH} at ${base.slice(0, 12)}; its turn starts over from the restore step`);
+      .toBe(`story S1's worktree (${lane}) was gone: made it again from the journal, on ${BRANCH} at ${base.slice(0, 12)}; its turn starts over from the restore step`);
   });
 
   it('reuses a mid-turn worktree whose worker committed on the lane\'s branch on top of the recorded base: the commits are not thrown away', async () => {
@@ -99,6 +99,6 @@ describe('settleLaneWorktree', () => {
     expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false })).toEqual({ kind: 'reused' });
     expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(head);
     await rm(lane, { recursive: true, force: true });
-    expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false })).toEqual({ kind: 'remade', why: 'missing' });
+    expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false })).toEqual({ kind: 'remade', why: 'missing', path: lane });
   });
 });

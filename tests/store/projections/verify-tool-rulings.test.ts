@@ -15,6 +15,7 @@ import { rederiveRuling, ToolRulingChecker, type RulingConfig } from '../../../s
 import type { RulingRun } from '../../../store/projections/verify-tool-scope.js';
 import type { Divergence } from '../../../store/projections/verify-run.js';
 import type { ExecutedToolCall } from '../../../machines/effects.js';
+import { laneWorktreeDir } from '../../../effects/worktree/lane-worktree-path.js';
 import { yokeBin } from '../../support/yoke-process.js';
 
 const run = '01GATEVERIFYRVN00000000000';
@@ -135,6 +136,25 @@ describe('verifying tool rulings', { timeout: 60_000 }, () => {
     (inLane[0]!.payload as { params: Record<string, unknown> }).params.lane = 'S1';
     expect(check(inLane, { loopDir: `${root}/.loop` }).divergences[0]).toMatchObject({ seq: records[0]!.seq, path: 'scope.root', journal: root, machine: `${root}/.git/yoke/worktrees/S1` });
     expect(check(withAgentCall(records, `${run}/3/0`), { loopDir: `${root}/.loop` }).divergences).toEqual([]);
+  });
+
+  it('a lane call classified in that lane\'s worktree under the state home verifies whatever the state home was; one under the project root diverges, naming where the run makes lanes', async () => {
+    const records = await gatedJournal();
+    const root = (records[0]!.payload as { scope: { root: string } }).scope.root;
+    const inLane = (): JournalRecord[] => {
+      const lane = copy(withAgentCall(records, `${run}/3/0`));
+      (lane[0]!.payload as { params: Record<string, unknown> }).params.lane = 'S1';
+      return lane;
+    };
+    const elsewhere = inLane();
+    const ofLane = (record: JournalRecord): record is Extract<JournalRecord, { type: 'tool.requested' }> => record.type === 'tool.requested' && record.payload.key === `${run}/3/0`;
+    for (const record of elsewhere) if (ofLane(record)) (record.payload.scope as { root: string }).root = laneWorktreeDir('/another/machine/state', root, 'S1');
+    const scoped = (found: Divergence[]) => found.filter((divergence) => divergence.path === 'scope.root');
+    expect(scoped(check(elsewhere, { loopDir: `${root}/.loop`, lanesOutside: true }).divergences)).toEqual([]);
+    expect(check(inLane(), { loopDir: `${root}/.loop`, lanesOutside: true }).divergences[0]).toMatchObject({ seq: records[0]!.seq, path: 'scope.root', journal: root, machine: laneWorktreeDir('$XDG_STATE_HOME', root, 'S1') });
+    const otherLane = inLane();
+    for (const record of otherLane) if (ofLane(record)) (record.payload.scope as { root: string }).root = laneWorktreeDir('/another/machine/state', root, 'S2');
+    expect(check(otherLane, { loopDir: `${root}/.loop`, lanesOutside: true }).divergences[0], 'another lane\'s worktree').toMatchObject({ path: 'scope.root' });
   });
 
   it('a pass whose answer is not in the journal diverges: the call would have been held', async () => {
