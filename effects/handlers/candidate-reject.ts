@@ -1,7 +1,7 @@
 // `candidate.reject`: a candidate the integration lane refused is kept under a ref, never lost (DESIGN §10).
 import type { EffectHandler } from '../handler.js';
 import { runGit } from '../git/run-git.js';
-import { mainTree } from '../worktree/lane-worktree-path.js';
+import { mainTree } from '../../config/lane-worktree-path.js';
 
 /** `refs/yoke/<run>/rejected/<story>/<attempt>` → the candidate. This effect's journaled params are the record DESIGN §10 calls `candidate.rejected {story, files, gate}` (plus lane, attempt, candidate, output). */
 export const rejectCandidate: EffectHandler<'candidate.reject'> = {

@@ -1,7 +1,7 @@
 // `protect.scan`: the files the `protect` patterns cover now, each kept as a blob (DESIGN §16).
 import type { EffectHandler } from '../handler.js';
 import { keepBlobs, listProtected } from '../protect/list-protected.js';
-import { mainTree } from '../worktree/lane-worktree-path.js';
+import { mainTree } from '../../config/lane-worktree-path.js';
 
 /**
  * List and hash every covered file (git-ignored ones too; symlinks by their link text, never

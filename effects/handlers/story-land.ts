@@ -12,7 +12,7 @@ import { runGit, spawnGit } from '../git/run-git.js';
 import { workingTreeChanges } from '../git/working-tree-changes.js';
 import { contains, laneGit, revParse, showFile } from '../worktree/lane-git.js';
 import { cutShortFastForward, finishFastForward } from '../worktree/cut-short-fast-forward.js';
-import { mainTree } from '../worktree/lane-worktree-path.js';
+import { mainTree } from '../../config/lane-worktree-path.js';
 
 const PRD = '.loop/prd.yaml';
 const DECISIONS = '.yoke/context/DECISIONS.md';

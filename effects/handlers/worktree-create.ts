@@ -7,7 +7,7 @@ import { runGit } from '../git/run-git.js';
 import { discardHalfMadeWorktree } from '../worktree/half-made-worktree.js';
 import { contains, revParse } from '../worktree/lane-git.js';
 import { addWorktree, isWorktree, linkLaneJournal, resetWorktree } from '../worktree/lane-worktree.js';
-import { mainTree, stateHome } from '../worktree/lane-worktree-path.js';
+import { mainTree, stateHome } from '../../config/lane-worktree-path.js';
 import { laneWorktreePath } from '../worktree/locate-lane-worktree.js';
 import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
 

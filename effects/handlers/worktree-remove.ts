@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { EffectHandler } from '../handler.js';
 import { spawnGit } from '../git/run-git.js';
 import { contains } from '../worktree/lane-git.js';
-import { mainTree } from '../worktree/lane-worktree-path.js';
+import { mainTree } from '../../config/lane-worktree-path.js';
 import { laneWorktreePath } from '../worktree/locate-lane-worktree.js';
 import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
 

@@ -3,7 +3,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { spawnGit } from '../git/run-git.js';
-import { laneWorktreeDir, legacyLaneWorktreePath, projectWorktreesName, stateHome } from './lane-worktree-path.js';
+import { laneWorktreeDir, legacyLaneWorktreePath, projectWorktreesName, stateHome } from '../../config/lane-worktree-path.js';
 
 async function exists(path: string): Promise<boolean> {
   return lstat(path).then(() => true, () => false);

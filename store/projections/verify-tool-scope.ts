@@ -3,7 +3,7 @@
 // (and its ruling re-derived to match) still diverges.
 import { dirname } from 'node:path';
 import type { Config } from '../../config/types.js';
-import { isLaneWorktreePath, laneWorktreeDir, legacyLaneWorktreePath } from '../../effects/worktree/lane-worktree-path.js';
+import { isLaneWorktreePath, laneWorktreeDir, legacyLaneWorktreePath } from '../../config/lane-worktree-path.js';
 import type { ToolScope } from '../../policy/tool-scope.js';
 import { firstDifference } from './first-difference.js';
 

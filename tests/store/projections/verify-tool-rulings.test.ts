@@ -15,7 +15,7 @@ import { rederiveRuling, ToolRulingChecker, type RulingConfig } from '../../../s
 import type { RulingRun } from '../../../store/projections/verify-tool-scope.js';
 import type { Divergence } from '../../../store/projections/verify-run.js';
 import type { ExecutedToolCall } from '../../../machines/effects.js';
-import { laneWorktreeDir } from '../../../effects/worktree/lane-worktree-path.js';
+import { laneWorktreeDir } from '../../../config/lane-worktree-path.js';
 import { yokeBin } from '../../support/yoke-process.js';
 
 const run = '01GATEVERIFYRVN00000000000';

@@ -1,4 +1,4 @@
-// Where a parallel stories lane works: its git worktree, outside the project's tree and outside its
+// Where a parallel stories lane works (pure paths: `yoke replay --verify` checks a lane call's root with them): its git worktree, outside the project's tree and outside its
 // `.git/` (DESIGN §10; docs/parallel.md says why it left `.git/yoke/worktrees/`).
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';

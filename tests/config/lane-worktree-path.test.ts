@@ -1,6 +1,6 @@
 // effects/worktree/lane-worktree-path.ts: where lanes work, as pure functions (the verifier's side).
 import { describe, expect, it } from 'vitest';
-import { isLaneWorktreePath, laneWorktreeDir, legacyLaneWorktreePath, stateHome } from '../../../effects/worktree/lane-worktree-path.js';
+import { isLaneWorktreePath, laneWorktreeDir, legacyLaneWorktreePath, stateHome } from '../../config/lane-worktree-path.js';
 
 describe('lane worktree paths', () => {
   it('the state home is an absolute XDG_STATE_HOME, else ~/.local/state', () => {
