@@ -34,7 +34,7 @@ describe('dependencies in parallel lanes', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).not.toMatch(/link/);
     const records = await readJournal(ws);
-    // each lane's own `deps` and `venv` guards passed in its worktree (the integration lane's run in the main tree)
+    // the `deps` and `venv` guards passed in each lane's worktree (its turn's, then the integration lane's on the rebased candidate there)
     type Started = { key: string; kind: string; params: { lane?: string; name?: string } };
     const inLanes = records.filter((r) => r.type === 'effect.started').map((r) => r.payload as Started)
       .filter((p) => p.kind === 'check.run' && (p.params.name === 'deps' || p.params.name === 'venv') && p.params.lane !== undefined);
