@@ -6,7 +6,7 @@ import { captureWorkTree } from '../git/git-tree.js';
 import { runGit } from '../git/run-git.js';
 import { discardHalfMadeWorktree } from '../worktree/half-made-worktree.js';
 import { contains, revParse } from '../worktree/lane-git.js';
-import { addWorktree, isWorktree, linkLaneJournal, resetWorktree } from '../worktree/lane-worktree.js';
+import { addWorktree, furnishLane, isWorktree, resetWorktree } from '../worktree/lane-worktree.js';
 import { mainTree, stateHome } from '../../config/lane-worktree-path.js';
 import { laneWorktreePath } from '../worktree/locate-lane-worktree.js';
 import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
@@ -17,7 +17,8 @@ import { changeWorktreeRegistry } from '../worktree/worktree-admin.js';
  * the target lacks are kept under `refs/yoke/<run>/retained/<story>/<attempt>` first, so no candidate
  * is ever lost. A worktree that a kill left half made inside `git worktree add` is removed and made
  * again. The lane's `.loop/.journal` links to the main one: transcripts, usage files and blobs
- * stay in the one journal folder. Safe to repeat (`retry`).
+ * stay in the one journal folder; the main tree's git-ignored dependency folders (`node_modules`,
+ * `.venv`, `venv`) are linked in, hidden from git. Safe to repeat (`retry`).
  */
 export const createWorktree: EffectHandler<'worktree.create'> = {
   policy: 'retry',
@@ -38,7 +39,7 @@ export const createWorktree: EffectHandler<'worktree.create'> = {
       if (await stat(path).then(() => true, () => false)) throw new Error(`${path} exists but is not a git worktree; move it away and run \`yoke run\` again`);
       await addWorktree(main.root, path, params.branch, params.base, params.story);
     }
-    await linkLaneJournal(main.loopDir, path);
+    await furnishLane(main, path, (message) => ctx.warn(message));
     return { sha: params.base, tree: await captureWorkTree(path), path: journaledPath(main.root, path) };
   },
 };

@@ -1,9 +1,10 @@
 // Making a parallel stories lane's git worktree (DESIGN §10): added from scratch, or an existing one
-// reset, and its `.loop/.journal` linked to the main one.
+// reset, and its `.loop/.journal` and the main tree's dependency folders linked into it.
 import { lstat, mkdir, realpath, stat, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { journalDirOf } from '../../config/workspace-layout.js';
 import { runGit, spawnGit } from '../git/run-git.js';
+import { linkLaneDependencies } from './lane-dependencies.js';
 import { laneGit } from './lane-git.js';
 import { changeWorktreeRegistry } from './worktree-admin.js';
 
@@ -49,8 +50,17 @@ export async function resetWorktree(path: string, branch: string, commit: string
   await runGit(path, ['clean', '-q', '-fd', '-e', '.loop/.journal']);
 }
 
+/**
+ * What every lane worktree gets once it is there (made, reset or reused): its `.loop/.journal` linked
+ * to the main one, and the main tree's git-ignored dependency folders linked in (lane-dependencies.ts).
+ */
+export async function furnishLane(main: { root: string; loopDir: string }, path: string, warn: (message: string) => void): Promise<void> {
+  await linkLaneJournal(main.loopDir, path);
+  await linkLaneDependencies(main.root, path, warn);
+}
+
 /** The lane's `.loop/.journal` links to the main one: transcripts, usage files and blobs stay in the one journal folder. */
-export async function linkLaneJournal(mainLoopDir: string, path: string): Promise<void> {
+async function linkLaneJournal(mainLoopDir: string, path: string): Promise<void> {
   await mkdir(join(path, '.loop'), { recursive: true });
   const journal = journalDirOf(join(path, '.loop'));
   // lstat: a link whose target is missing is still the link (linking again would fail)

@@ -6,7 +6,7 @@ import { YokeError } from '../../errors/yoke-error.js';
 import { runGit, spawnGit } from '../git/run-git.js';
 import { discardHalfMadeWorktree } from './half-made-worktree.js';
 import { contains, revParse } from './lane-git.js';
-import { addWorktree, isWorktree, linkLaneJournal, resetWorktree } from './lane-worktree.js';
+import { addWorktree, furnishLane, isWorktree, resetWorktree } from './lane-worktree.js';
 import { laneWorktreePath } from './locate-lane-worktree.js';
 import { changeWorktreeRegistry } from './worktree-admin.js';
 
@@ -32,9 +32,10 @@ async function freeRef(root: string, base: string, sha: string): Promise<string>
  * `expected.commit` (mid-turn, at or on top of it: the worker's own commits). A worktree that is gone (deleted by hand, or left half made) is made again there.
  * One whose HEAD or branch is something else has its HEAD kept under
  * `refs/yoke/<run>/resumed/<story>/<attempt>` (unless the expected commit already contains it), and is
- * checked out again there, its changes dropped. Either way `.loop/.journal` links to the main one.
+ * checked out again there, its changes dropped. Either way `.loop/.journal` links to the main one and
+ * the main tree's dependency folders are linked in (`warn`: what could not be).
  */
-export async function settleLaneWorktree(main: { root: string; loopDir: string }, run: string, expected: LaneExpectation): Promise<WorktreeSettlement> {
+export async function settleLaneWorktree(main: { root: string; loopDir: string }, run: string, expected: LaneExpectation, warn: (message: string) => void): Promise<WorktreeSettlement> {
   const path = await laneWorktreePath(main.root, expected.story);
   await changeWorktreeRegistry(main.root, () => discardHalfMadeWorktree(main.root, path));
   if (!(await isWorktree(path, main.root))) {
@@ -42,11 +43,11 @@ export async function settleLaneWorktree(main: { root: string; loopDir: string }
       throw new YokeError('workspace', `${path} exists but is not a git worktree, so yoke cannot make story ${expected.story}'s worktree again there; move it away and run \`yoke run\` again.`);
     }
     await addWorktree(main.root, path, expected.branch, expected.commit, expected.story);
-    await linkLaneJournal(main.loopDir, path);
+    await furnishLane(main, path, warn);
     return { kind: 'remade', why: 'missing', path };
   }
   if (!expected.compareHead) {
-    await linkLaneJournal(main.loopDir, path);
+    await furnishLane(main, path, warn);
     return { kind: 'reused' };
   }
   const was = await revParse(path, 'HEAD').catch(() => null);
@@ -56,7 +57,7 @@ export async function settleLaneWorktree(main: { root: string; loopDir: string }
   // as it does without a crash): work on top of the recorded base is reused, like uncommitted work.
   const onTop = branch === expected.branch && was !== null && was !== expected.commit && expected.phase === 'turn' && await contains(main.root, was, expected.commit);
   if ((was === expected.commit && branch === expected.branch) || onTop) {
-    await linkLaneJournal(main.loopDir, path);
+    await furnishLane(main, path, warn);
     return { kind: 'reused' };
   }
   let kept: string | null = null;
@@ -65,7 +66,7 @@ export async function settleLaneWorktree(main: { root: string; loopDir: string }
     await runGit(main.root, ['update-ref', kept, was]);
   }
   await resetWorktree(path, expected.branch, expected.commit, expected.story);
-  await linkLaneJournal(main.loopDir, path);
+  await furnishLane(main, path, warn);
   return { kind: 'remade', why: 'moved', was, branch, kept };
 }
 

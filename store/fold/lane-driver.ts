@@ -165,7 +165,7 @@ export class LaneDriver {
     // an effect that needs no worktree (a wait, the worktree's own making) leaves the check to the lane's next one
     if (expected === null) return false;
     this.settled.add(lane);
-    const settlement = await settleLaneWorktree({ root: this.options.root, loopDir: this.options.loopDir }, this.fold.run, expected);
+    const settlement = await settleLaneWorktree({ root: this.options.root, loopDir: this.options.loopDir }, this.fold.run, expected, (message) => this.options.warn(message));
     if (settlement.kind === 'reused') return false;
     const reason = `not run: story ${lane}'s worktree was made again (${settlement.why === 'missing' ? 'it was gone' : 'it held another commit'})`;
     const restart = expected.phase === 'turn' && next.request.kind !== 'spec.restore' && interruptionEvent(next.request, reason) !== null;

@@ -25,19 +25,23 @@ async function laneProject(): Promise<{ base: string; lane: string; expected: La
 }
 
 const main = () => ({ root: p.root, loopDir: p.loopDir });
+/** These projects have no dependency folders to link: any warning is a failure. */
+const warn = (message: string): never => {
+  throw new Error(`unexpected warning: ${message}`);
+};
 
 describe('settleLaneWorktree', () => {
   it('reuses a worktree that is on the lane\'s branch at the recorded commit, its uncommitted work untouched', async () => {
     const { lane, expected } = await laneProject();
     await writeFile(join(lane, 'work.txt'), 'half done\n');
-    expect(await settleLaneWorktree(main(), 'RUN1', expected)).toEqual({ kind: 'reused' });
+    expect(await settleLaneWorktree(main(), 'RUN1', expected, warn)).toEqual({ kind: 'reused' });
     expect(await p.git('-C', lane, 'status', '--porcelain', '--', '.', ':!.loop')).toBe('?? work.txt');
   });
 
   it('makes a worktree deleted by hand again from the journal: on its branch, at the recorded commit, its .loop/.journal linked to the main one', async () => {
     const { base, lane, expected } = await laneProject();
     await rm(lane, { recursive: true, force: true });
-    const settled = await settleLaneWorktree(main(), 'RUN1', expected);
+    const settled = await settleLaneWorktree(main(), 'RUN1', expected, warn);
     expect(settled).toEqual({ kind: 'remade', why: 'missing', path: lane });
     expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(base);
     expect(await p.git('-C', lane, 'symbolic-ref', 'HEAD')).toBe(`refs/heads/${BRANCH}`);
@@ -54,7 +58,7 @@ describe('settleLaneWorktree', () => {
     await p.git('-C', lane, 'commit', '-q', '-m', 'worker commit');
     const head = await p.git('-C', lane, 'rev-parse', 'HEAD');
     expect(head).not.toBe(base);
-    expect(await settleLaneWorktree(main(), 'RUN1', expected)).toEqual({ kind: 'reused' });
+    expect(await settleLaneWorktree(main(), 'RUN1', expected, warn)).toEqual({ kind: 'reused' });
     expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(head);
     expect(await p.git('for-each-ref', 'refs/yoke/')).toBe('');
   });
@@ -70,7 +74,7 @@ describe('settleLaneWorktree', () => {
       return p.git('-C', lane, 'rev-parse', 'HEAD');
     };
     const first = await commit('first');
-    const settled = await settleLaneWorktree(main(), 'RUN1', expected);
+    const settled = await settleLaneWorktree(main(), 'RUN1', expected, warn);
     expect(settled).toEqual({ kind: 'remade', why: 'moved', was: first, branch: BRANCH, kept: 'refs/yoke/RUN1/resumed/S1/1' });
     expect(await p.git('rev-parse', 'refs/yoke/RUN1/resumed/S1/1')).toBe(first);
     expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(base);
@@ -78,14 +82,14 @@ describe('settleLaneWorktree', () => {
     expect(settlementWarning(expected, settled as Extract<typeof settled, { kind: 'remade' }>, false))
       .toBe(`story S1's worktree was at ${first.slice(0, 12)} on ${BRANCH}, not on ${BRANCH} at ${base.slice(0, 12)} as the journal records it: kept ${first.slice(0, 12)} as refs/yoke/RUN1/resumed/S1/1 and made it again there`);
     const second = await commit('second');
-    expect(await settleLaneWorktree(main(), 'RUN1', expected)).toMatchObject({ kept: 'refs/yoke/RUN1/resumed/S1/1-2' });
+    expect(await settleLaneWorktree(main(), 'RUN1', expected, warn)).toMatchObject({ kept: 'refs/yoke/RUN1/resumed/S1/1-2' });
     expect(await p.git('rev-parse', 'refs/yoke/RUN1/resumed/S1/1-2')).toBe(second);
   });
 
   it('makes a worktree checked out on another branch again, keeping nothing when the recorded commit already holds its HEAD', async () => {
     const { base, lane, expected } = await laneProject();
     await p.git('-C', lane, 'checkout', '-q', '-b', 'elsewhere');
-    expect(await settleLaneWorktree(main(), 'RUN1', expected)).toEqual({ kind: 'remade', why: 'moved', was: base, branch: 'elsewhere', kept: null });
+    expect(await settleLaneWorktree(main(), 'RUN1', expected, warn)).toEqual({ kind: 'remade', why: 'moved', was: base, branch: 'elsewhere', kept: null });
     expect(await p.git('-C', lane, 'symbolic-ref', 'HEAD')).toBe(`refs/heads/${BRANCH}`);
     expect(await p.git('for-each-ref', 'refs/yoke/')).toBe('');
   });
@@ -96,9 +100,9 @@ describe('settleLaneWorktree', () => {
     await p.git('-C', lane, 'add', '-A');
     await p.git('-C', lane, 'commit', '-q', '-m', 'a candidate half made');
     const head = await p.git('-C', lane, 'rev-parse', 'HEAD');
-    expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false })).toEqual({ kind: 'reused' });
+    expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false }, warn)).toEqual({ kind: 'reused' });
     expect(await p.git('-C', lane, 'rev-parse', 'HEAD')).toBe(head);
     await rm(lane, { recursive: true, force: true });
-    expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false })).toEqual({ kind: 'remade', why: 'missing', path: lane });
+    expect(await settleLaneWorktree(main(), 'RUN1', { ...expected, compareHead: false }, warn)).toEqual({ kind: 'remade', why: 'missing', path: lane });
   });
 });
