@@ -3,7 +3,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOOP_GITIGNORE } from '../../config/workspace-layout.js';
 import type { EffectContext, EffectHandler } from '../handler.js';
-import { getBlob, putBlob } from '../fs/blob-store.js';
+import { blobPath, getBlob, putBlob, sha256 } from '../fs/blob-store.js';
 import { loopPath } from '../fs/loop-path.js';
 import { readOptionalFile } from '../fs/read-optional-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
@@ -11,7 +11,8 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 /**
  * Make each spec file equal its blob (remove it when the backup says absent). Content that differs is
  * first stored as a blob and reported in `displaced`, so nothing is lost; `restored` lists (sorted)
- * the files that changed, and the terminal is told which spec files (an agent's edit never counts).
+ * the files that changed, and the terminal is told which spec files (an agent's edit never counts;
+ * in a lane, not those that held a version yoke already keeps: another story's landing moved them on).
  * An existing file keeps its permission bits. A missing `.loop/.gitignore` (an agent ran `rm -rf
  * .loop`) is written back as `yoke init` writes it and listed too: without it the next commit would
  * record its deletion, and a `git add -A` would take the journal. Idempotent: a second run changes
@@ -22,13 +23,19 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
   async execute(params, ctx) {
     const restored: string[] = [];
     const displaced: Record<string, string> = {};
+    // In a lane, a file that holds a version yoke already keeps as a blob (the spec as the run held it
+    // before another story landed) is brought up to date, not an agent's edit: no warning for it.
+    const known: string[] = [];
     for (const [name, hash] of Object.entries(params.specFiles)) {
       const path = loopPath(ctx.loopDir, name);
       const current = await readOptionalFile(path);
       const wanted = hash === null ? null : await getBlob(ctx.loopDir, hash);
       if (current === null && wanted === null) continue;
       if (current !== null && wanted !== null && current.equals(wanted)) continue;
-      if (current !== null) displaced[name] = await putBlob(ctx.loopDir, current);
+      if (current !== null) {
+        if (params.lane !== undefined && (await stat(blobPath(ctx.loopDir, sha256(current))).then(() => true, () => false))) known.push(name);
+        displaced[name] = await putBlob(ctx.loopDir, current);
+      }
       if (wanted === null) {
         await rm(path, { force: true });
       } else {
@@ -38,7 +45,8 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
       restored.push(name);
     }
     restored.sort();
-    if (restored.length > 0) ctx.warn(restoredSpecWarning(restored, displaced, params.lane));
+    const told = restored.filter((name) => !known.includes(name));
+    if (told.length > 0) ctx.warn(restoredSpecWarning(told, displaced, params.lane));
     // not a spec file (nothing of the user's to tell about), but the journal's shield
     if (await restoreLoopGitignore(ctx)) restored.push('.gitignore');
     return { restored: restored.sort(), displaced };

@@ -248,6 +248,8 @@ describe('routing', () => {
     expect((await runYoke(ws, ['budget', '--attempts', '6'])).exitCode).toBe(0);
     const run = await runYoke(ws, ['run', '--quiet'], { timeoutMs: 150_000 });
     expect(run.exitCode, run.stderr).toBe(0);
+    // S2 landed while S1 waited: the prd.yaml S1's lane gets back is the run's own, not an agent's edit to warn about
+    expect(run.stderr).not.toMatch(/prd\.yaml in story S1's worktree changed during the run/);
 
     const records = await readJournal(ws);
     expect((records.find((r) => r.type === 'run.started')?.payload as { input: { laneRouting?: boolean } }).input.laneRouting).toBe(true);

@@ -42,6 +42,23 @@ describe('spec.restore', () => {
     ]);
   });
 
+  it('in a lane, warns about an agent\'s edit but not about a version yoke already keeps (the run\'s own spec before another story landed)', async () => {
+    const before = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    const landed = await putBlob(p.loopDir, Buffer.from('plan v2: S2 passed\n'));
+    const { ctx, warnings } = makeContext(p.root, p.loopDir);
+    // the lane's worktree still holds the run's earlier version: brought up to date in silence
+    const quiet = await restoreSpec.execute({ lane: 'S1', specFiles: { 'plan.md': landed } }, ctx);
+    expect(quiet.restored).toEqual(['plan.md']);
+    expect(quiet.displaced['plan.md']).toBe(before);
+    expect(await text('plan.md')).toBe('plan v2: S2 passed\n');
+    expect(warnings).toEqual([]);
+    // an agent's edit in the lane is still told
+    await writeFile(join(p.loopDir, 'plan.md'), 'the lane agent rewrote the plan\n');
+    await restoreSpec.execute({ lane: 'S1', specFiles: { 'plan.md': landed } }, ctx);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^spec file\(s\) \.loop\/plan\.md in story S1's worktree changed during the run/);
+  });
+
   it('changes nothing when the files already match (idempotent retry)', async () => {
     const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
     await unlink(join(p.loopDir, 'protocol.md'));
