@@ -44,6 +44,9 @@ export function isLaneWorktreePath(path: string, projectRoot: string, story: str
   return isAbsolute(path) && path === laneWorktreeDir(dirname(dirname(dirname(dirname(path)))), projectRoot, story);
 }
 
+/** The folders a project installs its dependencies into (npm and friends, Python virtual environments): a lane links the main tree's. */
+export const DEPENDENCY_FOLDERS = ['node_modules', '.venv', 'venv'] as const;
+
 /** The project root and `.loop/` of the main working tree, for an effect that may run in a lane. */
 export function mainTree(ctx: { root: string; loopDir: string; projectRoot?: string; projectLoopDir?: string }): { root: string; loopDir: string } {
   return { root: ctx.projectRoot ?? ctx.root, loopDir: ctx.projectLoopDir ?? ctx.loopDir };

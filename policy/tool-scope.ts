@@ -30,6 +30,12 @@ export interface ToolScope {
    * earlier request of the same agent call journals whole; replay puts the list back before it rules.
    */
   trackedDigest?: string;
+  /**
+   * In a parallel lane: the project-relative folders that are links to the main tree's own (its
+   * installed dependencies, docs/parallel.md#where-lanes-work). Writing or deleting under one would
+   * change the main tree's copy, which every lane uses: protected.
+   */
+  shared?: readonly string[];
   /** Absolute prefixes outside the project where writes are plain edits (the run's temp dir). */
   scratch?: readonly string[];
   /**

@@ -7,8 +7,7 @@ import { gitExitCode } from '../git/run-git.js';
 import { addSharedExcludes } from '../git/shared-exclude.js';
 import { changeWorktreeRegistry } from './worktree-admin.js';
 
-/** The folders a project installs its dependencies into (npm and friends, Python virtual environments). */
-export const DEPENDENCY_FOLDERS = ['node_modules', '.venv', 'venv'] as const;
+import { DEPENDENCY_FOLDERS } from '../../config/lane-worktree-path.js';
 
 async function present(path: string): Promise<boolean> {
   return lstat(path).then(() => true, () => false);

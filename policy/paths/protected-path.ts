@@ -49,6 +49,8 @@ function controlReason(rel: string, scope: ToolScope): string | null {
     return rel === '.loop' ? '.loop/ is yoke\'s working folder' : `${rel} is written by yoke, not by agents`;
   }
   if (under(rel, '.yoke') && rel !== '.yoke/context/KNOWLEDGE.md') return `${rel} is yoke's project state (.yoke/)`;
+  const shared = (scope.shared ?? []).find((dir) => under(rel, dir));
+  if (shared !== undefined) return `${rel} is in ${shared}/, the main working tree's own linked into this lane (a change there changes every lane's)`;
   return null;
 }
 
@@ -89,6 +91,7 @@ export function protectedWitnesses(scope: ToolScope): string[] {
   return [
     '.git/', '.husky/', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks/', ...AGENT_DIRS.map((dir) => `${dir}/`), ...AGENT_FILES,
     '.loop/.journal/', '.loop/.stash/', '.yoke/', ...scope.specFiles.map((file) => `.loop/${file}`), ...scope.noModify,
+    ...(scope.shared ?? []).map((dir) => `${dir}/`),
     // a protect glob stands for the folder it starts from (a glob write there may match it)
     ...scope.protect.map((pattern) => (isGlob(pattern) ? `${patternBase(pattern)}/` : pattern)).filter((witness) => witness !== '/'),
   ];

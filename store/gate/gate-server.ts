@@ -3,10 +3,11 @@
 // journal writer: each question becomes a `tool.requested` and a `tool.ruled` record, made durable
 // before the answer goes back, so no call runs on a ruling the journal does not hold.
 import { timingSafeEqual } from 'node:crypto';
-import { mkdtemp, chmod, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, chmod, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEPENDENCY_FOLDERS } from '../../config/lane-worktree-path.js';
 import type { Config } from '../../config/types.js';
 import { gateScope } from '../../policy/gate/gate-scope.js';
 import { readHookRequest } from '../../policy/gate/hook-request.js';
@@ -77,6 +78,8 @@ interface CallState {
   root: string;
   /** the hold ids ruled in it, in order */
   held: string[];
+  /** the folders of its root that link to the main tree's (a lane's dependency folders) */
+  shared: string[];
   /** the call whose requests journaled the tracked list whole, and the list's digest */
   listed: { key: string | null; digest: string } | null;
 }
@@ -87,7 +90,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
   await chmod(dir, 0o700);
   const socketPath = join(dir, 'gate.sock');
   // the serial agent call (setCall); calls with a socket of their own have their own state
-  const serial: CallState = { key: null, root: host.root, held: [], listed: null };
+  const serial: CallState = { key: null, root: host.root, held: [], shared: [], listed: null };
   let opened = 0;
   // One question at a time, whichever socket it came on: records are staged in the order the gate asked.
   let queue: Promise<unknown> = Promise.resolve();
@@ -149,7 +152,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     const id = gateHoldId(host.run, callId);
     const tracked = await host.tracked({ key: call, root: state.root });
     const { classification, ruling, scope } = ruleReadingScripts(
-      { agent, tool: request.tool, input: request.input, callId, runId: host.run }, gateScope(state.root, request.cwd, host.config, host.home, host.protect(), tracked),
+      { agent, tool: request.tool, input: request.input, callId, runId: host.run }, { ...gateScope(state.root, request.cwd, host.config, host.home, host.protect(), tracked), ...(state.shared.length === 0 ? {} : { shared: state.shared }) },
       host.config.toolRules, journalAnswers(host.records()),
     );
     const enforced = (host.config.toolControl ?? 'on') === 'on';
@@ -195,7 +198,7 @@ export async function openGateServer(host: GateHost): Promise<GateServer> {
     async openCall(key, root) {
       opened += 1;
       const path = join(dir, `call-${opened}.sock`);
-      const state: CallState = { key, root, held: [], listed: null };
+      const state: CallState = { key, root, held: [], shared: await linkedFolders(root), listed: null };
       const callServer = listen(state);
       await listening(callServer, path);
       calls.add(callServer);
@@ -248,4 +251,13 @@ function sameToken(given: string, token: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The dependency folders of a lane's worktree that are links (to the main tree's, lane-dependencies.ts), as the call starts. */
+async function linkedFolders(root: string): Promise<string[]> {
+  const linked: string[] = [];
+  for (const name of DEPENDENCY_FOLDERS) {
+    if ((await lstat(join(root, name)).catch(() => null))?.isSymbolicLink() === true) linked.push(name);
+  }
+  return linked;
 }

@@ -2,7 +2,7 @@
 // classifier names the files whose text would decide (`wants`), the gate reads them into the scope
 // and classifies again, a few rounds at most. The scope it ends with (the texts included) is what
 // is journaled, so replay classifies the same text without reading any file.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Config } from '../../config/types.js';
 import { ruleHookCall, type GatedCall, type HookRuling } from '../../policy/gate/rule-hook-call.js';
 import type { StandingAnswers } from '../../policy/ruling/standing-answers.js';
@@ -18,9 +18,10 @@ export const MAX_SCRIPT_BYTES = 64 * 1024;
 
 /** The text of a script file: null when it is a secret, absent, not a regular file, too large, or not text. */
 export function readScript(path: string): string | null {
-  // Never a secret (`.env`, keys, the operator token): what is read goes into the journal.
+  // Never a secret (`.env`, keys, the operator token), nor a link to one: what is read goes into the journal.
   if (secretReason(path) !== null) return null;
   try {
+    if (secretReason(realpathSync(path)) !== null) return null;
     const stat = statSync(path, { throwIfNoEntry: false });
     if (stat === undefined || !stat.isFile() || stat.size > MAX_SCRIPT_BYTES) return null;
     const text = readFileSync(path, 'utf8');

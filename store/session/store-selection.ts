@@ -55,7 +55,10 @@ export function storeUrlFromConf(root: string, env: NodeJS.ProcessEnv = process.
   });
 }
 
-/** The variables the `store` line of the project's `.loop/yoke.conf` refers to (`${NAME}`), once each; none without a readable line. */
+/**
+ * The variables the password of the `store` line's URL refers to (`postgres://yoke:${YOKE_DB_PASSWORD}@db/yoke`),
+ * once each; none without a readable line. Only the password's: a `${USER}` elsewhere in the URL is no secret.
+ */
 export function storeUrlVariables(root: string): string[] {
   let text: string;
   try {
@@ -65,7 +68,9 @@ export function storeUrlVariables(root: string): string[] {
   }
   const line = storeLineOf(text);
   if (line === null) return [];
-  return [...new Set([...line.argument.matchAll(STORE_URL_REFERENCE)].map((match) => match[1] ?? '').filter((name) => name !== ''))];
+  const userinfo = /^[^:/]+:\/\/([^@/]*)@/.exec(line.argument)?.[1] ?? '';
+  const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : '';
+  return [...new Set([...password.matchAll(STORE_URL_REFERENCE)].map((match) => match[1] ?? '').filter((name) => name !== ''))];
 }
 
 /** The store URL for the project at `root`: YOKE_STORE when set (`file` included), else its `store` directive; null is the file journal. */

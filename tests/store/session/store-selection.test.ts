@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkWorkspaceName, selectStore, storeUrlFromEnv } from '../../../store/session/store-selection.js';
+import { checkWorkspaceName, selectStore, storeUrlFromEnv, storeUrlVariables } from '../../../store/session/store-selection.js';
 import { YokeError } from '../../../errors/yoke-error.js';
 
 const URL = 'postgres://u:secret-pw@127.0.0.1:5432/yoke';
@@ -19,6 +19,19 @@ describe('store selection', () => {
     expect(selectStore('/w/shop', 'named', { YOKE_STORE: URL, YOKE_WORKSPACE: 'env' })).toMatchObject({ workspace: 'named' });
     expect(selectStore('/w/shop', null, { YOKE_STORE: URL, YOKE_WORKSPACE: 'env' })).toMatchObject({ workspace: 'env' });
     expect(selectStore('/w/my shop!', null, { YOKE_STORE: URL })).toMatchObject({ workspace: 'my-shop-' });
+  });
+
+  it('names the variables of the store URL\'s password only, to withhold from the processes yoke starts (a ${USER} elsewhere is no secret)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'yoke-store-vars-'));
+    try {
+      mkdirSync(join(root, '.loop'));
+      writeFileSync(join(root, '.loop', 'yoke.conf'), 'mode loop\nstore postgres://${USER}:${YOKE_DB_PASSWORD}@${DB_HOST}:5432/yoke\n');
+      expect(storeUrlVariables(root)).toEqual(['YOKE_DB_PASSWORD']);
+      writeFileSync(join(root, '.loop', 'yoke.conf'), 'mode loop\nstore postgres://yoke@db/yoke\n');
+      expect(storeUrlVariables(root)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('refuses anything else in YOKE_STORE (exit 2), without printing a password', () => {
