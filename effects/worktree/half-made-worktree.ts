@@ -26,11 +26,29 @@ export async function discardHalfMadeWorktree(main: string, path: string): Promi
     const gitdir = await readFile(join(common, 'worktrees', name, 'gitdir'), 'utf8').then((text) => text.trim(), () => null);
     if (gitdir === gitFile) registered.push(join(common, 'worktrees', name));
   }
-  if (registered.length === 0) return false;
+  if (registered.length === 0) return leftBeforeRegistered(path, common);
   const initializing = await Promise.all(registered.map((dir) => readFile(join(dir, 'locked'), 'utf8').then((text) => text.trim() === 'initializing', () => false)));
   const usable = (await exists(gitFile)) && (await gitExitCode(path, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])) === 0;
   if (usable && !initializing.includes(true)) return false;
   for (const dir of registered) await rm(dir, { recursive: true, force: true });
+  await rm(path, { recursive: true, force: true });
+  return true;
+}
+
+/**
+ * git makes the worktree's folder (and may write its `.git` file) before the registration names it:
+ * a kill in between leaves a folder that holds nothing else. Such a folder is removed (true); one with
+ * anything else in it, or whose `.git` points at another repository, is left alone.
+ */
+async function leftBeforeRegistered(path: string, common: string): Promise<boolean> {
+  const entries = await readdir(path).catch(() => null);
+  if (entries === null || entries.some((entry) => entry !== '.git')) return false;
+  if (entries.includes('.git')) {
+    const pointer = await readFile(join(path, '.git'), 'utf8').catch(() => null);
+    const target = pointer === null ? null : /^gitdir: (.*)$/m.exec(pointer)?.[1]?.trim() ?? null;
+    const worktrees = join(await realpath(common), 'worktrees');
+    if (target === null || !resolve(path, target).startsWith(`${worktrees}/`)) return false;
+  }
   await rm(path, { recursive: true, force: true });
   return true;
 }

@@ -47,4 +47,21 @@ describe('half-made worktree', () => {
     expect(await discardHalfMadeWorktree(p.root, path)).toBe(false);
     expect(await exists(join(path, 'keep.txt'))).toBe(true);
   });
+
+  it('removes a folder git made before its registration named it (killed in between): empty, or holding only a .git file that points into this repository', async () => {
+    p = await makeProject({ 'a.txt': 'a\n' }, { commit: true });
+    const path = await laneWorktreePath(p.root, 'S1');
+    await mkdir(path, { recursive: true });
+    expect(await discardHalfMadeWorktree(p.root, path)).toBe(true);
+    expect(await exists(path)).toBe(false);
+    await mkdir(path, { recursive: true });
+    await writeFile(join(path, '.git'), `gitdir: ${join(p.root, '.git', 'worktrees', 'S1')}\n`);
+    expect(await discardHalfMadeWorktree(p.root, path)).toBe(true);
+    expect(await exists(path)).toBe(false);
+    // a .git file of another repository's worktree is not ours to remove
+    await mkdir(path, { recursive: true });
+    await writeFile(join(path, '.git'), 'gitdir: /elsewhere/.git/worktrees/S1\n');
+    expect(await discardHalfMadeWorktree(p.root, path)).toBe(false);
+    expect(await exists(join(path, '.git'))).toBe(true);
+  });
 });
