@@ -27,7 +27,12 @@ export function projectWorktreesName(projectRoot: string): string {
  * `.git/` folder (Claude Code refuses, by itself, every write under one).
  */
 export function laneWorktreeDir(home: string, projectRoot: string, story: string): string {
-  return join(home, 'yoke', 'worktrees', projectWorktreesName(projectRoot), story);
+  return join(projectWorktreesPath(home, projectRoot), story);
+}
+
+/** `<state home>/yoke/worktrees/<project>-<hash>`: the folder of a project's lane worktrees. */
+export function projectWorktreesPath(home: string, projectRoot: string): string {
+  return join(home, 'yoke', 'worktrees', projectWorktreesName(projectRoot));
 }
 
 /** `<project>/.git/yoke/worktrees/<story>`: where runs journaled before made a lane's worktree; one still there is used on. */

@@ -3,7 +3,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { spawnGit } from '../git/run-git.js';
-import { laneWorktreeDir, legacyLaneWorktreePath, projectWorktreesName, stateHome } from '../../config/lane-worktree-path.js';
+import { laneWorktreeDir, legacyLaneWorktreePath, projectWorktreesPath, stateHome } from '../../config/lane-worktree-path.js';
 
 async function exists(path: string): Promise<boolean> {
   return lstat(path).then(() => true, () => false);
@@ -16,7 +16,7 @@ async function realRoot(root: string): Promise<string> {
 
 /** The folder holding the lane worktrees of the project at `projectRoot`: `<state home>/yoke/worktrees/<project>-<hash>`. */
 export async function projectWorktreesDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return join(stateHome(env), 'yoke', 'worktrees', projectWorktreesName(await realRoot(projectRoot)));
+  return projectWorktreesPath(stateHome(env), await realRoot(projectRoot));
 }
 
 /**

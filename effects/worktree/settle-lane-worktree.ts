@@ -55,8 +55,9 @@ export async function settleLaneWorktree(main: { root: string; loopDir: string }
   const branch = symbolic.exitCode === 0 ? symbolic.stdout.trim().replace(/^refs\/heads\//, '') : null;
   // Mid-turn, the worker may have committed on the lane's branch (the candidate folds those commits in,
   // as it does without a crash): work on top of the recorded base is reused, like uncommitted work.
-  const onTop = branch === expected.branch && was !== null && was !== expected.commit && expected.phase === 'turn' && await contains(main.root, was, expected.commit);
-  if ((was === expected.commit && branch === expected.branch) || onTop) {
+  const reusable = branch === expected.branch && was !== null
+    && (was === expected.commit || (expected.phase === 'turn' && await contains(main.root, was, expected.commit)));
+  if (reusable) {
     await furnishLane(main, path, warn);
     return { kind: 'reused' };
   }
