@@ -45,7 +45,20 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/**
+ * Resolves once everything written to the stream so far reached the OS. A pipe takes 64 KiB at a
+ * time; the rest waits in Node, and `process.exit` would drop it (`yoke inspect stories --format
+ * json | jq` got a cut-off document).
+ */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.writableLength === 0 || stream.destroyed || stream.writableEnded) resolve();
+    else stream.write('', () => resolve());
+  });
+}
+
 const code = await main(process.argv);
 process.exitCode = code;
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 // Hooks are settled by `run`; nothing else may keep yoke alive after its command finished.
 setImmediate(() => process.exit(code));

@@ -3,10 +3,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LIFECYCLE_REGISTRY } from '../../../machines/lifecycles/registry.js';
 import { expectRefusal } from '../../support/cli-expect.js';
-import { runYoke } from '../../support/workspace.js';
+import { runYoke, yokeBin } from '../../support/workspace.js';
 
 const names = LIFECYCLE_REGISTRY.map((l) => l.name);
 const scratch = mkdtempSync(join(tmpdir(), 'yoke-inspect-'));
@@ -43,6 +44,17 @@ describe('yoke inspect', () => {
     // Nothing to fetch: no scripts, stylesheets or images from anywhere.
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
     expect(html.match(/(?:src|href)="[^"#]/g) ?? []).toEqual([]);
+  });
+
+  it('hands a slow reader the whole document, not the first 64 KiB a pipe holds', async () => {
+    const file = join(scratch, 'stories.json');
+    expect((await yoke(['inspect', 'stories', '--format', 'json', '--output', file])).exitCode).toBe(0);
+    const whole = readFileSync(file, 'utf8');
+    expect(whole.length).toBeGreaterThan(3 * 65_536);
+    // The reader starts only after yoke has finished writing and would have exited.
+    const piped = await execa('sh', ['-c', `"${process.execPath}" "${yokeBin}" inspect stories --format json | (sleep 1; cat)`], { cwd: scratch });
+    expect(piped.stdout.length).toBe(whole.trimEnd().length);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ name: 'stories' });
   });
 
   it('refuses an unknown machine or format with exit 2', async () => {
