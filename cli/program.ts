@@ -106,20 +106,22 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('list the tool calls held for the operator: id, agent, tool, input, class, time (docs/tool-control.md)')
     .option('--json', 'print as JSON', false)
     .option('--all', 'also list the held calls already answered', false)
-    .action(async (flags: { json: boolean; all: boolean }) => {
+    .option('--workspace <name>', WORKSPACE_HELP)
+    .action(async (flags: { json: boolean; all: boolean; workspace?: string }) => {
       const { holdsCommand } = await import('./commands/holds.js');
       done(await holdsCommand(flags));
     });
 
   program
     .command('answer')
-    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer; a live run takes it at once over its gate socket')
+    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer; a live run takes it at once over its gate socket (in its checkout; with --workspace a live run refuses it: exit 3)')
     .argument('[id]', 'the hold id `yoke holds` shows')
     .argument('[ruling]', 'pass or refuse')
     .addOption(new Option('--scope <scope>', 'how far the answer stands: this call, the same tool at the same class for the run, or for the workspace (destructive and secret: call only)').choices(['call', 'run', 'workspace']).default('call'))
     .option('--why <text>', 'why, kept in the journal with the answer')
     .option('--revoke <answer>', 'end a standing answer (its answer id, e.g. 1a2b3c4d-a1)')
     .option('--json', 'print the journaled answer as JSON', false)
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (id: string | undefined, ruling: string | undefined, flags: AnswerFlags) => {
       const { answerCommand } = await import('./commands/answer.js');
       done(await answerCommand(id, ruling, flags));
@@ -353,6 +355,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--minutes <n>', 'minutes spent in agent calls')
     .option('--wall-minutes <n>', 'minutes since the run started')
     .option('--json', 'print as JSON', false)
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (flags: BudgetFlags) => {
       const { budgetCommand } = await import('./commands/budget.js');
       done(await budgetCommand(flags));
