@@ -7,6 +7,7 @@ import { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRead } from '../journal/read-journal.js';
 import type { ReadFrom } from './checkpoint-file.js';
 import type { JournalRecord } from '../journal/record.js';
+import { stashCommandOf } from '../stash/stash-entry.js';
 import { foldStashIndex, type StashIndex } from '../stash/stash-index.js';
 import type { StashContext } from '../stash/stash-operation.js';
 import { settleStash, type SettleReport } from '../stash/stash-recovery.js';
@@ -100,7 +101,7 @@ export async function openWorkspace(paths: WorkspacePaths, options: OpenWorkspac
 async function settleStashHere(paths: WorkspacePaths, stash: StashContext, index: StashIndex): Promise<SettleReport | null> {
   if (paths.store === null) return settleStash(stash, index);
   if (index.open === null) return null;
-  throw new YokeError('workspace', `workspace ${paths.name ?? '?'}: a \`yoke stash ${index.open.begun.op}\` a crash interrupted (journal record ${index.open.seq}) must be settled in the checkout that began it, not through --workspace: run any yoke command that writes there (with YOKE_STORE and YOKE_WORKSPACE set), then try again; nothing was written.`);
+  throw new YokeError('workspace', `workspace ${paths.name ?? '?'}: a \`${stashCommandOf(index.open.begun.op)}\` a crash interrupted (journal record ${index.open.seq}) must be settled in the checkout that began it, not through --workspace: run any yoke command that writes there (with YOKE_STORE and YOKE_WORKSPACE set), then try again; nothing was written.`);
 }
 
 function session(

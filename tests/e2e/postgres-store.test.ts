@@ -5,7 +5,8 @@
 // directive picks the store without YOKE_STORE, for `yoke run` and for `--workspace`, and the
 // journaled config names it only as postgres://host:port/db. A run that paused on a held tool call
 // (the real Claude Code against the mock model server) is answered from a folder outside any
-// project: `yoke holds`, `yoke answer` and `yoke budget` with `--workspace`.
+// project: `yoke holds`, `yoke answer` and `yoke budget` with `--workspace`; a stash a crash
+// interrupted in a checkout is settled there, never through `--workspace`.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -153,6 +154,28 @@ describe('the PostgreSQL store (DESIGN §14)', () => {
       expect(unset.stderr).toMatch(/^yoke: --workspace alpha names a workspace of a shared store, but YOKE_STORE is not set and no `store` directive names one here/);
     }
   }, TIMEOUT * 2);
+
+  it('a `yoke stash` killed mid-way in a checkout of a store workspace is not settled through --workspace (exit 3, nothing written), but in that checkout', async () => {
+    const { ws } = await loop();
+    await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: database.url } });
+    const checkout = { YOKE_STORE: database.url, YOKE_WORKSPACE: 'stashed' };
+    const killed = await runYoke(ws, ['stash', '-m', 'half done'], { env: { ...checkout, YOKE_FAILPOINT: 'stash-clear:1', YOKE_LEASE_TTL_MS: '300' } });
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    // its lease lapses, as a killed yoke's does
+    while ((await query(database.url, "SELECT 1 FROM yoke_lease WHERE workspace = 'stashed' AND expires_at > now()")).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    const count = async () => (await query(database.url, "SELECT seq FROM yoke_journal WHERE workspace = 'stashed'")).length;
+    const before = await count();
+    const away = elsewhere();
+    for (const args of [['budget', '--attempts', '3'], ['answer', '--revoke', '1a2b3c4d-a1']]) {
+      const refused = await runYoke(away, [...args, '--workspace', 'stashed'], { env: { YOKE_STORE: database.url } });
+      expect(refused.exitCode, args.join(' ')).toBe(3);
+      expect(refused.stderr).toMatch(/^yoke: workspace stashed: a `yoke stash` a crash interrupted \(journal record \d+\) must be settled in the checkout that began it, not through --workspace/);
+    }
+    expect(await count()).toBe(before);
+    const settled = await runYoke(ws, ['stash', 'pop'], { env: checkout });
+    expect(settled.exitCode, settled.stderr).toBe(0);
+    expect(settled.stderr).toMatch(/finished an interrupted `yoke stash`/);
+  }, TIMEOUT);
 
   it('a store at schema version 1 is refused as older until `yoke store init` migrates it to 2, keeping its journal', async () => {
     const old = await createTestDatabase('e2e_v1');
