@@ -251,7 +251,7 @@ describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a
     return run;
   }
 
-  it('a run paused on a held call: holds, answer and budget --workspace from outside any project journal on the store (refused, exit 3, while another yoke holds the lease), and the run goes on', async () => {
+  it('a run paused on a held call: holds, answer and budget --workspace from outside any project journal on the store (the writes refused, exit 3, while another yoke holds the lease; the reads not), and the run goes on', async () => {
     // The run may be confined to a loopback of its own (run-offline.ts): it reaches the server by its unix socket.
     const [socket] = await query<{ unix_socket_directories: string }>(database.url, 'SHOW unix_socket_directories');
     const url = `${database.url}?host=${encodeURIComponent(socket?.unix_socket_directories.split(',')[0]?.trim() ?? '')}`;
@@ -287,6 +287,8 @@ describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a
       expect(refused.stderr).toMatch(/another yoke \(yoke run 4242 on other-host\) is working in this workspace/);
     }
     expect(await journal()).toHaveLength(before);
+    // the reads take no lease
+    for (const args of [['holds', '--json'], ['budget', '--json']]) expect((await held(args)).exitCode, args.join(' ')).toBe(0);
     await query(url, "DELETE FROM yoke_lease WHERE workspace = 'held'");
 
     const answered = await held(['answer', id, 'pass', '--json']);
@@ -295,6 +297,7 @@ describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a
     const raised = await held(['budget', '--attempts', '9']);
     expect(raised.exitCode, raised.stderr).toBe(0);
     expect(raised.stdout).toContain('attempts budget is now 9');
+    expect(raised.stdout).toContain(`The run is paused (tool:${id}), not by a budget: \`yoke status --workspace held\` says what it waits for.`);
     const shown = await held(['budget', '--json']);
     expect(shown.exitCode, shown.stderr).toBe(0);
     expect((JSON.parse(shown.stdout) as { budgets: { dimension: string; ceiling: number | null }[] }).budgets).toContainEqual(expect.objectContaining({ dimension: 'attempts', ceiling: 9 }));
