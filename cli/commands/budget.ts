@@ -59,8 +59,8 @@ function report({ run, fold }: { run: string; fold: RunFold }, raises: readonly 
   }
   for (const { dimension, value } of raises) process.stdout.write(`run ${run}: ${dimension} budget is now ${value}.\n`);
   for (const line of budgets) process.stdout.write(`  ${line.dimension.padEnd(12)} ${String(line.spent).padStart(10)} spent of ${line.ceiling ?? 'no limit'}\n`);
+  // Only a budget hold is this command's to report; a run paused for something else (a held tool call) says so at its next `yoke run`.
   if (fold.snapshot.hasTag('paused') && context.blockedOn !== null) process.stdout.write(`The run is still held by its ${context.blockedOn} budget.\n`);
-  else if (fold.snapshot.hasTag('paused')) process.stdout.write(`The run is paused${context.heldFor === null ? '' : ` (${context.heldFor})`}, not by a budget: \`yoke status${flags.workspace === undefined ? '' : ` --workspace ${flags.workspace}`}\` says what it waits for.\n`);
   else if (raises.length > 0) process.stdout.write(`${resumeHint(flags.workspace)}\n`);
   return 0;
 }

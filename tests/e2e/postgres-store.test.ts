@@ -297,7 +297,8 @@ describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a
     const raised = await held(['budget', '--attempts', '9']);
     expect(raised.exitCode, raised.stderr).toBe(0);
     expect(raised.stdout).toContain('attempts budget is now 9');
-    expect(raised.stdout).toContain(`The run is paused (tool:${id}), not by a budget: \`yoke status --workspace held\` says what it waits for.`);
+    expect(raised.stdout, 'a run paused by a hold is not held by a budget').not.toContain('held by its');
+    expect(raised.stdout).toContain('The run goes on at its next `yoke run` in a checkout of workspace held (a fleet job: its next attempt).');
     const shown = await held(['budget', '--json']);
     expect(shown.exitCode, shown.stderr).toBe(0);
     expect((JSON.parse(shown.stdout) as { budgets: { dimension: string; ceiling: number | null }[] }).budgets).toContainEqual(expect.objectContaining({ dimension: 'attempts', ceiling: 9 }));
