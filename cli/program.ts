@@ -31,6 +31,9 @@ function livePortOption(): Option {
   });
 }
 
+/** `--workspace <name>`: one help text for every command that takes it (cli/workspace-target.ts). */
+const WORKSPACE_HELP = 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)';
+
 /**
  * Build the program; `done` receives each command's exit code. `lifecycles` (the registry's
  * descriptors) describe `init` and `mode` and give `queue add --mode` its choices; the caller loads
@@ -80,7 +83,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('show where the latest run stands and whether it is alive: running, silent, possibly stuck or dead')
     .option('--json', 'print as JSON', false)
     .option('--watch', 'refresh every second until Ctrl-C (in place on a terminal)', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (flags: { json: boolean; watch: boolean; workspace?: string }) => {
       const { statusCommand } = await import('./commands/status.js');
       done(await statusCommand(flags));
@@ -103,20 +106,22 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('list the tool calls held for the operator: id, agent, tool, input, class, time (docs/tool-control.md)')
     .option('--json', 'print as JSON', false)
     .option('--all', 'also list the held calls already answered', false)
-    .action(async (flags: { json: boolean; all: boolean }) => {
+    .option('--workspace <name>', WORKSPACE_HELP)
+    .action(async (flags: { json: boolean; all: boolean; workspace?: string }) => {
       const { holdsCommand } = await import('./commands/holds.js');
       done(await holdsCommand(flags));
     });
 
   program
     .command('answer')
-    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer; a live run takes it at once over its gate socket')
+    .description('answer a held tool call (pass or refuse, for the call, the run or the workspace), or --revoke a standing answer; a live run takes it at once over its gate socket (in its checkout; with --workspace a live run refuses it: exit 3)')
     .argument('[id]', 'the hold id `yoke holds` shows')
     .argument('[ruling]', 'pass or refuse')
     .addOption(new Option('--scope <scope>', 'how far the answer stands: this call, the same tool at the same class for the run, or for the workspace (destructive and secret: call only)').choices(['call', 'run', 'workspace']).default('call'))
     .option('--why <text>', 'why, kept in the journal with the answer')
     .option('--revoke <answer>', 'end a standing answer (its answer id, e.g. 1a2b3c4d-a1)')
     .option('--json', 'print the journaled answer as JSON', false)
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (id: string | undefined, ruling: string | undefined, flags: AnswerFlags) => {
       const { answerCommand } = await import('./commands/answer.js');
       done(await answerCommand(id, ruling, flags));
@@ -126,7 +131,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .command('runs')
     .description('list every run in the journal')
     .option('--json', 'print as JSON', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (flags: { json: boolean; workspace?: string }) => {
       const { runsCommand } = await import('./commands/runs.js');
       done(await runsCommand(flags));
@@ -145,7 +150,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--journal <file>', "read this journal file instead of the workspace's .loop/.journal/journal.jsonl")
     .option('--live', 'stream the machine to the Stately inspector through a local relay (optional; the viewer needs the internet)', false)
     .addOption(livePortOption())
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', WORKSPACE_HELP)
     .addHelpText('after', '\nExit codes: 0 success (with --verify: every run agrees), 1 --verify found a divergence,\n2 usage error, 3 journal corrupt or recorded by a machine version this yoke cannot fold.')
     .action(async (run: string | undefined, flags: { json: boolean; at?: number; verify: boolean; all: boolean; html?: string; journal?: string; live: boolean; livePort?: number; workspace?: string }) => {
       const { replayCommand } = await import('./commands/replay.js');
@@ -350,6 +355,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .option('--minutes <n>', 'minutes spent in agent calls')
     .option('--wall-minutes <n>', 'minutes since the run started')
     .option('--json', 'print as JSON', false)
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (flags: BudgetFlags) => {
       const { budgetCommand } = await import('./commands/budget.js');
       done(await budgetCommand(flags));
@@ -360,7 +366,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
     .description('tokens, cost and agent time by run, role and model, from the journal (unknown stays unknown)')
     .option('--run <prefix>', 'only this run')
     .option('--json', 'print totals and every call as JSON', false)
-    .option('--workspace <name>', 'a workspace of the shared store YOKE_STORE (else the project\'s `store` directive) names, from any folder (docs/fleet.md)')
+    .option('--workspace <name>', WORKSPACE_HELP)
     .action(async (flags: { json: boolean; run?: string; workspace?: string }) => {
       const { usageCommand } = await import('./commands/usage.js');
       done(await usageCommand(flags));

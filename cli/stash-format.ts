@@ -1,4 +1,5 @@
 // How stash entries and stash outcomes read on the terminal and in --json.
+import { stashCommandOf } from '../store/stash/stash-entry.js';
 import type { IndexEntry } from '../store/stash/stash-index.js';
 import type { SettleReport } from '../store/stash/stash-recovery.js';
 
@@ -45,7 +46,7 @@ export function entryJson(entry: IndexEntry): Record<string, unknown> {
 
 /** The warning lines telling the user what settling an interrupted operation did. */
 export function settleLines(report: SettleReport): string[] {
-  const command = report.op === 'stash' ? 'yoke stash' : report.op === 'clean' || report.op === 'mode' ? `yoke ${report.op}` : `yoke stash ${report.op}`;
+  const command = stashCommandOf(report.op);
   if (report.outcome === 'rolled-back') return [`an interrupted \`${command}\` had changed nothing yet; it was rolled back.`];
   const did = [report.pushed ? `stashed ${shortId(report.pushed)}` : null, report.restored ? `restored ${shortId(report.restored)}` : null].filter(Boolean).join(', ');
   const lines = [`finished an interrupted \`${command}\`${did ? ` (${did})` : ''}.`];

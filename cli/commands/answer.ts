@@ -1,5 +1,6 @@
 // `yoke answer <id> pass|refuse [--scope call|run|workspace] [--why …]` and `yoke answer --revoke
-// <answer>`: journal the operator's answer to a held tool call (DESIGN §13).
+// <answer>`, in the project or `--workspace <name>` of a shared store: journal the operator's answer
+// to a held tool call (DESIGN §13).
 import type { AnswerScope } from '../../policy/ruling/tool-answer.js';
 import { answerDraft, openHold, revokeDraft } from '../../store/gate/answer-hold.js';
 import { openWorkspace } from '../../store/session/open-workspace.js';
@@ -8,6 +9,7 @@ import { findProject } from '../find-project.js';
 import { settleLines } from '../stash-format.js';
 import { warn } from '../terminal.js';
 import { tellLiveRun } from '../tell-live-run.js';
+import { resumeHint, workspaceTarget } from '../workspace-target.js';
 
 /** The flags as commander hands them over. */
 export interface AnswerFlags {
@@ -15,6 +17,7 @@ export interface AnswerFlags {
   why?: string;
   revoke?: string;
   json: boolean;
+  workspace?: string;
 }
 
 /** Answer one hold (or revoke one standing answer); exit 2 on an unknown or answered id, or a scope the class does not take. */
@@ -24,12 +27,17 @@ export async function answerCommand(id: string | undefined, ruling: string | und
       throw new YokeError('usage', 'give the hold id and pass or refuse: `yoke answer <id> pass|refuse [--scope call|run|workspace]` (ids: `yoke holds`).');
     }
   } else if (id !== undefined) throw new YokeError('usage', '`yoke answer --revoke <answer>` takes no hold id or ruling.');
-  const paths = findProject(process.cwd());
+  const paths = await workspaceTarget(flags.workspace, () => findProject(process.cwd()));
   // A live run takes the answer over its gate socket and journals it itself (it holds the workspace).
-  const live = await tellLiveRun(paths.loopDir, flags.revoke !== undefined
-    ? { kind: 'revoke', answer: flags.revoke }
-    : { kind: 'answer', id: id ?? '', ruling: ruling as 'pass' | 'refuse', scope: flags.scope, why: flags.why ?? null });
-  if (live.told) return reportLive(live.run, live.payload, flags);
+  // With --workspace the run may work on any machine, and its socket (named in its checkout's
+  // .loop/.journal/gate.json) is on that machine only: it is not looked for. The lease below then
+  // refuses while any run holds the workspace (exit 3), so the answer never reaches a wrong run.
+  if (flags.workspace === undefined) {
+    const live = await tellLiveRun(paths.loopDir, flags.revoke !== undefined
+      ? { kind: 'revoke', answer: flags.revoke }
+      : { kind: 'answer', id: id ?? '', ruling: ruling as 'pass' | 'refuse', scope: flags.scope, why: flags.why ?? null });
+    if (live.told) return reportLive(live.run, live.payload, flags);
+  }
   const session = await openWorkspace(paths, { command: 'yoke answer', warn, onStale: () => undefined });
   try {
     if (session.settled) for (const line of settleLines(session.settled)) warn(line);
@@ -50,7 +58,7 @@ export async function answerCommand(id: string | undefined, ruling: string | und
     if (flags.json) process.stdout.write(`${JSON.stringify(record.payload)}\n`);
     else {
       const reach = flags.scope === 'call' ? 'this call' : `every ${hold.tool} call classified ${hold.class} ${flags.scope === 'run' ? 'in this run' : 'in this workspace'}`;
-      process.stdout.write(`answered ${hold.id} ${String(ruling)} (answer ${answer}, ${reach}).${hold.run === null ? '' : ' Run `yoke run` to continue.'}\n`);
+      process.stdout.write(`answered ${hold.id} ${String(ruling)} (answer ${answer}, ${reach}).${hold.run === null ? '' : ` ${resumeHint(flags.workspace)}`}\n`);
     }
     return 0;
   } finally {

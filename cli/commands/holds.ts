@@ -1,11 +1,12 @@
-// `yoke holds [--json]`: the tool calls held for the operator (DESIGN §13), unanswered first.
+// `yoke holds [--json] [--workspace <name>]`: the tool calls held for the operator (DESIGN §13), unanswered first.
 import { inputSummary, toolHolds } from '../../store/gate/tool-records.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
 import { findProject } from '../find-project.js';
+import { workspaceTarget } from '../workspace-target.js';
 
 /** Lists held calls: id, agent, tool, input summary, class, time (and the answer, if any). */
-export async function holdsCommand(flags: { json: boolean; all: boolean }): Promise<number> {
-  const { records } = await readWorkspace(findProject(process.cwd()));
+export async function holdsCommand(flags: { json: boolean; all: boolean; workspace?: string }): Promise<number> {
+  const { records } = await readWorkspace(await workspaceTarget(flags.workspace, () => findProject(process.cwd())));
   const holds = toolHolds(records).filter((hold) => flags.all || hold.answered === null);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(holds.map((hold) => ({ ...hold, summary: inputSummary(hold.input) })))}\n`);
@@ -19,6 +20,7 @@ export async function holdsCommand(flags: { json: boolean; all: boolean }): Prom
     const answered = hold.answered === null ? 'waiting' : `answered ${hold.answered.ruling} (${hold.answered.scope}, ${hold.answered.answer})`;
     process.stdout.write(`${hold.id}  ${hold.ts}  ${hold.agent} ${hold.tool}  ${hold.class}  ${inputSummary(hold.input)}  ${answered}\n`);
   }
-  if (holds.some((hold) => hold.answered === null)) process.stdout.write('Answer with `yoke answer <id> pass|refuse [--scope call|run|workspace]`, then `yoke run`.\n');
+  const where = flags.workspace === undefined ? '' : ` --workspace ${flags.workspace}`;
+  if (holds.some((hold) => hold.answered === null)) process.stdout.write(`Answer with \`yoke answer <id> pass|refuse [--scope call|run|workspace]${where}\`, then \`yoke run\`.\n`);
   return 0;
 }

@@ -7,6 +7,7 @@ import { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRead } from '../journal/read-journal.js';
 import type { ReadFrom } from './checkpoint-file.js';
 import type { JournalRecord } from '../journal/record.js';
+import { stashCommandOf } from '../stash/stash-entry.js';
 import { foldStashIndex, type StashIndex } from '../stash/stash-index.js';
 import type { StashContext } from '../stash/stash-operation.js';
 import { settleStash, type SettleReport } from '../stash/stash-recovery.js';
@@ -14,6 +15,7 @@ import { openJournalStore } from './open-store.js';
 import { stopOrphans } from './stop-orphans.js';
 import { watchForTampering } from './tamper-check.js';
 import type { WorkspacePaths } from './workspace-paths.js';
+import { YokeError } from '../../errors/yoke-error.js';
 
 /** How to open a workspace. */
 export interface OpenWorkspaceOptions {
@@ -63,6 +65,8 @@ export interface WorkspaceSession {
  * and check the journal (a torn tail is repaired and journaled), finish or roll back a stash
  * operation a crash interrupted, and, with `stopOrphans`, stop the agents the unfinished run left
  * behind (pid + start time, never by name). Anything that fails on the way undoes what was taken.
+ * `paths` may name a workspace of a shared store with no checkout here (`--workspace`,
+ * cli/workspace-target.ts): the lease and the journal are the store's, as for any writer.
  */
 export async function openWorkspace(paths: WorkspacePaths, options: OpenWorkspaceOptions): Promise<WorkspaceSession> {
   const store = openJournalStore(paths, options.warn);
@@ -72,7 +76,7 @@ export async function openWorkspace(paths: WorkspacePaths, options: OpenWorkspac
     journal = await JournalWriter.open(store, { warn: options.warn, listener: options.listener ?? null, known: options.known ?? null });
     const locate = (seq: number): string => store.recordLocation(seq);
     const stash: StashContext = { loopDir: paths.loopDir, stashDir: paths.stashDir, journal, failpoint: readFailpoint(process.env, () => undefined), locate };
-    const settled = await settleStash(stash, foldStashIndex(journal.records, locate));
+    const settled = await settleStashHere(paths, stash, foldStashIndex(journal.records, locate));
     const unfinished = unfinishedRun(journal.records);
     const stopped = options.stopOrphans === true && unfinished !== null ? await stopOrphans(journal.records, unfinished) : [];
     const readFrom = journal.base === null ? null : options.known?.from ?? null;
@@ -86,6 +90,18 @@ export async function openWorkspace(paths: WorkspacePaths, options: OpenWorkspac
     }
     throw error;
   }
+}
+
+/**
+ * Settle an interrupted stash operation, in the checkout it works on. A workspace named by
+ * `--workspace` has no checkout here (`paths.root` is a cache folder): its stash files are in the
+ * checkout that began the operation, so one pending refuses the command (exit 3), and with none
+ * there is nothing of the stash here to tidy.
+ */
+async function settleStashHere(paths: WorkspacePaths, stash: StashContext, index: StashIndex): Promise<SettleReport | null> {
+  if (paths.store === null) return settleStash(stash, index);
+  if (index.open === null) return null;
+  throw new YokeError('workspace', `workspace ${paths.name ?? '?'}: a \`${stashCommandOf(index.open.begun.op)}\` a crash interrupted (journal record ${index.open.seq}) must be settled in the checkout that began it, not through --workspace: run any yoke command that writes there (with YOKE_STORE and YOKE_WORKSPACE set), then try again; nothing was written.`);
 }
 
 function session(

@@ -28,6 +28,11 @@ export const STASH_OPS = ['stash', 'clean', 'pop', 'checkout', 'mode'] as const;
 export const stashOpSchema = z.enum(STASH_OPS);
 export type StashOp = z.infer<typeof stashOpSchema>;
 
+/** The command line that runs a stash operation (`yoke stash`, `yoke clean`, `yoke stash pop`, …), as messages name it. */
+export function stashCommandOf(op: StashOp): string {
+  return op === 'stash' ? 'yoke stash' : op === 'clean' || op === 'mode' ? `yoke ${op}` : `yoke stash ${op}`;
+}
+
 /** A stash entry id: 64 hex digits. */
 export const stashIdSchema = hexHash;
 

@@ -3,18 +3,24 @@
 // against the shared store by workspace name, from a folder outside the project. A store at schema
 // version 1 is refused until `yoke store init` migrates it, its journal kept. A project's `store`
 // directive picks the store without YOKE_STORE, for `yoke run` and for `--workspace`, and the
-// journaled config names it only as postgres://host:port/db.
+// journaled config names it only as postgres://host:port/db. A run that paused on a held tool call
+// (the real Claude Code against the mock model server) is answered from a folder outside any
+// project: `yoke holds`, `yoke answer` and `yoke budget` with `--workspace`; a stash a crash
+// interrupted in a checkout is settled there, never through `--workspace`.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentCliBinary, agentCliPins, installedAgentCli, offlineAgentEnv, type OfflineAgentEnv } from '../support/agent-clis.js';
 import { agentCalls } from '../support/fake-agent-script.js';
 import { confHead } from '../support/loop-conf.js';
 import { makeLoopWorkspace } from '../support/loop-workspace.js';
+import type { MockScript } from '../support/mock-model-server/mock-script.js';
+import { runOffline, type OfflineRunResult } from '../support/mock-model-server/run-offline.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
 import { freePort } from '../support/postgres-cluster.js';
-import { runYoke, type Workspace } from '../support/workspace.js';
+import { makeWorkspace, runYoke, yokeBin, type Workspace } from '../support/workspace.js';
 
 const TIMEOUT = 90_000;
 let database: TestDatabase;
@@ -139,13 +145,37 @@ describe('the PostgreSQL store (DESIGN §14)', () => {
     const verify = await runYoke(away, ['replay', '--verify', '--workspace', 'alpha'], { env: store });
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
 
-    // an unknown workspace has no runs; --workspace without YOKE_STORE is a usage error
+    // an unknown workspace has no runs; --workspace without YOKE_STORE is a usage error, for the operator's commands too
     const none = await runYoke(away, ['runs', '--json', '--workspace', 'nobody'], { env: store });
     expect(JSON.parse(none.stdout)).toEqual([]);
-    const unset = await runYoke(away, ['runs', '--workspace', 'alpha']);
-    expect(unset.exitCode).toBe(2);
-    expect(unset.stderr).toMatch(/YOKE_STORE is not set and no `store` directive names one here/);
+    for (const args of [['runs'], ['holds'], ['answer', '1a2b3c4d', 'pass'], ['budget'], ['budget', '--attempts', '9']]) {
+      const unset = await runYoke(away, [...args, '--workspace', 'alpha']);
+      expect(unset.exitCode, args.join(' ')).toBe(2);
+      expect(unset.stderr).toMatch(/^yoke: --workspace alpha names a workspace of a shared store, but YOKE_STORE is not set and no `store` directive names one here/);
+    }
   }, TIMEOUT * 2);
+
+  it('a `yoke stash` killed mid-way in a checkout of a store workspace is not settled through --workspace (exit 3, nothing written), but in that checkout', async () => {
+    const { ws } = await loop();
+    await runYoke(ws, ['store', 'init'], { env: { YOKE_STORE: database.url } });
+    const checkout = { YOKE_STORE: database.url, YOKE_WORKSPACE: 'stashed' };
+    const killed = await runYoke(ws, ['stash', '-m', 'half done'], { env: { ...checkout, YOKE_FAILPOINT: 'stash-clear:1', YOKE_LEASE_TTL_MS: '300' } });
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    // its lease lapses, as a killed yoke's does
+    while ((await query(database.url, "SELECT 1 FROM yoke_lease WHERE workspace = 'stashed' AND expires_at > now()")).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    const count = async () => (await query(database.url, "SELECT seq FROM yoke_journal WHERE workspace = 'stashed'")).length;
+    const before = await count();
+    const away = elsewhere();
+    for (const args of [['budget', '--attempts', '3'], ['answer', '--revoke', '1a2b3c4d-a1']]) {
+      const refused = await runYoke(away, [...args, '--workspace', 'stashed'], { env: { YOKE_STORE: database.url } });
+      expect(refused.exitCode, args.join(' ')).toBe(3);
+      expect(refused.stderr).toMatch(/^yoke: workspace stashed: a `yoke stash` a crash interrupted \(journal record \d+\) must be settled in the checkout that began it, not through --workspace/);
+    }
+    expect(await count()).toBe(before);
+    const settled = await runYoke(ws, ['stash', 'pop'], { env: checkout });
+    expect(settled.exitCode, settled.stderr).toBe(0);
+    expect(settled.stderr).toMatch(/finished an interrupted `yoke stash`/);
+  }, TIMEOUT);
 
   it('a store at schema version 1 is refused as older until `yoke store init` migrates it to 2, keeping its journal', async () => {
     const old = await createTestDatabase('e2e_v1');
@@ -194,4 +224,92 @@ describe('the PostgreSQL store (DESIGN §14)', () => {
     expect(nowhere.exitCode).toBe(2);
     expect(nowhere.stderr).toMatch(/YOKE_STORE is not set and no `store` directive names one here/);
   }, TIMEOUT);
+});
+
+const claude = installedAgentCli('claude');
+if (claude === undefined && !process.env.CI) console.warn(`skipping the operator commands with --workspace: claude ${agentCliPins.claude.version} is not installed at ${agentCliBinary('claude')}; run bash scripts/install-agent-clis.sh.`);
+
+describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a run on the store from any folder (--workspace)', () => {
+  const envs: OfflineAgentEnv[] = [];
+  afterAll(async () => Promise.all(envs.splice(0).map((env) => env.cleanup())));
+
+  /** `yoke run` with the real Claude Code against the mock model server, journaled in workspace `held` of the store at `url`. */
+  async function runClaude(ws: Workspace, url: string, script: MockScript, home: { env?: OfflineAgentEnv }): Promise<OfflineRunResult> {
+    const run = await runOffline({
+      script,
+      timeoutMs: 150_000,
+      command: async (baseUrl) => {
+        if (home.env === undefined) {
+          home.env = await offlineAgentEnv('claude', baseUrl);
+          envs.push(home.env);
+        }
+        const env = { ...home.env.env, ANTHROPIC_BASE_URL: baseUrl, PATH: `${dirname(claude ?? '')}:${home.env.env.PATH ?? ''}`, NO_COLOR: '1', FORCE_COLOR: '0', YOKE_STORE: url, YOKE_WORKSPACE: 'held' };
+        return { file: process.execPath, args: [yokeBin, 'run', '--quiet'], env, cwd: ws.path };
+      },
+    });
+    expect(run.timedOut, `yoke timed out; stderr:\n${run.stderr}`).toBe(false);
+    return run;
+  }
+
+  it('a run paused on a held call: holds, answer and budget --workspace from outside any project journal on the store (the writes refused, exit 3, while another yoke holds the lease; the reads not), and the run goes on', async () => {
+    // The run may be confined to a loopback of its own (run-offline.ts): it reaches the server by its unix socket.
+    const [socket] = await query<{ unix_socket_directories: string }>(database.url, 'SHOW unix_socket_directories');
+    const url = `${database.url}?host=${encodeURIComponent(socket?.unix_socket_directories.split(',')[0]?.trim() ?? '')}`;
+    await runYoke(elsewhere(), ['store', 'init'], { env: { YOKE_STORE: url } });
+    const ws = await makeWorkspace({
+      '.loop/yoke.conf': 'mode loop\nagent claude\nmodel claude-sonnet-4-5\nmax-iterations 1\nguard done test -f .loop/notes.md\n',
+      '.loop/plan.md': '# Plan\n\nTidy up.\n',
+      '.loop/protocol.md': '# Protocol\n\nDo one step, then write .loop/notes.md.\n',
+      '.loop/.gitignore': '.journal/\n.stash/\n',
+    });
+    cleanups.push(() => ws.cleanup());
+    const home: { env?: OfflineAgentEnv } = {};
+    const first = await runClaude(ws, url, [{ runCommand: { command: 'curl -s http://127.0.0.1:9/ ; echo curled > curled.txt' } }, { text: 'unused' }], home);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/yoke answer [0-9a-f]{8} pass/);
+
+    const away = elsewhere();
+    const store = { YOKE_STORE: url };
+    const held = async (args: string[]) => runYoke(away, [...args, '--workspace', 'held'], { env: store });
+    const journal = async () => query<{ type: string; event: string | null; id: string | null }>(url, "SELECT record->>'type' AS type, record->'payload'->'event'->>'type' AS event, record->'payload'->>'id' AS id FROM yoke_journal WHERE workspace = 'held' ORDER BY seq");
+    const holds = await held(['holds', '--json']);
+    expect(holds.exitCode, holds.stderr).toBe(0);
+    const [hold] = JSON.parse(holds.stdout) as { id: string; class: string; tool: string }[];
+    expect(hold).toMatchObject({ class: 'network', tool: 'Bash' });
+    const id = hold?.id ?? '';
+
+    // another yoke (on another machine) holds the workspace's lease: the writes are refused, nothing is written
+    await query(url, "INSERT INTO yoke_lease (workspace, holder_id, host, pid, start_time, command, acquired_at, heartbeat_at, expires_at) VALUES ('held', 'other', 'other-host', 4242, NULL, 'yoke run', now(), now(), now() + interval '10 minutes')");
+    const before = (await journal()).length;
+    for (const args of [['answer', id, 'pass'], ['budget', '--attempts', '9']]) {
+      const refused = await held(args);
+      expect(refused.exitCode, args.join(' ')).toBe(3);
+      expect(refused.stderr).toMatch(/another yoke \(yoke run 4242 on other-host\) is working in this workspace/);
+    }
+    expect(await journal()).toHaveLength(before);
+    // the reads take no lease
+    for (const args of [['holds', '--json'], ['budget', '--json']]) expect((await held(args)).exitCode, args.join(' ')).toBe(0);
+    await query(url, "DELETE FROM yoke_lease WHERE workspace = 'held'");
+
+    const answered = await held(['answer', id, 'pass', '--json']);
+    expect(answered.exitCode, answered.stderr).toBe(0);
+    expect(JSON.parse(answered.stdout)).toMatchObject({ id, ruling: 'pass', scope: 'call' });
+    const raised = await held(['budget', '--attempts', '9']);
+    expect(raised.exitCode, raised.stderr).toBe(0);
+    expect(raised.stdout).toContain('attempts budget is now 9');
+    expect(raised.stdout, 'a run paused by a hold is not held by a budget').not.toContain('held by its');
+    expect(raised.stdout).toContain('The run goes on at its next `yoke run` in a checkout of workspace held (a fleet job: its next attempt).');
+    const shown = await held(['budget', '--json']);
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect((JSON.parse(shown.stdout) as { budgets: { dimension: string; ceiling: number | null }[] }).budgets).toContainEqual(expect.objectContaining({ dimension: 'attempts', ceiling: 9 }));
+    expect((await journal()).slice(before).map((record) => record.event ?? `${record.type} ${record.id ?? ''}`)).toEqual([`tool.answered ${id}`, 'BUDGET_RAISED']);
+    expect(await query(url, "SELECT * FROM yoke_lease WHERE workspace = 'held'"), 'the lease was given back').toEqual([]);
+    expect(JSON.parse((await held(['holds', '--json'])).stdout)).toEqual([]);
+
+    // the run goes on with the answer: the held call runs
+    const second = await runClaude(ws, url, [{ writeFile: { path: '.loop/notes.md', content: 'STATUS: DONE\n\nTried.\n' } }, { text: 'done' }], home);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(existsSync(join(ws.path, 'curled.txt')), 'the answered call ran').toBe(true);
+    expect((await journal()).at(-1)?.type).toBe('run.finished');
+  }, TIMEOUT * 4);
 });
