@@ -97,6 +97,11 @@ export const effectSchemas = {
       restored: z.array(z.string()),
       /** content that was displaced by the restore, kept as blobs so nothing is lost. */
       displaced: z.record(z.string(), z.string()),
+      /**
+       * the files put back as the run held them when the restore ran, where that was newer than
+       * `specFiles` (the user's edit of prd.yaml journaled after the restore was decided); absent when none was
+       */
+      held: z.record(z.string(), z.string().nullable()).optional(),
     }),
   },
   /** Run a worker/judge/scoper agent once. */
