@@ -347,6 +347,11 @@ export const effectSchemas = {
       branch: z.string().nullable().optional(),
       /** the blob of prd.yaml as written: the spec backup restored from now on */
       prdBlob: z.string(),
+      /**
+       * the blob of prd.yaml the flag was set on, when it was newer than `spec`: the user's edit,
+       * journaled as the run resumed after the pass was decided; absent otherwise
+       */
+      base: z.string().optional(),
     }),
   },
   /**
