@@ -40,6 +40,14 @@ export interface EffectContext {
    */
   projectRoot?: string;
   projectLoopDir?: string;
+  /**
+   * The blob of each spec file as the run holds it when this effect runs (name → sha256, null = held
+   * absent), folded from the journal up to here: never a read of the world, so replay folds the same.
+   * It is newer than the blobs a request names only when a journaled input changed it after the
+   * request was decided: the user's edit of prd.yaml, journaled as `yoke run` resumes while an effect
+   * decided before the stop is still owed. Absent for a lane's effects.
+   */
+  heldSpecFiles?: Readonly<Record<string, string | null>>;
   /** the tool-call gate of the run (DESIGN §13), for agent calls with tool control on or advisory; absent = none */
   toolGate?: ToolGateLink;
   /**

@@ -97,6 +97,11 @@ export const effectSchemas = {
       restored: z.array(z.string()),
       /** content that was displaced by the restore, kept as blobs so nothing is lost. */
       displaced: z.record(z.string(), z.string()),
+      /**
+       * the files put back as the run held them when the restore ran, where that was newer than
+       * `specFiles` (the user's edit of prd.yaml journaled after the restore was decided); absent when none was
+       */
+      held: z.record(z.string(), z.string().nullable()).optional(),
     }),
   },
   /** Run a worker/judge/scoper agent once. */
@@ -342,6 +347,11 @@ export const effectSchemas = {
       branch: z.string().nullable().optional(),
       /** the blob of prd.yaml as written: the spec backup restored from now on */
       prdBlob: z.string(),
+      /**
+       * the blob of prd.yaml the flag was set on, when it was newer than `spec`: the user's edit,
+       * journaled as the run resumed after the pass was decided; absent otherwise
+       */
+      base: z.string().optional(),
     }),
   },
   /**

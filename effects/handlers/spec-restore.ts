@@ -9,7 +9,9 @@ import { readOptionalFile } from '../fs/read-optional-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /**
- * Make each spec file equal its blob (remove it when the backup says absent). Content that differs is
+ * Make each spec file equal its blob (remove it when the backup says absent): the one the run holds
+ * when the restore runs (`heldSpecFiles`), which is newer than the request's only when the user's
+ * edit was journaled after the restore was decided (named in `held`). Content that differs is
  * first stored as a blob and reported in `displaced`, so nothing is lost; `restored` lists (sorted)
  * the files that changed, and the terminal is told which spec files (an agent's edit never counts;
  * in a lane, not those that held a version yoke already keeps: another story's landing moved them on).
@@ -26,7 +28,9 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
     // In a lane, a file that holds a version yoke already keeps as a blob (the spec as the run held it
     // before another story landed) is brought up to date, not an agent's edit: no warning for it.
     const known: string[] = [];
-    for (const [name, hash] of Object.entries(params.specFiles)) {
+    const held = newerHeld(params.specFiles, ctx);
+    for (const [name, decided] of Object.entries(params.specFiles)) {
+      const hash = Object.hasOwn(held, name) ? held[name] ?? null : decided;
       const path = loopPath(ctx.loopDir, name);
       const current = await readOptionalFile(path);
       const wanted = hash === null ? null : await getBlob(ctx.loopDir, hash);
@@ -49,9 +53,15 @@ export const restoreSpec: EffectHandler<'spec.restore'> = {
     if (told.length > 0) ctx.warn(restoredSpecWarning(told, displaced, params.lane));
     // not a spec file (nothing of the user's to tell about), but the journal's shield
     if (await restoreLoopGitignore(ctx)) restored.push('.gitignore');
-    return { restored: restored.sort(), displaced };
+    return { restored: restored.sort(), displaced, ...(Object.keys(held).length > 0 ? { held } : {}) };
   },
 };
+
+/** The request's files whose version the run holds now differs from the one the request names (none in a lane). */
+function newerHeld(specFiles: Readonly<Record<string, string | null>>, ctx: Pick<EffectContext, 'heldSpecFiles'>): Record<string, string | null> {
+  const now = ctx.heldSpecFiles ?? {};
+  return Object.fromEntries(Object.entries(specFiles).filter(([name, hash]) => Object.hasOwn(now, name) && now[name] !== hash).map(([name]) => [name, now[name] ?? null]));
+}
 
 /** The terminal line for spec files put back: which, where, and where what they held is kept. */
 export function restoredSpecWarning(restored: readonly string[], displaced: Readonly<Record<string, string>>, lane?: string): string {

@@ -16,9 +16,11 @@ import { commitProject, reconcileCommit } from './commit-create.js';
  * `.yoke/context/DECISIONS.md` when `.yoke/context/` exists (never creating it), then commit
  * everything with the trailers Yoke-Run, Yoke-Effect and Yoke-Story.
  *
- * The flag goes onto prd.yaml as the run holds it (`spec`, its backup blob), so nothing an agent
- * did to the file (another story's flag, a deleted file) is committed or counted; runs journaled
- * without `spec` set it on the working file, as they did.
+ * The flag goes onto prd.yaml as the run holds it when the pass runs (`heldSpecFiles`; the request's
+ * `spec` otherwise), so nothing an agent did to the file (another story's flag, a deleted file) is
+ * committed or counted, and the user's edit journaled as the run resumed after the pass was decided
+ * is kept (named in the result's `base`); runs journaled without `spec` set it on the working file,
+ * as they did.
  *
  * Each step is idempotent, so a retry after a crash between them ends with one commit: the flag is
  * set from the same text, the entry is appended to the ledger as it was before the first try (kept
@@ -31,11 +33,11 @@ export const passStory: EffectHandler<'story.pass'> = {
   async execute(params, ctx) {
     const path = loopPath(ctx.loopDir, 'prd.yaml');
     const before = await readOptionalFile(path);
-    const prdBlob = await materializePasses(params, ctx);
+    const materialized = await materializePasses(params, ctx);
     const pending = await appendPendingDecision(ctx.root, ctx.loopDir, ctx.key, params.decision);
     if (!params.commit) {
       await pending?.settle();
-      return { sha: null, prdBlob };
+      return { sha: null, ...materialized };
     }
     let result: Awaited<ReturnType<typeof commitProject>>;
     try {
@@ -47,27 +49,30 @@ export const passStory: EffectHandler<'story.pass'> = {
       throw error;
     }
     await pending?.settle();
-    return { ...result, prdBlob };
+    return { ...result, ...materialized };
   },
   async reconcile(params, ctx) {
     if (!params.commit) return null;
     const found = await reconcileCommit(params, ctx);
     if (found === null) return null;
     await settleDecision(ctx.loopDir, ctx.key);
-    // The commit holds prd.yaml with the flag set: the spec backup is that content.
-    return { ...found, prdBlob: await materializePasses(params, ctx) };
+    // The commit holds prd.yaml with the flag set: the spec backup is that content (with the
+    // user's edit journaled since on top, left for a later commit).
+    return { ...found, ...(await materializePasses(params, ctx)) };
   },
 };
 
 /**
- * Set the story's flag on prd.yaml as the run holds it (`spec`; the working file in runs journaled
- * without it), write that into `.loop/prd.yaml` when it differs, and store it as the new spec blob.
+ * Set the story's flag on prd.yaml as the run holds it now (`spec`, or the newer blob of an edit
+ * journaled since, returned as `base`; the working file in runs journaled without `spec`), write
+ * that into `.loop/prd.yaml` when it differs, and store it as the new spec blob.
  */
-async function materializePasses(params: EffectParams<'story.pass'>, ctx: EffectContext): Promise<string> {
+async function materializePasses(params: EffectParams<'story.pass'>, ctx: EffectContext): Promise<{ prdBlob: string; base?: string }> {
   const { story } = params;
   const path = loopPath(ctx.loopDir, 'prd.yaml');
   const current = await readOptionalFile(path);
-  const base = params.spec === undefined ? current : await getBlob(ctx.loopDir, params.spec);
+  const held = params.spec === undefined ? undefined : heldBlob(params.spec, ctx);
+  const base = held === undefined ? current : await getBlob(ctx.loopDir, held);
   if (base === null) throw new YokeError('workspace', `.loop/prd.yaml is missing while story ${story} passes; restore it (\`git checkout -- .loop/prd.yaml\`) and run \`yoke run\` again.`);
   const text = base.toString('utf8');
   const next = setStoryPasses(text, story, true);
@@ -77,5 +82,12 @@ async function materializePasses(params: EffectParams<'story.pass'>, ctx: Effect
     const mode = current === null ? undefined : (await stat(path)).mode & 0o7777;
     await writeFileAtomic(path, content, mode);
   }
-  return putBlob(ctx.loopDir, content);
+  const prdBlob = await putBlob(ctx.loopDir, content);
+  return held === undefined || held === params.spec ? { prdBlob } : { prdBlob, base: held };
+}
+
+/** prd.yaml's blob as the run holds it when the pass runs: `decided` (the request's `spec`) unless an edit journaled since made a newer one. */
+function heldBlob(decided: string, ctx: Pick<EffectContext, 'heldSpecFiles'>): string {
+  const now = ctx.heldSpecFiles?.['prd.yaml'];
+  return typeof now === 'string' ? now : decided;
 }

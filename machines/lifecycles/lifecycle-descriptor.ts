@@ -8,6 +8,7 @@ import type { AnyStateMachine } from 'xstate';
 import type { AgentRole, LifecycleTraits } from '../../config/lifecycle-catalog.js';
 import type { Config, ConfigIssue } from '../../config/types.js';
 import type { MachineEvent } from '../effect-events.js';
+import type { EffectRequest } from '../effects.js';
 import type { WorkContext, WorkInput } from '../work/work-context.js';
 
 /** A lifecycle machine and the version journaled with its runs: all that replaying a run needs. */
@@ -53,6 +54,13 @@ export interface LifecycleDescriptor extends Lifecycle, LifecycleTraits {
    * the edit is data, `yoke run` applies it (files, blobs) before journaling the event.
    */
   readonly resumeEdit?: (context: WorkContext, readLoopFile: LoopFileReader) => ResumeEdit | null;
+  /**
+   * Problems its own files (already validated) have, as its unfinished run resumes, with work the run
+   * decided before it stopped and still owes (`pending`: the requests not yet told to the machine),
+   * each located (stories: prd.yaml no longer has a story whose pass is outstanding, or changed its
+   * criteria). Any error refuses the resume before anything is journaled; absent = none.
+   */
+  readonly resumeIssues?: (context: WorkContext, readLoopFile: LoopFileReader, pending: readonly EffectRequest[]) => ConfigIssue[];
   /**
    * Its own files its unfinished run holds that are missing as it resumes (stories: a prd.yaml an
    * agent removed before the run could restore it), put back before `validate` reads them: name →

@@ -18,6 +18,7 @@ import { storyCommandChecks, storyJourneyCheck } from '../stories/story-checks.j
 import { storyPromptValues } from '../stories/story-prompt.js';
 import { prdResumeEdit, prdSinceLastRun } from '../stories/prd-resume-edit.js';
 import { prdResumeRestore } from '../stories/prd-resume-restore.js';
+import { prdPassConflicts } from '../stories/prd-pass-conflicts.js';
 import { currentStory, initialPrd, progressText, selectStory, storiesPassed, updateProgress, type PrdState } from '../stories/story-progress.js';
 import { enqueueHooks } from '../work/enqueue-hooks.js';
 import { failureFingerprint } from '../work/failure-fingerprint.js';
@@ -324,6 +325,7 @@ export const storiesLifecycle = {
   rolesCalled: (config: Parameters<typeof base.rolesCalled>[0]) => (config.review === true ? base.roles : base.roles.filter((role) => role === 'worker')),
   validate: (readLoopFile: LoopFileReader) => parsePrd(readLoopFile('prd.yaml'), '.loop/prd.yaml').issues,
   resumeEdit: prdResumeEdit,
+  resumeIssues: prdPassConflicts,
   resumeRestore: prdResumeRestore,
   sinceLastRun: prdSinceLastRun,
   finished: storiesFinished,

@@ -14,6 +14,11 @@ function criteriaKey(acceptance: readonly Criterion[] | null): string {
   return JSON.stringify((acceptance ?? []).map((criterion) => [criterion.text, criterion.check ?? null]));
 }
 
+/** Do the two versions of a story have the same acceptance criteria (texts and checks, in order)? */
+export function sameCriteria(a: Pick<Story, 'acceptance'>, b: Pick<Story, 'acceptance'>): boolean {
+  return criteriaKey(a.acceptance) === criteriaKey(b.acceptance);
+}
+
 /** Everything but the line number and the `passes` flag (yoke's), for "was it edited?"; keys sorted at every depth, so a criterion's text counts too. */
 function contentKey(story: Story): string {
   const { line: _line, passes: _passes, ...rest } = story;
@@ -38,7 +43,7 @@ export function storiesChange(known: readonly Story[], passed: ReadonlySet<strin
     if (!old) change.added.push(story.id);
     else if (contentKey(old) !== contentKey(story)) {
       change.edited.push(story.id);
-      if (passed.has(story.id) && criteriaKey(old.acceptance) !== criteriaKey(story.acceptance)) change.reopened.push(story.id);
+      if (passed.has(story.id) && !sameCriteria(old, story)) change.reopened.push(story.id);
     }
   }
   for (const story of known) if (!after.has(story.id)) change.removed.push(story.id);

@@ -9,6 +9,7 @@ import { EffectAborted, type EffectContext, type HandlerTable, type OutputSink, 
 import type { SecretValue } from '../../effects/process/redact-secrets.js';
 import { effectSchemas } from '../../machines/effects.js';
 import type { Lifecycle } from '../../machines/lifecycles/registry.js';
+import { heldSpecFiles, type WorkContext } from '../../machines/work/work-context.js';
 import type { JournalHead } from '../journal/journal-head.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { JournalRecord, RecordDraft } from '../journal/record.js';
@@ -255,6 +256,8 @@ function effectContext(
       options.journal.flush().catch(() => undefined);
     },
     warn: options.warn,
+    // the spec files as the run holds them now: an edit journaled on resume reaches an effect decided before it
+    heldSpecFiles: heldSpecFiles(fold.snapshot.context as WorkContext),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
   };
 }

@@ -95,8 +95,8 @@ export type RunPlan =
 /**
  * Decide what `yoke run` does with the journal `records`: resume the unfinished run (journal
  * `run.resumed`; `SET_MAX_ITERATIONS` when `--max-iterations` changes its cap; `PROTECTION_REFRESHED`
- * for a newer baseline; its lifecycle's event for edits to its own files, which must be valid (a
- * `usage` error, nothing journaled); `SET_PARALLEL` when `--parallel` changes its N), or start a new
+ * for a newer baseline; its lifecycle's event for edits to its own files, which must be valid and
+ * leave the work the run still owes something to do it on (else a `usage` error, nothing journaled); `SET_PARALLEL` when `--parallel` changes its N), or start a new
  * one (`run.abandoned` for an unfinished run under `--fresh`, then `run.started` with the
  * `--max-iterations` override applied to its config). A run recorded by a machine version this
  * yoke lacks refuses the workspace (a `workspace` YokeError), as folding it would. So does a record
@@ -122,6 +122,8 @@ export function planRun(records: readonly JournalRecord[], request: RunRequest):
     const read: LoopFileReader = restore === null ? request.readLoopFile : (name) => restore.writes[name] ?? request.readLoopFile(name);
     // The lifecycle's own files are re-read on every resume (stories: prd.yaml), so a fix made while the run was held is picked up.
     checkOwnFiles(lifecycle.validate?.(read) ?? []);
+    // ... and must leave the work the run still owes (stories: a pass) something to do it on.
+    checkOwnFiles(lifecycle.resumeIssues?.(context, read, fold.outstanding.map((keyed) => keyed.request)) ?? []);
     const edit = lifecycle.resumeEdit?.(context, read) ?? null;
     const notices: Notice[] = [...(restore?.notices ?? []), ...(edit?.notices ?? [])];
     if (edit !== null) drafts.push(event(edit.event));

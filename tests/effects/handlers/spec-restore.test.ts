@@ -59,6 +59,18 @@ describe('spec.restore', () => {
     expect(warnings[0]).toMatch(/^spec file\(s\) \.loop\/plan\.md in story S1's worktree changed during the run/);
   });
 
+  it('puts back the version the run holds when it runs (an edit journaled after the restore was decided), named in `held`, without calling it a change during the run', async () => {
+    const decided = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
+    const protocol = await putBlob(p.loopDir, Buffer.from('protocol\n'));
+    const edited = await putBlob(p.loopDir, Buffer.from('plan v1, as the user fixed it\n'));
+    await writeFile(join(p.loopDir, 'plan.md'), 'plan v1, as the user fixed it\n');
+    const { ctx, warnings } = makeContext(p.root, p.loopDir, { heldSpecFiles: { 'plan.md': edited, 'protocol.md': protocol, 'other.md': null } });
+    const result = await restoreSpec.execute({ specFiles: { 'plan.md': decided, 'protocol.md': protocol } }, ctx);
+    expect(result).toEqual({ restored: [], displaced: {}, held: { 'plan.md': edited } });
+    expect(await text('plan.md')).toBe('plan v1, as the user fixed it\n');
+    expect(warnings).toEqual([]);
+  });
+
   it('changes nothing when the files already match (idempotent retry)', async () => {
     const plan = await putBlob(p.loopDir, Buffer.from('plan v1\n'));
     await unlink(join(p.loopDir, 'protocol.md'));

@@ -106,6 +106,30 @@ describe('story.pass', () => {
     expect(await p.git('rev-list', '--count', 'HEAD')).toBe('2');
   });
 
+  it('sets the flag on the prd.yaml the run holds when it runs: an edit journaled after the pass was decided is kept (its blob named as `base`), in the commit or, after one made before the edit, in the file', async () => {
+    const { params } = await project();
+    const edited = PRD.replace('title: Second', 'title: Second, fixed');
+    const held = await putBlob(p.loopDir, Buffer.from(edited));
+    await p.write('.loop/prd.yaml', edited);
+    const flagged = edited.replace('passes: false', 'passes: true');
+    const { ctx } = makeContext(p.root, p.loopDir, { heldSpecFiles: { 'prd.yaml': held } });
+    const result = await passStory.execute(params, ctx);
+    expect(result.base).toBe(held);
+    expect((await getBlob(p.loopDir, result.prdBlob)).toString()).toBe(flagged);
+    expect(await p.git('show', 'HEAD:.loop/prd.yaml')).toBe(flagged.trimEnd());
+    // the commit was made before the next edit (a kill before its record): found, and the file keeps the edit on top
+    const later = `${edited}  - id: S3\n    title: Third\n    acceptance: [three]\n`;
+    await p.write('.loop/prd.yaml', later);
+    const newer = await putBlob(p.loopDir, Buffer.from(later));
+    const found = await passStory.reconcile?.(params, { ...ctx, heldSpecFiles: { 'prd.yaml': newer } });
+    const laterFlagged = later.replace('passes: false', 'passes: true');
+    expect(found).toEqual({ sha: result.sha, prdBlob: await putBlob(p.loopDir, Buffer.from(laterFlagged)), base: newer });
+    expect(read('.loop/prd.yaml')).toBe(laterFlagged);
+    expect(await p.git('rev-list', '--count', 'HEAD')).toBe('2');
+    // held as decided: no `base`
+    expect(await passStory.reconcile?.(params, { ...ctx, heldSpecFiles: { 'prd.yaml': params.spec ?? '' } })).not.toHaveProperty('base');
+  });
+
   it('with `commit off`, writes the flag and the entry and commits nothing', async () => {
     const { params } = await project();
     const { ctx } = makeContext(p.root, p.loopDir);

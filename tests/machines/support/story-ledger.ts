@@ -23,7 +23,7 @@ export const STORY_INVARIANT = {
   attempts: '§8 only DONE claims that fail a gate count; max-story-attempts of them, or the same failure three times in a row, block the story',
   blocked: '§8 a blocked story is never worked on again; with on-story-blocked stop the run ends at once (exit 1)',
   end: '§8 the run exits 0 exactly when every story passed, and ends only when it must (all passed, blocked, nothing ready, or the cap)',
-  respec: '§8/spec 1.1 an edit of prd.yaml journaled while a spec restore was outstanding (it puts the old file back) is followed by another restore, with the edit, before anything else (runs that restore after calls)',
+  respec: '§8/spec 1.1 an edit of prd.yaml journaled while a spec restore was outstanding (its request names the old file) is followed by another restore, with the edit, before anything else (runs that restore after calls)',
 } as const;
 type Name = keyof typeof STORY_INVARIANT;
 

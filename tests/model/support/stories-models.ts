@@ -266,7 +266,8 @@ export const STORIES_MODELS: Record<string, ExecutionModel> = {
   /**
    * `review on`: the judge before every pass (PASS, FAIL, a verdict it did not write); a FAIL resets
    * the notes; the judge interrupted; prd.yaml edited while the restore after the first judge's call
-   * is outstanding (that restore puts the old file back; the run restores again with the edit)
+   * is outstanding (that restore, decided before the edit, puts back prd.yaml as the run holds it
+   * when it runs: the edit; the run restores again all the same)
    */
   review: model(
     ['max-iterations 2', 'max-story-attempts 2', 'review on'],
@@ -322,8 +323,9 @@ export const STORIES_MODELS: Record<string, ExecutionModel> = {
 /**
  * Where the reopening edit is explored (the paths go on after it): S1 passed, and S2's worker is
  * about to run, or its spec restore before or after the call is outstanding. Such a restore was
- * decided before the edit and puts the old prd.yaml back (S1 `passes: true`, the old criterion);
- * the run then restores again, with the edit, before anything else.
+ * decided before the edit (its request names the old prd.yaml: S1 `passes: true`, the old criterion)
+ * and puts back the version the run holds when it runs, the edit; the run then restores again
+ * before anything else.
  */
 function reopenPoint(snapshot: AnyMachineSnapshot): boolean {
   const prd = (snapshot.context as WorkContext).prd;
