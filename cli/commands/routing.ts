@@ -58,7 +58,8 @@ function continuesWith(pending: NonNullable<RoutingReport['unfinished']>): strin
   if (lanes.length === 0) return `starts its next lane with ${named(pending.profile)}`;
   const profiles = new Set(lanes.map((lane) => lane.profile));
   if (profiles.size > 1) return `continues in ${lanes.length} lanes, each on its own profile`;
-  return `continues with ${named(pending.profile)} in ${lanes.length === 1 ? 'its lane' : `all ${lanes.length} lanes`}`;
+  const where = lanes.length === 1 ? 'its lane' : lanes.length === 2 ? 'both lanes' : `all ${lanes.length} lanes`;
+  return `continues with ${named(pending.profile)} in ${where}`;
 }
 
 function row(entry: ProfileEvidence, baseline: boolean): string {

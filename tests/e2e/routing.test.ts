@@ -265,7 +265,9 @@ describe('routing', () => {
     const reason = /^escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1$/;
     const paused = await routingReport(ws);
     expect(paused).toMatchObject({ next: 'deep', newRun: 'fast', unfinished: { profile: 'deep', lanes: [{ story: 'S1', profile: 'deep', reason: expect.stringMatching(reason) as unknown }] } });
-    expect((await runYoke(ws, ['routing'])).stdout).toMatch(/^ {2}lane S1: the profile deep \(escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1\)$/m);
+    const shown = (await runYoke(ws, ['routing'])).stdout;
+    expect(shown).toMatch(/^the unfinished run \w+ continues with the profile deep in its lane \(`yoke run` resumes it; `--fresh` starts a new run as below\):$/m);
+    expect(shown).toMatch(/^ {2}lane S1: the profile deep \(escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1\)$/m);
     expect((await runYoke(ws, ['budget', '--attempts', '6'])).exitCode).toBe(0);
     const run = await runYoke(ws, ['run', '--quiet'], { timeoutMs: 150_000 });
     expect(run.exitCode, run.stderr).toBe(0);
