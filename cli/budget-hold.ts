@@ -48,7 +48,7 @@ export function describeHold(run: string, context: WorkContext, lifecycle: Pick<
 }
 
 /** A parallel run held in several lanes: a line per lane (its story, what holds it, what to do), then how to go on. */
-function describeHeldLanes(run: string, lanes: readonly LaneHold[]): string {
+export function describeHeldLanes(run: string, lanes: readonly LaneHold[]): string {
   const firstHeldBy = new Map<string, string>();
   const lines = lanes.map((lane) => {
     const shared = lane.holds.map((id) => firstHeldBy.get(id)).filter((story): story is string => story !== undefined);
