@@ -103,7 +103,7 @@ export function buildProgram(argv: string[], done: (code: number) => void, lifec
 
   program
     .command('holds')
-    .description('list the tool calls held for the operator: id, agent, tool, input, class, time (docs/tool-control.md)')
+    .description('list the tool calls held for the operator: id, time, lanes or story, agent, tool, class, input (docs/tool-control.md)')
     .option('--json', 'print as JSON', false)
     .option('--all', 'also list the held calls already answered', false)
     .option('--workspace <name>', WORKSPACE_HELP)

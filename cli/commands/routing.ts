@@ -21,7 +21,7 @@ function renderRouting(report: RoutingReport, config: Config): string {
   const lines: string[] = [];
   const pending = report.unfinished;
   if (pending !== null) {
-    lines.push(`the unfinished run ${pending.run} continues with ${pending.profile === null ? 'its `agent` line' : `the profile ${pending.profile}`} (\`yoke run\` resumes it; \`--fresh\` starts a new run as below).`);
+    lines.push(`the unfinished run ${pending.run} ${continuesWith(pending)} (\`yoke run\` resumes it; \`--fresh\` starts a new run as below)${pending.lanes !== undefined && pending.lanes.length > 0 ? ':' : '.'}`);
     if (pending.lanes !== undefined) {
       for (const lane of pending.lanes) {
         lines.push(`  lane ${lane.story}: ${lane.profile === null ? 'its `agent` line' : `the profile ${lane.profile}`}${lane.reason === null ? '' : ` (${lane.reason})`}`);
@@ -48,6 +48,18 @@ function renderRouting(report: RoutingReport, config: Config): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** How the unfinished run goes on: with one profile (serial, or every lane on the same one), or in lanes on profiles of their own. */
+function continuesWith(pending: NonNullable<RoutingReport['unfinished']>): string {
+  const named = (profile: string | null): string => (profile === null ? 'its `agent` line' : `the profile ${profile}`);
+  const lanes = pending.lanes;
+  if (lanes === undefined) return `continues with ${named(pending.profile)}`;
+  if (lanes.length === 0) return `starts its next lane with ${named(pending.profile)}`;
+  const profiles = new Set(lanes.map((lane) => lane.profile));
+  if (profiles.size > 1) return `continues in ${lanes.length} lanes, each on its own profile`;
+  const where = lanes.length === 1 ? 'its lane' : lanes.length === 2 ? 'both lanes' : `all ${lanes.length} lanes`;
+  return `continues with ${named(pending.profile)} in ${where}`;
 }
 
 function row(entry: ProfileEvidence, baseline: boolean): string {

@@ -14,6 +14,7 @@ import { workingTreeChanges } from '../../effects/git/working-tree-changes.js';
 import { LIFECYCLES } from '../../machines/lifecycles/registry.js';
 import type { WorkContext as LoopContext } from '../../machines/work/work-context.js';
 import { unfinishedRun } from '../../store/fold/journal-runs.js';
+import { heldLanes } from '../../store/projections/held-lanes.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { driveRun, type RunnerOptions } from '../../store/fold/runner.js';
 import type { RunFold } from '../../store/fold/run-fold.js';
@@ -166,7 +167,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     terminal.stop();
     if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
     if (result.kind === 'paused') {
-      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext, lifecycle)}\n`);
+      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext, lifecycle, heldLanes(session.journal.records, fold.run))}\n`);
       return EXIT.unsuccessful;
     }
     return result.exitCode;

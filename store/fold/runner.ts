@@ -17,6 +17,7 @@ import { outcomeEvent, type KeyedRequest, type RunFold } from './run-fold.js';
 import { stateText } from './state-text.js';
 import { LaneDriver } from './lane-driver.js';
 import { failureMessage } from './failure-message.js';
+import { heldLanes } from '../projections/held-lanes.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
 /** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
@@ -90,7 +91,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
   };
 
   const held = heldFor(fold);
-  if (fold.active && fold.snapshot.hasTag('paused') && held !== null && !unansweredToolHold(held, options.journal.records)) {
+  if (fold.active && fold.snapshot.hasTag('paused') && held !== null && goesOn(held, fold.run, options.journal.records)) {
     // Held because its agent could not authenticate: being run again is the user's "try again".
     // Held on a tool call: once the operator answered it, the next call goes on with the answer.
     stage({ type: 'event', payload: { cause: null, event: { type: 'AGENT_RETRY' } } });
@@ -104,6 +105,16 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
   } finally {
     await (gate as RunToolGate | null)?.close();
   }
+}
+
+/**
+ * Does `yoke run` send a run held for `heldFor` on (AGENT_RETRY)? When its hold is not an unanswered
+ * tool call, or, in a parallel run held in several lanes, when any of them is: AGENT_RETRY sends
+ * every held lane on, and a lane whose call is still unanswered holds again on it.
+ */
+function goesOn(heldFor: string, run: string, records: readonly JournalRecord[]): boolean {
+  if (!unansweredToolHold(heldFor, records)) return true;
+  return heldLanes(records, run).some((lane) => lane.reason !== 'tool-held' || lane.holds[0] === undefined || !unansweredToolHold(`tool:${lane.holds[0]}`, records));
 }
 
 /** True when `heldFor` names a tool hold (`tool:<id>`) the journal has no answer to. */

@@ -60,6 +60,39 @@ export function toolHolds(records: readonly JournalRecord[]): ToolHold[] {
   return [...holds.values()];
 }
 
+/** Where a held call came from: the lanes and the stories whose agent calls it held. */
+export interface HoldOrigin {
+  /** the parallel lanes (by story id) whose agent calls were held on it, in order; one answer answers them all. Empty outside lanes */
+  lanes: string[];
+  /** the stories whose agent calls were held on it (a lane's story, or a serial stories run's story); empty when the calls named none */
+  stories: string[];
+}
+
+/**
+ * Hold id → where it came from, from the `agent.spawn` each held request's effect key names. Two
+ * lanes' same call (an id derived from tool and input) is one hold naming both. Reads the agent
+ * calls' `effect.started` records, which a checkpoint read leaves out: give it every record.
+ */
+export function holdOrigins(records: readonly JournalRecord[]): Map<string, HoldOrigin> {
+  const calls = new Map<string, { lane?: string; story?: string }>();
+  const keys = new Map<string, string | null>();
+  const origins = new Map<string, HoldOrigin>();
+  for (const record of records) {
+    if (record.type === 'effect.started' && record.payload.kind === 'agent.spawn') calls.set(record.payload.key, record.payload.params as { lane?: string; story?: string });
+    else if (record.type === 'tool.requested') keys.set(record.payload.id, record.payload.key);
+    else if (record.type === 'tool.ruled' && record.payload.ruling === 'hold') {
+      const key = keys.get(record.payload.id);
+      const call = key === undefined || key === null ? undefined : calls.get(key);
+      const origin = origins.get(record.payload.id) ?? { lanes: [], stories: [] };
+      origins.set(record.payload.id, origin);
+      if (call?.lane !== undefined && !origin.lanes.includes(call.lane)) origin.lanes.push(call.lane);
+      const story = call?.lane ?? call?.story;
+      if (story !== undefined && !origin.stories.includes(story)) origin.stories.push(story);
+    }
+  }
+  return origins;
+}
+
 /** A short summary of a tool input for one line: the command, the path, or the JSON cut to `width`. */
 export function inputSummary(input: unknown, width = 80): string {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};

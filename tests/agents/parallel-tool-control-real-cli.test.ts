@@ -119,37 +119,63 @@ describe('parallel lanes through the tool-call gate', { timeout: 240_000 }, () =
     expect(s2Files, 'S2 landed nothing of out.txt').not.toContain('out.txt');
   });
 
-  it.skipIf(skipped('gemini'))('gemini: a held call holds each lane that made it, the run pauses naming it; `yoke answer <id> pass` and `yoke run` call both lanes again, the answered call runs, both stories land, replay --verify agrees', async () => {
+  it.skipIf(skipped('gemini'))('gemini: two lanes held on two calls pause naming both lanes and both ids; answering the one not named last goes on, and the same call then held in both lanes is one id naming both; its answer lands both stories, replay --verify agrees', async () => {
     const ws = await makeWorkspace({
-      '.loop/yoke.conf': `mode stories\nagent gemini\nmodel ${models.gemini}\nmax-iterations 4\nparallel 2\n`,
+      '.loop/yoke.conf': `mode stories\nagent gemini\nmodel ${models.gemini}\nmax-iterations 6\nparallel 2\n`,
       '.loop/prd.yaml': PRD.replace('grep -q lane out.txt', '"true"'),
       '.loop/protocol.md': '# Protocol\n\nWork on the one story you are given, then write .loop/notes.md.\n',
       '.loop/judge.md': '# Judge\n',
       '.loop/.gitignore': '.journal/\n.stash/\n',
     });
     leftovers.workspaces.push(ws);
-    const lane = { byRound: [
-      { runCommand: { command: 'curl -s http://127.0.0.1:9/ > /dev/null' } },
+    // a lane's call: `command` (a network call, held), then its notes, then a last word
+    const laneTurns = (command: string) => ({ byRound: [
+      { runCommand: { command } },
       { writeFile: { path: '.loop/notes.md', content: 'STATUS: DONE\n' } },
       { text: 'done' },
-    ] };
-    const script: MockScript = Array.from({ length: 6 }, () => lane);
-
-    const first = await runYokeOffline('gemini', ws.path, ['run'], script, 200_000);
+    ] });
+    const curl = (path: string): string => `curl -s http://127.0.0.1:9/${path} > /dev/null`;
+    // the first lane call to ask gets the first turn (curl …/a), the other lane's first request a later one (curl …/b)
+    const first = await runYokeOffline('gemini', ws.path, ['run'], [laneTurns(curl('a')), ...Array.from({ length: 5 }, () => laneTurns(curl('b')))], 200_000);
     expect(first.exitCode, first.stderr).toBe(1);
-    expect(first.stderr).toMatch(/yoke answer [0-9a-f]{8} pass/);
     const held = (await readJournal(ws)).filter((record) => record.type === 'effect.completed' && payload(record).kind === 'agent.spawn')
       .map((record) => (payload(record).result as { classification: string }).classification);
     expect(held).toEqual(['tool-held', 'tool-held']);
-    const holds = await runYoke(ws, ['holds', '--json']);
-    const [hold, ...others] = JSON.parse(holds.stdout) as Array<{ id: string; class: string; agent: string }>;
-    expect(others, 'the same call in two lanes is one hold').toEqual([]);
-    expect(hold).toMatchObject({ class: 'network', agent: 'gemini' });
-    const answered = await runYoke(ws, ['answer', hold!.id, 'pass']);
-    expect(answered.exitCode, answered.stderr).toBe(0);
+    type Listed = { id: string; class: string; agent: string; summary: string; lanes: string[]; stories: string[] };
+    const listed = async (): Promise<Listed[]> => JSON.parse((await runYoke(ws, ['holds', '--json'])).stdout) as Listed[];
+    const two = await listed();
+    expect(two.map((hold) => hold.summary).sort()).toEqual([curl('a'), curl('b')]);
+    expect(two.flatMap((hold) => hold.lanes).sort(), 'each hold names the lane it came from').toEqual(['S1', 'S2']);
+    for (const hold of two) {
+      expect(hold).toMatchObject({ class: 'network', agent: 'gemini', stories: hold.lanes });
+      // the pause names every held lane with its own hold id, not only the last one
+      expect(first.stderr).toContain(`story ${hold.lanes[0]}: its worker's tool call ${hold.id} waits for the operator; answer with \`yoke answer ${hold.id} pass|refuse\``);
+    }
+    expect(first.stderr).toContain('is held in 2 lanes:');
+    const text = await runYoke(ws, ['holds']);
+    for (const hold of two) expect(text.stdout).toMatch(new RegExp(`^${hold.id}  \\S+  lane ${hold.lanes[0]}  gemini `, 'm'));
 
-    const second = await runYokeOffline('gemini', ws.path, ['run'], script, 200_000);
-    expect(second.exitCode, second.stderr).toBe(0);
+    // answer only the hold the run's pause record does not name (the machine keeps the last held lane's)
+    const paused = (await readJournal(ws)).filter((record) => record.type === 'run.paused').map((record) => payload(record).reason);
+    const last = two.find((hold) => paused.at(-1) === `tool:${hold.id}`);
+    const other = two.find((hold) => hold !== last);
+    expect(last, `the pause names one of the holds: ${JSON.stringify(paused)}`).toBeDefined();
+    expect((await runYoke(ws, ['answer', other!.id, 'pass'])).exitCode).toBe(0);
+    // both lanes call again, and both now make the still unanswered call: one hold, naming both lanes
+    const second = await runYokeOffline('gemini', ws.path, ['run'], Array.from({ length: 6 }, () => laneTurns(last!.summary)), 200_000);
+    expect(second.exitCode, second.stderr).toBe(1);
+    const retried = (await readJournal(ws)).filter((record) => record.type === 'event' && (payload(record).event as { type: string }).type === 'AGENT_RETRY');
+    expect(retried, 'an answer to any held lane\'s call sends the held lanes on').toHaveLength(1);
+    const [shared, ...none] = await listed();
+    expect(none).toEqual([]);
+    expect(shared?.id).toBe(last!.id);
+    expect([...shared!.lanes].sort(), 'the shared hold names both lanes').toEqual(['S1', 'S2']);
+    expect(second.stderr).toMatch(new RegExp(`story S[12]: its worker's tool call ${last!.id} waits for the operator.*\\n  story S[12]: its worker's tool call ${last!.id} waits for the operator.*\\(the same call as story S[12]'s: one answer answers both\\)`));
+    expect((await runYoke(ws, ['holds'])).stdout).toMatch(new RegExp(`^${last!.id}  \\S+  lanes S[12], S[12]  gemini `, 'm'));
+    expect((await runYoke(ws, ['answer', last!.id, 'pass'])).exitCode).toBe(0);
+
+    const third = await runYokeOffline('gemini', ws.path, ['run'], Array.from({ length: 6 }, () => laneTurns(last!.summary)), 200_000);
+    expect(third.exitCode, third.stderr).toBe(0);
     const records = await readJournal(ws);
     const byAnswer = records.filter((record) => record.type === 'tool.ruled' && (payload(record).source as { kind: string }).kind === 'answer');
     expect(byAnswer.map((record) => payload(record).ruling)).toEqual(['pass', 'pass']);

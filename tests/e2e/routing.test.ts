@@ -221,6 +221,27 @@ describe('routing', () => {
     expect((await runYoke(ws, ['replay', '--verify'])).exitCode).toBe(0);
   }, 120_000);
 
+  it('escalate in two lanes on different rungs: `yoke routing`\'s headline says the lanes go on each on its own profile, not the first lane\'s alone', async () => {
+    const ws = await makeParallelWorkspace(['S1', 'S2']);
+    workspaces.push(ws);
+    // an agent that never leaves the out file: every attempt fails its story's check
+    await writeFile(ws.side('failing.sh'), 'printf "STATUS: DONE\\n" > .loop/notes.md\n');
+    const agent = ws.side('failing.sh');
+    await ws.write('.loop/yoke.conf', `${['mode stories', 'parallel 2', 'max-iterations 6', 'guard tree test -f .loop/prd.yaml',
+      `profile fast tier light model fast-m cmd sh ${agent}`, `profile deep tier strong model deep-m cmd sh ${agent}`, 'agent fast',
+      // one attempt: the lane that gets it fails on fast and climbs to deep, the other still waits on fast
+      'routing escalate', 'budget attempts 1'].join('\n')}\n`);
+    await ws.git(['commit', '-qam', 'escalate']);
+    const held = await runYoke(ws, ['run', '--quiet'], { timeoutMs: 150_000 });
+    expect(held.exitCode, held.stderr).toBe(1);
+    const lanes = (await routingReport(ws)).unfinished?.lanes ?? [];
+    expect(lanes.map((lane) => lane.profile).sort(), JSON.stringify(lanes)).toEqual(['deep', 'fast']);
+    const shown = (await runYoke(ws, ['routing'])).stdout;
+    expect(shown).toMatch(/^the unfinished run \w+ continues in 2 lanes, each on its own profile \(`yoke run` resumes it; `--fresh` starts a new run as below\):$/m);
+    expect(shown).not.toMatch(/continues with the profile/);
+    for (const lane of lanes) expect(shown).toMatch(new RegExp(`^ {2}lane ${lane.story}: the profile ${lane.profile ?? ''}`, 'm'));
+  }, 200_000);
+
   it('escalate in parallel lanes: the story whose check failed climbs in its own lane while the other stays on the bottom rung; the lane call journals its profile, model and reason, `yoke routing` shows the held lane\'s next rung, and the ledger counts each story', async () => {
     const ws = await makeParallelWorkspace(['S1', 'S2']);
     workspaces.push(ws);
@@ -244,7 +265,9 @@ describe('routing', () => {
     const reason = /^escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1$/;
     const paused = await routingReport(ws);
     expect(paused).toMatchObject({ next: 'deep', newRun: 'fast', unfinished: { profile: 'deep', lanes: [{ story: 'S1', profile: 'deep', reason: expect.stringMatching(reason) as unknown }] } });
-    expect((await runYoke(ws, ['routing'])).stdout).toMatch(/^ {2}lane S1: the profile deep \(escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1\)$/m);
+    const shown = (await runYoke(ws, ['routing'])).stdout;
+    expect(shown).toMatch(/^the unfinished run \w+ continues with the profile deep in its lane \(`yoke run` resumes it; `--fresh` starts a new run as below\):$/m);
+    expect(shown).toMatch(/^ {2}lane S1: the profile deep \(escalate: up to deep \(strong\), rung 2 of 2, after iteration \d+ failed accept S1#1\)$/m);
     expect((await runYoke(ws, ['budget', '--attempts', '6'])).exitCode).toBe(0);
     const run = await runYoke(ws, ['run', '--quiet'], { timeoutMs: 150_000 });
     expect(run.exitCode, run.stderr).toBe(0);

@@ -1,0 +1,61 @@
+// The lanes of a parallel run that hold it (DESIGN §10, §13): each lane whose agent call ended held
+// (a tool call waiting for the operator, an agent that could not authenticate, tool calls that went
+// around the gate), folded from the journal. The machine keeps only the last held lane's reason.
+import type { JournalRecord } from '../journal/record.js';
+
+/** The setbacks that hold a lane until `yoke run` journals AGENT_RETRY. */
+export type LaneHoldReason = 'tool-held' | 'auth-error' | 'tool-ungated';
+
+/** One held lane: its story, why it holds, the detail its call ended with, and (tool-held) the hold ids its call made. */
+export interface LaneHold {
+  story: string;
+  reason: LaneHoldReason;
+  detail: string | null;
+  /** tool-held: the hold ids of the call, the first one the call's `toolHold` (what answering goes on with) */
+  holds: string[];
+}
+
+const REASONS: ReadonlySet<string> = new Set<LaneHoldReason>(['tool-held', 'auth-error', 'tool-ungated']);
+
+interface SpawnParams { lane?: string }
+interface SpawnResult { classification?: string; detail?: string | null; toolHold?: { id: string } }
+
+/**
+ * The lanes of run `run` held now, in the order they came to hold: every lane agent call that ended
+ * on a hold since the run last journaled AGENT_RETRY (which sends every held lane on). Empty for a
+ * serial run, whose one hold the machine's context names.
+ */
+export function heldLanes(records: readonly JournalRecord[], run: string): LaneHold[] {
+  const laneOf = new Map<string, string>();
+  const heldIn = new Map<string, string[]>();
+  let held = new Map<string, LaneHold>();
+  for (const record of records) {
+    if (record.run !== run) continue;
+    if (record.type === 'event' && record.payload.event.type === 'AGENT_RETRY') held = new Map();
+    else if (record.type === 'effect.started' && record.payload.kind === 'agent.spawn') {
+      const lane = (record.payload.params as SpawnParams).lane;
+      if (lane !== undefined) laneOf.set(record.payload.key, lane);
+    } else if (record.type === 'tool.requested' && record.payload.key !== null) {
+      heldIn.set(record.payload.id, [...(heldIn.get(record.payload.id) ?? []), record.payload.key]);
+    } else if (record.type === 'effect.completed' && record.payload.kind === 'agent.spawn') {
+      const story = laneOf.get(record.payload.key);
+      const result = record.payload.result as SpawnResult;
+      if (story === undefined) continue;
+      held.delete(story);
+      const reason = result.classification;
+      if (reason === undefined || !REASONS.has(reason)) continue;
+      held.set(story, { story, reason: reason as LaneHoldReason, detail: result.detail ?? null, holds: reason === 'tool-held' ? holdsOf(result, record.payload.key, records, heldIn) : [] });
+    }
+  }
+  return [...held.values()];
+}
+
+/** The hold ids agent call `key` made: its `toolHold` first, then the others it was ruled `hold` on. */
+function holdsOf(result: SpawnResult, key: string, records: readonly JournalRecord[], requestedBy: Map<string, string[]>): string[] {
+  const ids = result.toolHold === undefined ? [] : [result.toolHold.id];
+  for (const record of records) {
+    if (record.type !== 'tool.ruled' || record.payload.ruling !== 'hold' || ids.includes(record.payload.id)) continue;
+    if (requestedBy.get(record.payload.id)?.includes(key) === true) ids.push(record.payload.id);
+  }
+  return ids;
+}
