@@ -143,6 +143,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     terminal.showStatus(() => watcher.statusLine());
     const result = await driveRun(fold, {
       journal: session.journal,
+      ledgerBase: readFrom,
       lifecycle,
       handlers,
       root: paths.root,
@@ -167,7 +168,7 @@ export async function runCommand(flags: RunFlags, argv: string[]): Promise<numbe
     terminal.stop();
     if (result.kind === 'interrupted') return exitCodeForSignal(result.signal);
     if (result.kind === 'paused') {
-      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext, lifecycle, heldLanes(session.journal.records, fold.run))}\n`);
+      process.stderr.write(`yoke: ${describeHold(fold.run, fold.snapshot.context as LoopContext, lifecycle, heldLanes(session.journal.records, fold.run, readFrom))}\n`);
       return EXIT.unsuccessful;
     }
     return result.exitCode;

@@ -18,7 +18,8 @@ import { lifecycleOf } from './journal-runs.js';
 import { RunFold, canonical, type FoldState } from './run-fold.js';
 
 /** The checkpoint format's version (a checkpoint of another format is not intact: the run is folded from its start). */
-export const CHECKPOINT_FORMAT = 2;
+/** 3: the ledger tallies the held lanes (a format-2 checkpoint names none, so it is not trusted). */
+export const CHECKPOINT_FORMAT = 3;
 
 /** A saved fold of one run after record `upTo`. */
 export interface FoldCheckpoint {

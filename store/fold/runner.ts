@@ -18,6 +18,7 @@ import { stateText } from './state-text.js';
 import { LaneDriver } from './lane-driver.js';
 import { failureMessage } from './failure-message.js';
 import { heldLanes } from '../projections/held-lanes.js';
+import type { LedgerBase } from '../projections/checkpoint-ledger.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
 /** How an `effect.failed` message begins when the tamper check stopped the run after an agent call. */
@@ -59,6 +60,8 @@ export interface RunnerOptions {
    * taken). Absent = no checkpoints (backends without a checkpoint file).
    */
   checkpoints?: { every: number; take(fold: RunFold, head: JournalHead): string | null };
+  /** the checkpoint the journal's records were read from (its kept records, then every one after it); absent = every record */
+  ledgerBase?: LedgerBase | null;
   /** values no journaled text may contain (the store's password), handed to every effect; absent = none */
   secrets?: readonly SecretValue[];
   openToolGate?: (host: { stage: (draft: Omit<RecordDraft, 'run' | 'machine' | 'mv'>) => JournalRecord; flush: () => Promise<void> }) => Promise<RunToolGate>;
@@ -91,7 +94,7 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
   };
 
   const held = heldFor(fold);
-  if (fold.active && fold.snapshot.hasTag('paused') && held !== null && goesOn(held, fold.run, options.journal.records)) {
+  if (fold.active && fold.snapshot.hasTag('paused') && held !== null && goesOn(held, fold.run, options.journal.records, options.ledgerBase ?? null)) {
     // Held because its agent could not authenticate: being run again is the user's "try again".
     // Held on a tool call: once the operator answered it, the next call goes on with the answer.
     stage({ type: 'event', payload: { cause: null, event: { type: 'AGENT_RETRY' } } });
@@ -112,9 +115,11 @@ export async function driveRun(fold: RunFold, options: RunnerOptions): Promise<D
  * tool call, or, in a parallel run held in several lanes, when any of them is: AGENT_RETRY sends
  * every held lane on, and a lane whose call is still unanswered holds again on it.
  */
-function goesOn(heldFor: string, run: string, records: readonly JournalRecord[]): boolean {
+function goesOn(heldFor: string, run: string, records: readonly JournalRecord[], base: LedgerBase | null): boolean {
   if (!unansweredToolHold(heldFor, records)) return true;
-  return heldLanes(records, run).some((lane) => lane.reason !== 'tool-held' || lane.holds[0] === undefined || !unansweredToolHold(`tool:${lane.holds[0]}`, records));
+  // a lane held on no hold id it names (tool calls that went around the gate, an agent that could not
+  // authenticate) goes on when run again, as a serial run held so does
+  return heldLanes(records, run, base).some((lane) => lane.reason !== 'tool-held' || lane.holds[0] === undefined || !unansweredToolHold(`tool:${lane.holds[0]}`, records));
 }
 
 /** True when `heldFor` names a tool hold (`tool:<id>`) the journal has no answer to. */

@@ -10,13 +10,14 @@
 //   see every record of each effect not completed by the checkpoint, and every tool call requested
 //   during one: kept too;
 // - sums over the checkpoint's run (its usage, its tool rulings, where its last agent call and
-//   protect scan are) start from the ledger's `run` tallies and add the records after it.
+//   protect scan are, its held lanes) start from the ledger's `run` tallies and add the records after it.
 // Events, completed effects and checkpoints, the bulk of a journal, are left out.
 // tests/store/projections/checkpoint-ledger.test.ts checks every such projection both ways.
 import type { JournalRecord } from '../journal/record.js';
 import { addCall, NO_USAGE, type UsageTotals } from '../../machines/usage-totals.js';
 import { readLedger, type LedgerEntry } from './usage-ledger.js';
 import { countToolRulings, noRulings, type ToolRulingCounts } from './tool-ruling-counts.js';
+import { heldLanes, type LaneHold } from './held-lanes.js';
 
 /** The checkpoint's run, summed up to the checkpoint. */
 export interface RunTallies {
@@ -31,6 +32,8 @@ export interface RunTallies {
   scanCompleted: number;
   /** the effect it was in: its last record that ends the phase search was this effect's start, not ended then */
   inFlight: InFlight | null;
+  /** its lanes held then (parallel stories: `yoke run` goes on when one of them can) */
+  heldLanes: LaneHold[];
 }
 
 /** An effect in flight, as the phase shown by `yoke status` names it. */
@@ -79,6 +82,7 @@ export function advanceLedger(previous: LedgerBase | null, records: readonly Jou
     agentStarted: positions.agentStarted,
     scanCompleted: positions.scanCompleted,
     inFlight: effectInFlight(fresh, run, base),
+    heldLanes: heldLanes(candidates, run, base),
   };
   const ruled = new Map<string, boolean>();
   const completed = new Set<string>();

@@ -13,6 +13,7 @@ import { findRun, runStarts, unfinishedRun } from '../../../store/fold/journal-r
 import { answerEvents, callRulings, journalAnswers, toolHolds } from '../../../store/gate/tool-records.js';
 import type { JournalRecord, RecordDraft } from '../../../store/journal/record.js';
 import { advanceLedger, effectInFlight, runRulings, runUsage, scanPositions, type CheckpointLedger, type LedgerBase } from '../../../store/projections/checkpoint-ledger.js';
+import { heldLanes } from '../../../store/projections/held-lanes.js';
 import { protectionHistory } from '../../../store/projections/protection-history.js';
 import { foldStashIndex } from '../../../store/stash/stash-index.js';
 import { openLandings } from '../../../store/session/cut-short-landing.js';
@@ -41,6 +42,14 @@ class JournalModel {
     this.add({ type, run: this.run, machine: 'loop', mv: 1, payload } as RecordDraft);
   }
 
+  /** How an agent call ended, when it held its lane: on a tool call (one of the holds so far), or unable to authenticate. */
+  private setback(n: number): Record<string, unknown> {
+    const hold = this.holds[n % Math.max(1, this.holds.length)];
+    if (n % 4 === 1 && hold !== undefined) return { classification: 'tool-held', detail: `held ${hold}`, toolHold: { id: hold } };
+    if (n % 4 === 2) return { classification: 'auth-error', detail: 'no credentials' };
+    return {};
+  }
+
   /** One step of a journal: `choice` picks what happens, `n` parameterizes it. */
   step(choice: number, n: number): void {
     const run = this.run;
@@ -59,7 +68,8 @@ class JournalModel {
         this.effects += 1;
         const key = `${run}/${this.effects}/0`;
         this.open.push({ key, kind });
-        const params = kind === 'agent.spawn' ? { role: n % 4 === 0 ? 'judge' : 'worker', iteration: this.effects, model: null } : kind === 'story.land' ? { story: 'S1', target: 'main', from: 'abc', lane: 'S1' } : { n };
+        // agent calls in lanes S1 and S2 (parallel stories) or in the main tree
+        const params = kind === 'agent.spawn' ? { role: n % 4 === 0 ? 'judge' : 'worker', iteration: this.effects, model: null, ...(n % 3 === 0 ? {} : { lane: `S${n % 3}` }) } : kind === 'story.land' ? { story: 'S1', target: 'main', from: 'abc', lane: 'S1' } : { n };
         this.mine('effect.started', { key, kind, params, attempt: 1 });
         if (kind === 'agent.spawn' && n % 2 === 0) this.mine('process.spawned', { key, pid: 1000 + n, startTime: String(n) });
         return;
@@ -70,7 +80,7 @@ class JournalModel {
         this.mine('effect.completed', {
           key: openEffect.key, kind: openEffect.kind,
           result: openEffect.kind === 'agent.spawn'
-            ? { outcome: 'exited', exitCode: 0, durationMs: n, usage: n % 5 === 0 ? null : { inputTokens: n, outputTokens: n % 7 === 0 ? null : 2 * n, cacheReadTokens: null, cacheWriteTokens: null, costUsd: n % 3 === 0 ? null : n / 1000 + 0.1, model: 'bench' } }
+            ? { outcome: 'exited', exitCode: 0, durationMs: n, usage: n % 5 === 0 ? null : { inputTokens: n, outputTokens: n % 7 === 0 ? null : 2 * n, cacheReadTokens: null, cacheWriteTokens: null, costUsd: n % 3 === 0 ? null : n / 1000 + 0.1, model: 'bench' }, ...this.setback(n) }
             : { ok: true },
         });
         this.mine('event', { cause: openEffect.key, event: { type: 'DONE' } });
@@ -182,6 +192,7 @@ function projections(records: readonly JournalRecord[], run: string, upTo: numbe
     rulings: runRulings(records, run, base),
     inFlight: effectInFlight(records, run, base),
     positions: scanPositions(records, run, base),
+    held: heldLanes(records, run, base),
     last: mine[mine.length - 1]?.seq,
     // the gate matches an agent call's executed tool calls against every ruling of that call when it ends
     calls: openKeys(mine, upTo).map((key) => callRulings(records, key)),
