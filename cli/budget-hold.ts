@@ -55,7 +55,7 @@ export function describeHeldLanes(run: string, lanes: readonly LaneHold[]): stri
     for (const id of lane.holds) if (!firstHeldBy.has(id)) firstHeldBy.set(id, lane.story);
     return `  story ${lane.story}: ${laneRemedy(lane)}${shared.length === 0 ? '' : ` (the same call as story ${[...new Set(shared)].join(', ')}'s: one answer answers both)`}`;
   });
-  return `run ${run} is held in ${lanes.length} lanes:\n${lines.join('\n')}\nthen run \`yoke run\` again: every held lane goes on (see \`yoke holds\`).`;
+  return `run ${run} is held in ${lanes.length} lanes:\n${lines.join('\n')}\nthen run \`yoke run\` again: every held lane goes on, and one whose call is still unanswered calls again and holds again (answer them all first to spend no call; see \`yoke holds\`).`;
 }
 
 /** What holds one lane, and what to do about it. */

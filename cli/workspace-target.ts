@@ -20,8 +20,8 @@ export async function workspaceTarget(name: string | undefined, local: () => Wor
   return workspacePaths(join(homedir(), '.cache', 'yoke', 'workspaces', checked), checked, url);
 }
 
-/** What to do after an operator's answer or raise: `yoke run`, or with `--workspace` the run's next `yoke run` wherever it works (a fleet job: its next attempt). */
+/** What to do after an operator's answer or raise: `yoke run`, or with `--workspace` the run's next `yoke run` wherever it works (a fleet job paused twice is dead-lettered: queued again). */
 export function resumeHint(name: string | undefined): string {
   if (name === undefined) return 'Run `yoke run` to continue.';
-  return `The run goes on at its next \`yoke run\` in a checkout of workspace ${name} (a fleet job: its next attempt).`;
+  return `The run goes on at its next \`yoke run\` in a checkout of workspace ${name}; a fleet job's next attempt, or, once the job is dead-lettered (a second pause in a row), \`yoke queue add\` again (docs/fleet.md).`;
 }

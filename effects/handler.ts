@@ -45,7 +45,7 @@ export interface EffectContext {
    * absent), folded from the journal up to here: never a read of the world, so replay folds the same.
    * It is newer than the blobs a request names only when a journaled input changed it after the
    * request was decided: the user's edit of prd.yaml, journaled as `yoke run` resumes while an effect
-   * decided before the stop is still owed. Absent for a lane's effects.
+   * decided before the stop is still owed. Absent for the effects of a parallel run (the lane driver runs them).
    */
   heldSpecFiles?: Readonly<Record<string, string | null>>;
   /** the tool-call gate of the run (DESIGN §13), for agent calls with tool control on or advisory; absent = none */

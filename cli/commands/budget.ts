@@ -6,6 +6,8 @@ import type { RunFold } from '../../store/fold/run-fold.js';
 import { openWorkspace } from '../../store/session/open-workspace.js';
 import { raiseBudgets, unfinishedRunFold, type BudgetRaise } from '../../store/session/raise-budgets.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
+import { toolHolds } from '../../store/gate/tool-records.js';
+import type { JournalRecord } from '../../store/journal/record.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { spentOn } from '../budget-hold.js';
 import { findProject } from '../find-project.js';
@@ -38,19 +40,19 @@ export async function budgetCommand(flags: BudgetFlags): Promise<number> {
   const paths = await workspaceTarget(flags.workspace, () => findProject(process.cwd()));
   if (raises.length === 0) {
     const { records } = await readWorkspace(paths);
-    return report(unfinishedRunFold(records), raises, flags);
+    return report(unfinishedRunFold(records), raises, flags, records);
   }
   const session = await openWorkspace(paths, { command: 'yoke budget', warn, onStale: () => undefined });
   try {
     if (session.settled) for (const line of settleLines(session.settled)) warn(line);
-    return report(await raiseBudgets(session.journal, raises), raises, flags);
+    return report(await raiseBudgets(session.journal, raises), raises, flags, session.journal.records);
   } finally {
     await session.close();
   }
 }
 
 /** Print spending against every ceiling of `run` (and what was raised). */
-function report({ run, fold }: { run: string; fold: RunFold }, raises: readonly BudgetRaise[], flags: BudgetFlags): number {
+function report({ run, fold }: { run: string; fold: RunFold }, raises: readonly BudgetRaise[], flags: BudgetFlags, records: readonly JournalRecord[]): number {
   const context = fold.snapshot.context as WorkContext;
   const budgets = BUDGET_DIMENSIONS.map((dimension) => ({ dimension, ceiling: context.budgets[dimension] ?? null, spent: spentOn(context, dimension) }));
   if (flags.json) {
@@ -59,8 +61,11 @@ function report({ run, fold }: { run: string; fold: RunFold }, raises: readonly 
   }
   for (const { dimension, value } of raises) process.stdout.write(`run ${run}: ${dimension} budget is now ${value}.\n`);
   for (const line of budgets) process.stdout.write(`  ${line.dimension.padEnd(12)} ${String(line.spent).padStart(10)} spent of ${line.ceiling ?? 'no limit'}\n`);
-  // Only a budget hold is this command's to report; a run paused for something else (a held tool call) says so at its next `yoke run`.
+  // A run paused on its budget, or on a tool call still unanswered, does not go on at its next `yoke run`: say which.
+  const toolHold = context.heldFor?.startsWith('tool:') === true ? context.heldFor.slice('tool:'.length) : null;
   if (fold.snapshot.hasTag('paused') && context.blockedOn !== null) process.stdout.write(`The run is still held by its ${context.blockedOn} budget.\n`);
-  else if (raises.length > 0) process.stdout.write(`${resumeHint(flags.workspace)}\n`);
+  else if (fold.snapshot.hasTag('paused') && toolHold !== null && toolHolds(records).some((hold) => hold.id === toolHold && hold.answered === null)) {
+    process.stdout.write(`The run is still held on tool call ${toolHold}: answer it (\`yoke answer ${toolHold} pass|refuse\`${flags.workspace === undefined ? '' : ` --workspace ${flags.workspace}`}) before it goes on.\n`);
+  } else if (raises.length > 0) process.stdout.write(`${resumeHint(flags.workspace)}\n`);
   return 0;
 }

@@ -120,8 +120,10 @@ export const storiesMachine = workSetup.createMachine({
       actions: assign(({ context, event }) => event.type !== 'SET_PARALLEL' ? {} : { config: { ...context.config, parallel: event.parallel } }),
     },
     // The user edited prd.yaml between runs: the new list, restored from now on. In runs that restore
-    // after calls, a spec restore outstanding as the run resumed (decided before the edit, it puts
-    // the old file back) is followed by one more (`restoreAgain`).
+    // after calls, a spec restore outstanding as the run resumed (decided before the edit) is
+    // followed by one more (`restoreAgain`). The outstanding one puts back the edit, not the old file
+    // (the runner hands it the spec files as the run holds them), so the second finds nothing to do;
+    // it stays so journals recorded before fold as they did.
     STORIES_CHANGED: {
       actions: assign(({ context, event }) => event.type !== 'STORIES_CHANGED' ? {} : {
         prd: applyStoriesChange(prdOf(context), event.stories, event),

@@ -26,7 +26,8 @@ function specFilesOf(context: WorkContext, scope: RestoreScope): Record<string, 
 
 /**
  * SPEC_RESTORED's transitions: once more (re-entered) when a spec edit was journaled while the
- * restore was outstanding (its request was decided before the edit: it put the old file back),
+ * restore was outstanding (its request was decided before the edit; an older yoke put the
+ * old file back then, today's puts back the edit and the second restore finds nothing to do),
  * else the protect scan when the run protects every call, else `next`.
  */
 export function afterRestoreTransitions(then: AfterRestore) {

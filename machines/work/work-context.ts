@@ -233,7 +233,8 @@ export interface WorkContext extends WorkInput {
   chunkSpecFiles: Record<string, string | null>;
   /**
    * stories: prd.yaml was edited (STORIES_CHANGED) since the last spec restore was decided, so a
-   * restore still outstanding then puts the old file back and must be followed by another; cleared
+   * restore still outstanding then is followed by another (an older yoke put the old file back
+   * there; today's puts back the edit, and the second finds nothing to do); cleared
    * when a restore is decided. Set only in runs that restore after calls (absent in older snapshots).
    */
   restoreAgain?: boolean;

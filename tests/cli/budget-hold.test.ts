@@ -16,7 +16,7 @@ describe('describeHeldLanes', () => {
       "  story S2: its worker could not authenticate (HTTP 401: invalid x-api-key); fix the agent's credentials (API key or login)",
       "  story S3: its worker's tool calls went around yoke's gate (1 tool call ran without a ruling); look at what those calls changed and make sure nothing in the CLI's settings switches its hooks off (docs/tool-control.md)",
       "  story S4: its worker's tool call bbbb2222 waits for the operator; answer with `yoke answer bbbb2222 pass|refuse` (the same call as story S1's: one answer answers both)",
-      'then run `yoke run` again: every held lane goes on (see `yoke holds`).',
+      'then run `yoke run` again: every held lane goes on, and one whose call is still unanswered calls again and holds again (answer them all first to spend no call; see `yoke holds`).',
     ]);
   });
 });

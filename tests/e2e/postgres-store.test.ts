@@ -290,6 +290,9 @@ describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a
     // the reads take no lease
     for (const args of [['holds', '--json'], ['budget', '--json']]) expect((await held(args)).exitCode, args.join(' ')).toBe(0);
     await query(url, "DELETE FROM yoke_lease WHERE workspace = 'held'");
+    // before the answer, `yoke budget` says what the run still waits on (not "run yoke run")
+    const waiting = await held(['budget']);
+    expect(waiting.stdout).toContain(`The run is still held on tool call ${id}: answer it (\`yoke answer ${id} pass|refuse\` --workspace held) before it goes on.`);
 
     const answered = await held(['answer', id, 'pass', '--json']);
     expect(answered.exitCode, answered.stderr).toBe(0);
@@ -298,7 +301,7 @@ describe.skipIf(claude === undefined && !process.env.CI)('the operator answers a
     expect(raised.exitCode, raised.stderr).toBe(0);
     expect(raised.stdout).toContain('attempts budget is now 9');
     expect(raised.stdout, 'a run paused by a hold is not held by a budget').not.toContain('held by its');
-    expect(raised.stdout).toContain('The run goes on at its next `yoke run` in a checkout of workspace held (a fleet job: its next attempt).');
+    expect(raised.stdout).toContain('The run goes on at its next `yoke run` in a checkout of workspace held; a fleet job\'s next attempt, or, once the job is dead-lettered (a second pause in a row), `yoke queue add` again (docs/fleet.md).');
     const shown = await held(['budget', '--json']);
     expect(shown.exitCode, shown.stderr).toBe(0);
     expect((JSON.parse(shown.stdout) as { budgets: { dimension: string; ceiling: number | null }[] }).budgets).toContainEqual(expect.objectContaining({ dimension: 'attempts', ceiling: 9 }));
