@@ -17,8 +17,10 @@ import { indexAfter, type CheckpointLedger } from '../projections/checkpoint-led
 import { lifecycleOf } from './journal-runs.js';
 import { RunFold, canonical, type FoldState } from './run-fold.js';
 
-/** The checkpoint format's version (a checkpoint of another format is not intact: the run is folded from its start). */
-/** 3: the ledger tallies the held lanes (a format-2 checkpoint names none, so it is not trusted). */
+/**
+ * The checkpoint format's version (a checkpoint of another format is not intact: the run is folded
+ * from its start). 3: the ledger tallies the held lanes, which a format-2 checkpoint does not.
+ */
 export const CHECKPOINT_FORMAT = 3;
 
 /** A saved fold of one run after record `upTo`. */
