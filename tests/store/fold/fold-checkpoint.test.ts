@@ -86,29 +86,31 @@ describe('fold checkpoints', () => {
         const { path, records, taken } = await journaledRun(iterations, every);
         expect(taken.length).toBeGreaterThan(0);
         const started = records[0] as StartedRecord;
-        const crashAt = Math.max(2, Math.ceil(where * records.length));
-        const prefix = records.slice(0, crashAt);
-        const cut = cutJournal(path, crashAt);
-        const full = foldCheckedRun(prefix, started, locate);
-        for (const checkpoint of taken) {
-          const vouched = prefix.some((record) => record.type === 'checkpoint' && record.payload.digest === checkpoint.digest);
-          expect(trustedCheckpoint(checkpoint, prefix, started) !== null).toBe(vouched);
-          const resumed = foldCheckedRun(prefix, started, locate, checkpoint);
-          expect(stateOf(resumed)).toBe(stateOf(full));
-          const forward = resumeFromCheckpoint(cut, checkpoint);
-          expect(forward !== null).toBe(vouched);
-          if (vouched) vouchedSeen += 1;
-          if (forward) {
-            expect(stateOf(forward.fold)).toBe(stateOf(full));
-            expect(forward.records.map((record) => record.seq)).toEqual(prefix.slice(checkpoint.upTo).map((record) => record.seq));
+        // a random crash point, and the whole journal (where its last checkpoint is always vouched for)
+        for (const crashAt of [Math.max(2, Math.ceil(where * records.length)), records.length]) {
+          const prefix = records.slice(0, crashAt);
+          const cut = cutJournal(path, crashAt);
+          const full = foldCheckedRun(prefix, started, locate);
+          for (const checkpoint of taken) {
+            const vouched = prefix.some((record) => record.type === 'checkpoint' && record.payload.digest === checkpoint.digest);
+            expect(trustedCheckpoint(checkpoint, prefix, started) !== null).toBe(vouched);
+            const resumed = foldCheckedRun(prefix, started, locate, checkpoint);
+            expect(stateOf(resumed)).toBe(stateOf(full));
+            const forward = resumeFromCheckpoint(cut, checkpoint);
+            expect(forward !== null).toBe(vouched);
+            if (vouched) vouchedSeen += 1;
+            if (forward) {
+              expect(stateOf(forward.fold)).toBe(stateOf(full));
+              expect(forward.records.map((record) => record.seq)).toEqual(prefix.slice(checkpoint.upTo).map((record) => record.seq));
+            }
+            // forged: content changed, digest recomputed — no journal record vouches for it
+            const forged = forge(checkpoint);
+            expect(trustedCheckpoint(forged, prefix, started)).toBeNull();
+            expect(resumeFromCheckpoint(cut, forged)).toBeNull();
+            expect(stateOf(foldCheckedRun(prefix, started, locate, forged))).toBe(stateOf(full));
+            // edited without a new digest: not even intact
+            expect(trustedCheckpoint({ ...checkpoint, upTo: checkpoint.upTo + 1 }, prefix, started)).toBeNull();
           }
-          // forged: content changed, digest recomputed — no journal record vouches for it
-          const forged = forge(checkpoint);
-          expect(trustedCheckpoint(forged, prefix, started)).toBeNull();
-          expect(resumeFromCheckpoint(cut, forged)).toBeNull();
-          expect(stateOf(foldCheckedRun(prefix, started, locate, forged))).toBe(stateOf(full));
-          // edited without a new digest: not even intact
-          expect(trustedCheckpoint({ ...checkpoint, upTo: checkpoint.upTo + 1 }, prefix, started)).toBeNull();
         }
       }),
       { numRuns: 25 },
