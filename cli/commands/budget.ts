@@ -6,7 +6,7 @@ import type { RunFold } from '../../store/fold/run-fold.js';
 import { openWorkspace } from '../../store/session/open-workspace.js';
 import { raiseBudgets, unfinishedRunFold, type BudgetRaise } from '../../store/session/raise-budgets.js';
 import { readWorkspace } from '../../store/session/read-workspace.js';
-import { toolHolds } from '../../store/gate/tool-records.js';
+import { unansweredToolHold } from '../../store/gate/tool-records.js';
 import type { JournalRecord } from '../../store/journal/record.js';
 import { YokeError } from '../../errors/yoke-error.js';
 import { spentOn } from '../budget-hold.js';
@@ -62,9 +62,9 @@ function report({ run, fold }: { run: string; fold: RunFold }, raises: readonly 
   for (const { dimension, value } of raises) process.stdout.write(`run ${run}: ${dimension} budget is now ${value}.\n`);
   for (const line of budgets) process.stdout.write(`  ${line.dimension.padEnd(12)} ${String(line.spent).padStart(10)} spent of ${line.ceiling ?? 'no limit'}\n`);
   // A run paused on its budget, or on a tool call still unanswered, does not go on at its next `yoke run`: say which.
-  const toolHold = context.heldFor?.startsWith('tool:') === true ? context.heldFor.slice('tool:'.length) : null;
   if (fold.snapshot.hasTag('paused') && context.blockedOn !== null) process.stdout.write(`The run is still held by its ${context.blockedOn} budget.\n`);
-  else if (fold.snapshot.hasTag('paused') && toolHold !== null && toolHolds(records).some((hold) => hold.id === toolHold && hold.answered === null)) {
+  else if (fold.snapshot.hasTag('paused') && unansweredToolHold(context.heldFor, records)) {
+    const toolHold = (context.heldFor ?? '').slice('tool:'.length);
     process.stdout.write(`The run is still held on tool call ${toolHold}: answer it (\`yoke answer ${toolHold} pass|refuse\`${flags.workspace === undefined ? '' : ` --workspace ${flags.workspace}`}) before it goes on.\n`);
   } else if (raises.length > 0) process.stdout.write(`${resumeHint(flags.workspace)}\n`);
   return 0;

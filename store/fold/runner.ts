@@ -18,6 +18,7 @@ import { stateText } from './state-text.js';
 import { LaneDriver } from './lane-driver.js';
 import { failureMessage } from './failure-message.js';
 import { heldLanes } from '../projections/held-lanes.js';
+import { unansweredToolHold } from '../gate/tool-records.js';
 import type { LedgerBase } from '../projections/checkpoint-ledger.js';
 import { YokeError } from '../../errors/yoke-error.js';
 
@@ -120,13 +121,6 @@ function goesOn(heldFor: string, run: string, records: readonly JournalRecord[],
   // a lane held on no hold id it names (tool calls that went around the gate, an agent that could not
   // authenticate) goes on when run again, as a serial run held so does
   return heldLanes(records, run, base).some((lane) => lane.reason !== 'tool-held' || lane.holds[0] === undefined || !unansweredToolHold(`tool:${lane.holds[0]}`, records));
-}
-
-/** True when `heldFor` names a tool hold (`tool:<id>`) the journal has no answer to. */
-function unansweredToolHold(heldFor: string, records: readonly JournalRecord[]): boolean {
-  if (!heldFor.startsWith('tool:')) return false;
-  const id = heldFor.slice('tool:'.length);
-  return !records.some((record) => record.type === 'tool.answered' && record.payload.id === id);
 }
 
 async function drive(

@@ -38,6 +38,13 @@ export interface ToolHold {
   answered: { answer: string; ruling: 'pass' | 'refuse'; scope: string } | null;
 }
 
+/** True when `heldFor` (a run's hold) names a tool hold (`tool:<id>`) the journal has no answer to: `yoke run` does not send the run on. */
+export function unansweredToolHold(heldFor: string | null, records: readonly JournalRecord[]): boolean {
+  if (heldFor?.startsWith('tool:') !== true) return false;
+  const id = heldFor.slice('tool:'.length);
+  return !records.some((record) => record.type === 'tool.answered' && record.payload.id === id);
+}
+
 /** Every held call, oldest first (answered or not): the last ruling of each hold id was `hold`. */
 export function toolHolds(records: readonly JournalRecord[]): ToolHold[] {
   const requested = new Map<string, Extract<JournalRecord, { type: 'tool.requested' }>>();

@@ -34,7 +34,9 @@ export function heldLanes(records: readonly JournalRecord[], run: string, base: 
   const from = base !== null && base.started.run === run ? base : null;
   const upTo = from?.upTo ?? 0;
   const laneOf = new Map<string, string>();
-  const heldIn = new Map<string, string[]>();
+  /** agent call key → the tool calls it asked for, in order; and the ids ruled `hold` */
+  const asked = new Map<string, string[]>();
+  const heldIds = new Set<string>();
   let held = new Map<string, LaneHold>((from?.ledger.run.heldLanes ?? []).map((lane) => [lane.story, lane]));
   for (const record of records) {
     if (record.run !== run) continue;
@@ -42,7 +44,9 @@ export function heldLanes(records: readonly JournalRecord[], run: string, base: 
       const lane = (record.payload.params as SpawnParams).lane;
       if (lane !== undefined) laneOf.set(record.payload.key, lane);
     } else if (record.type === 'tool.requested' && record.payload.key !== null) {
-      heldIn.set(record.payload.id, [...(heldIn.get(record.payload.id) ?? []), record.payload.key]);
+      asked.set(record.payload.key, [...(asked.get(record.payload.key) ?? []), record.payload.id]);
+    } else if (record.type === 'tool.ruled' && record.payload.ruling === 'hold') {
+      heldIds.add(record.payload.id);
     }
     // what held lanes the checkpoint saw is its ledger's; its kept records are looked up, not folded again
     if (record.seq <= upTo) continue;
@@ -54,18 +58,15 @@ export function heldLanes(records: readonly JournalRecord[], run: string, base: 
       held.delete(story);
       const reason = result.classification;
       if (reason === undefined || !REASONS.has(reason)) continue;
-      held.set(story, { story, reason: reason as LaneHoldReason, detail: result.detail ?? null, holds: reason === 'tool-held' ? holdsOf(result, record.payload.key, records, heldIn) : [] });
+      held.set(story, { story, reason: reason as LaneHoldReason, detail: result.detail ?? null, holds: reason === 'tool-held' ? holdsOf(result, asked.get(record.payload.key) ?? [], heldIds) : [] });
     }
   }
   return [...held.values()];
 }
 
-/** The hold ids agent call `key` made: its `toolHold` first, then the others it was ruled `hold` on. */
-function holdsOf(result: SpawnResult, key: string, records: readonly JournalRecord[], requestedBy: Map<string, string[]>): string[] {
+/** The hold ids of an agent call that asked for `asked`: its `toolHold` first, then the others ruled `hold` (the rulings come before the call ends). */
+function holdsOf(result: SpawnResult, asked: readonly string[], heldIds: ReadonlySet<string>): string[] {
   const ids = result.toolHold === undefined ? [] : [result.toolHold.id];
-  for (const record of records) {
-    if (record.type !== 'tool.ruled' || record.payload.ruling !== 'hold' || ids.includes(record.payload.id)) continue;
-    if (requestedBy.get(record.payload.id)?.includes(key) === true) ids.push(record.payload.id);
-  }
+  for (const id of asked) if (heldIds.has(id) && !ids.includes(id)) ids.push(id);
   return ids;
 }
